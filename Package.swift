@@ -1,0 +1,47 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+/// Settings shared by the project's own targets: Swift 6 mode, explicit existentials, no warnings.
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .treatAllWarnings(as: .error),
+]
+
+let package = Package(
+    name: "debugsh",
+    products: [
+        .executable(name: "debugsh", targets: ["debugsh"]),
+        .library(name: "DebugShellCore", targets: ["DebugShellCore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+    ],
+    targets: [
+        // The plugin API: everything a tool may see.
+        .target(name: "DebugShellCore", swiftSettings: strict),
+        // The engine (virtual clock, run loop, render server) and the interpreter.
+        .target(
+            name: "DebugShell",
+            dependencies: ["DebugShellCore", .product(name: "DequeModule", package: "swift-collections")],
+            swiftSettings: strict),
+        // The one list of built-in tools.
+        .target(name: "BuiltInTools", dependencies: ["DebugShellCore"], swiftSettings: strict),
+        // GNU readline; only the executable imports it.
+        .systemLibrary(name: "CReadline", providers: [.apt(["libreadline-dev"])]),
+        .executableTarget(
+            name: "debugsh",
+            dependencies: [
+                "DebugShell", "BuiltInTools", "CReadline",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict),
+
+        .testTarget(name: "DebugShellCoreTests", dependencies: ["DebugShellCore"], swiftSettings: strict),
+        .testTarget(name: "DebugShellTests", dependencies: ["DebugShell"], swiftSettings: strict),
+        .testTarget(
+            name: "BuiltInToolsTests", dependencies: ["BuiltInTools", "DebugShell"], swiftSettings: strict),
+        // Runs the built binary: depends on it so `swift test` builds it first.
+        .testTarget(name: "EndToEndTests", dependencies: ["debugsh"], swiftSettings: strict),
+    ]
+)

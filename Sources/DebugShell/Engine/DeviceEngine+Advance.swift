@@ -1,0 +1,183 @@
+import DebugShellCore
+
+/// How an advance of time ended.
+public enum AdvanceOutcome: Equatable, Sendable {
+    /// Time reached the end.
+    case completed
+    /// The condition of `run until` held after an instant.
+    case conditionMet
+    /// An interrupt (Ctrl-C) stopped time where it was.
+    case interrupted
+}
+
+extension DeviceEngine {
+    /// `run d`: processes the events with time < `end`, then sets now to `end` (S3).
+    public func advance(to end: SimTime, interrupted: () -> Bool = { false }) -> AdvanceOutcome {
+        advance(limit: end.nanoseconds, inclusive: false, checks: false, condition: { false }, interrupted: interrupted)
+    }
+
+    /// `step`: processes the events with time ≤ `end`; now is `end`, its instant complete.
+    public func advance(through end: SimTime, interrupted: () -> Bool = { false }) -> AdvanceOutcome {
+        advance(limit: end.nanoseconds, inclusive: true, checks: false, condition: { false }, interrupted: interrupted)
+    }
+
+    /// `run until`: processes instants up to `limit` inclusive until `condition` holds after one
+    /// (now is then that instant); otherwise now is `limit`.
+    public func advance(
+        until condition: () -> Bool, limit: SimTime, interrupted: () -> Bool = { false }
+    ) -> AdvanceOutcome {
+        advance(limit: limit.nanoseconds, inclusive: false, checks: true, condition: condition, interrupted: interrupted)
+    }
+
+    /// The n-th vsync at or after now that has not been processed yet (a vsync at now counts as
+    /// the first, `step`).
+    public func vsync(number n: Int64) -> SimTime {
+        var p = firstUnprocessedVsync()
+        var i: Int64 = 1
+        while i < n && p.time < SimTime.horizon.nanoseconds {
+            p = grid.next(after: p)
+            i += 1
+        }
+        return SimTime(nanoseconds: p.time)
+    }
+
+    private func advance(
+        limit: Int64, inclusive: Bool, checks: Bool, condition: () -> Bool, interrupted: () -> Bool
+    ) -> AdvanceOutcome {
+        var t = now.nanoseconds
+        while inclusive ? t <= limit : t < limit {
+            if interrupted() { return .interrupted }
+            now = SimTime(nanoseconds: t)
+            instantDone = false
+            processInstant(t)
+            instantDone = true
+            if checks && condition() { return .conditionMet }
+            t = nextEventTime()
+        }
+        now = SimTime(nanoseconds: limit)
+        instantDone = inclusive
+        busySpans.prune(before: limit - 2_000_000_000)
+        return .completed
+    }
+
+    /// The earliest time something must happen: a queue entry, a needed vsync, or the end of the
+    /// main thread's current item.
+    @inline(__always) func nextEventTime() -> Int64 {
+        var t = queue.topTime
+        if let v = nextVsync, v.time < t { t = v.time }
+        if main.isRunning, main.busyUntil.nanoseconds < t { t = main.busyUntil.nanoseconds }
+        return t
+    }
+
+    /// Everything that happens at one instant, in the order of S4.
+    func processInstant(_ t: Int64) {
+        // 1–2: commands scheduled for t, then mode changes.
+        while let top = queue.top, top.time <= t, EventKey.step(top.key) < 3 {
+            queue.popTop()
+            dispatch(top, at: t)
+        }
+        // 3: the vsync.
+        if let v = nextVsync, v.time == t { processVsync(v) }
+        // 4–5: run-loop timers become ready; dispatch timers fire.
+        while let top = queue.top, top.time <= t {
+            queue.popTop()
+            dispatch(top, at: t)
+        }
+        // 6: the main thread.
+        runMainThread(at: SimTime(nanoseconds: t))
+    }
+
+    private func dispatch(_ entry: EventQueue.Entry, at t: Int64) {
+        let id = EventKey.id(entry.key)
+        switch EventKey.step(entry.key) {
+        case 1:
+            if let action = scheduled.removeValue(forKey: id) { action() }
+        case 2:
+            applyModeChange(at: t)
+        case 4:
+            // A coalesced wake-up needs no work here: step 6 finds the timers ready (T5).
+            if id < EventKey.wakeBase { runLoopTimerDue(timers[Int(id)], entryTime: entry.time) }
+        case 5:
+            switch EventKey.sub(entry.key) {
+            case 0: dispatchEntry(id: id, queue: .background, entryTime: entry.time, at: t)
+            case 1: dispatchEntry(id: id, queue: .main, entryTime: entry.time, at: t)
+            default: backgroundReturn(timers[Int(id)], at: SimTime(nanoseconds: t))
+            }
+        default:
+            break
+        }
+    }
+
+    private func dispatchEntry(id: UInt64, queue kind: DispatchQueueKind, entryTime: Int64, at t: Int64) {
+        if id < EventKey.wakeBase {
+            dispatchTargetReached(timers[Int(id)], entryTime: entryTime, at: SimTime(nanoseconds: t))
+        } else {
+            flushDueDispatch(kind, at: SimTime(nanoseconds: t))
+        }
+    }
+
+    // MARK: Modes (RL1, S4.2)
+
+    func scheduleModeChange(at time: SimTime) {
+        nextScheduleSeq += 1
+        queue.push(time: max(time, now).nanoseconds, key: EventKey.modeChange(nextScheduleSeq))
+    }
+
+    private func applyModeChange(at t: Int64) {
+        let newMode: RunLoopMode = scrolls.contains(t) ? .tracking : .default
+        guard newMode != currentMode else { return }
+        currentMode = newMode
+        modeHistory.append((t, newMode))
+        if wants(.modeChange) { notify(.modeChange, .modeChanged(time: SimTime(nanoseconds: t), mode: newMode)) }
+    }
+
+    // MARK: Vsync (S4.3, DL7, R1, R2)
+
+    /// The first vsync at or after now that has not been processed.
+    func firstUnprocessedVsync() -> VsyncGrid.Position {
+        grid.first(atOrAfter: max(now.nanoseconds, lastProcessedVsync + 1))
+    }
+
+    /// Makes sure the next vsync will be processed: something may need it now.
+    func ensureVsync() {
+        if nextVsync == nil { nextVsync = firstUnprocessedVsync() }
+    }
+
+    private func processVsync(_ v: VsyncGrid.Position) {
+        lastProcessedVsync = v.time
+        let t = SimTime(nanoseconds: v.time)
+        renderServerVsync(at: t)
+        // DL7: each link fills its slot, in the order the links were added; the UI link first,
+        // and only while the app animates (A1).
+        if animations.contains(v.time) { fill(uiLink, at: v) }
+        for link in activeLinks {
+            if link.stepSegment != v.segment {
+                link.gridStep = DeviceEngine.gridStep(rate: grid.segments[v.segment].rate, fps: link.preferredFramesPerSecond)
+                link.stepSegment = v.segment
+            }
+            if link.gridStep == 1 || v.k % link.gridStep == 0 { fill(link, at: v) }
+        }
+        if wants(.vsync) { notify(.vsync, .vsync(time: t, index: v.index)) }
+        let next = grid.next(after: v)
+        let needed =
+            !activeLinks.isEmpty || render.waiting != nil || render.inFlight != nil || wants(.vsync)
+            || animations.contains(next.time)
+        nextVsync = needed ? next : nil
+    }
+
+    @inline(__always) private func fill(_ link: TimerRecord, at v: VsyncGrid.Position) {
+        if link.slot == nil {
+            link.slot = v
+            filledLinks[modeClass(link.mode)].append(link)
+        } else {
+            link.skipped += 1
+        }
+    }
+
+    /// n = max(1, round(R / f)), halves up (DL3); f = 0 means every vsync.
+    static func gridStep(rate: Int64, fps: Int) -> Int64 {
+        guard fps > 0 else { return 1 }
+        let f = Int64(fps)
+        return max(1, (2 * rate + f) / (2 * f))
+    }
+}

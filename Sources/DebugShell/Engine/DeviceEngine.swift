@@ -1,0 +1,277 @@
+import DebugShellCore
+import DequeModule
+
+/// The simulated device: vsync, the main thread and its run loop, display links, timers,
+/// Core Animation commits and the render server, in virtual time (SEMANTICS.md).
+///
+/// One isolation domain owns it; time moves only through ``advance(to:)`` and its siblings,
+/// which the shell's time commands call. Tools get it as a ``SimulatedDevice``.
+public final class DeviceEngine: SimulatedDevice {
+    // MARK: Time and the grid
+
+    public internal(set) var now: SimTime = .zero
+    /// Whether the events at `now` have been processed (after `step` and `run until`).
+    var instantDone = false
+    var grid: VsyncGrid
+    var queue = EventQueue()
+    /// The next vsync to process, or nil while nothing needs vsyncs (idle time is free).
+    var nextVsync: VsyncGrid.Position?
+    var lastProcessedVsync: Int64 = -1
+
+    // MARK: The run loop
+
+    var currentMode: RunLoopMode = .default
+    var modeHistory: [(time: Int64, mode: RunLoopMode)] = [(0, .default)]
+    var scrolls = SpanUnion()
+    var animations = SpanUnion()
+    /// `runloop.coalescing` (T5, D2).
+    public var coalescing = false
+
+    // MARK: The app's costs (`load`)
+
+    public var frameCost = SimDuration.zero
+    public var commitCost = SimDuration.zero
+    public var gpuCost = SimDuration.zero
+
+    // MARK: Timers and links
+
+    var timers: [TimerRecord] = []
+    var uiLink: TimerRecord!
+    /// Active display links other than the UI link, in creation order (DL7 fill order).
+    var activeLinks: [TimerRecord] = []
+    /// Due run-loop timers per mode class (default, tracking, common), in (fire date, id) order.
+    var dueTimers: [[TimerRecord]] = [[], [], []]
+    /// Display links with a filled slot per mode class, in fill order.
+    var filledLinks: [[TimerRecord]] = [[], [], []]
+    /// Due dispatch timers per queue kind, while coalescing (D2).
+    var dueDispatch: [[TimerRecord]] = [[], []]
+    /// The last instant a dispatch wake-up was counted per queue kind (background, main).
+    var lastDispatchWake: [Int64] = [Int64.min, Int64.min]
+    var lastDispatchAppWake: [Int64] = [Int64.min, Int64.min]
+
+    // MARK: The main thread
+
+    var main = MainThreadState()
+    var mainQueue = Deque<MainBlock>()
+    var uiDirty = false
+    /// The timestamp of the newest animation tick since the last commit (R3).
+    var pendingTick: SimTime?
+    var busySpans = BusySpans()
+    public internal(set) var hangs: Int64 = 0
+
+    // MARK: The render server
+
+    var render = RenderServerState()
+    public internal(set) var commits: Int64 = 0
+    public internal(set) var presents: Int64 = 0
+    var nextFrameID: Int64 = 0
+
+    // MARK: Scheduled commands, observers, counters
+
+    var scheduled: [UInt64: () -> Void] = [:]
+    var nextScheduleSeq: UInt64 = 0
+    var observers: [(token: Int, kinds: ObservationKinds, observer: any DeviceObserver)] = []
+    var observedKinds = ObservationKinds()
+    var nextObserverToken = 0
+    /// Run-loop and dispatch wake-ups that fired timers; and those that fired an app timer.
+    public internal(set) var timerWakeups: Int64 = 0
+    public internal(set) var appTimerWakeups: Int64 = 0
+
+    /// Makes a device at t = 0 with the given refresh rate and nothing running.
+    public init(rate: RefreshRate = .sixty) {
+        grid = VsyncGrid(rate: rate.hertz)
+        let link = TimerRecord(
+            id: TimerID(rawValue: 0), kind: .displayLink, owner: .system, label: "UI", cost: .zero,
+            dirtiesUI: false)
+        link.mode = .common
+        link.isUILink = true
+        timers.append(link)
+        uiLink = link
+    }
+
+    // MARK: - Reading time (SimulatedDevice)
+
+    public var refreshRate: RefreshRate {
+        (try? RefreshRate(hertz: Int(grid.rate(at: now.nanoseconds)))) ?? .sixty
+    }
+
+    public var mode: RunLoopMode { currentMode }
+
+    public var vsyncCount: Int64 {
+        grid.count(before: instantDone ? now.nanoseconds + 1 : now.nanoseconds)
+    }
+
+    public func vsync(atOrAfter time: SimTime) -> SimTime {
+        SimTime(nanoseconds: grid.first(atOrAfter: time.nanoseconds).time)
+    }
+
+    public func vsync(after time: SimTime) -> SimTime {
+        SimTime(nanoseconds: grid.first(after: time.nanoseconds).time)
+    }
+
+    public func vsyncs(from: SimTime, to: SimTime) -> Int64 {
+        guard to > from else { return 0 }
+        return grid.count(before: to.nanoseconds) - grid.count(before: from.nanoseconds)
+    }
+
+    /// The run-loop mode in force at `time`, after that instant's mode changes (S4.2).
+    func mode(at time: SimTime) -> RunLoopMode {
+        var lo = 0
+        var hi = modeHistory.count - 1
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2
+            if modeHistory[mid].time <= time.nanoseconds { lo = mid } else { hi = mid - 1 }
+        }
+        return modeHistory[lo].mode
+    }
+
+    /// The end of the current main-thread item, or of the last one.
+    public var busyUntil: SimTime { main.busyUntil }
+
+    /// Busy time in the last whole second, or nil before one has passed (RL6).
+    public func busyRatio() -> MetricNumber? {
+        let second: Int64 = 1_000_000_000
+        let k = now.nanoseconds / second
+        guard k >= 1 else { return nil }
+        let busy = busySpans.busy(from: (k - 1) * second, to: k * second)
+        return MetricNumber(numerator: Int128(busy), denominator: Int128(second))
+    }
+
+    // MARK: - Animations and scrolls (A1, A2)
+
+    public var isAnimating: Bool { animations.contains(now.nanoseconds) }
+
+    public func animatingTime(from: SimTime) -> SimDuration {
+        SimDuration(nanoseconds: animations.measure(from: from.nanoseconds, to: now.nanoseconds))
+    }
+
+    public func animate(for duration: SimDuration) {
+        let end = now + duration
+        animations.add(start: now.nanoseconds, end: end.nanoseconds)
+        ensureVsync()
+    }
+
+    public func beginAnimation() -> AnimationToken {
+        let token = animations.begin(at: now.nanoseconds)
+        ensureVsync()
+        return AnimationToken(rawValue: token)
+    }
+
+    public func endAnimation(_ token: AnimationToken) {
+        animations.end(token.rawValue, at: now.nanoseconds)
+    }
+
+    /// `scroll d`: tracking mode over `[now, now + d)` (A1, mode changes at both ends, S4.2),
+    /// and the app animates.
+    public func scroll(for duration: SimDuration) {
+        guard duration > .zero else { return }
+        let end = now + duration
+        scrolls.add(start: now.nanoseconds, end: end.nanoseconds)
+        scheduleModeChange(at: now)
+        scheduleModeChange(at: end)
+        animate(for: duration)
+    }
+
+    // MARK: - The app's work
+
+    /// `stall d [--ui]`: one main-queue block of that cost.
+    public func stall(_ cost: SimDuration, dirtiesUI: Bool) {
+        enqueue(MainBlock(kind: .plain(nil), cost: cost, dirtiesUI: dirtiesUI, label: "stall \(cost)", enqueuedAt: now))
+    }
+
+    public func enqueueMainBlock(cost: SimDuration, dirtiesUI: Bool, label: String, action: (() -> Void)?) {
+        enqueue(MainBlock(kind: .plain(action), cost: cost, dirtiesUI: dirtiesUI, label: label, enqueuedAt: now))
+    }
+
+    public func markUIDirty() { uiDirty = true }
+
+    /// Changes the refresh rate at the first vsync at or after now (S2).
+    public func setRefreshRate(_ rate: RefreshRate) {
+        grid.changeRate(to: rate.hertz, at: now.nanoseconds)
+        if nextVsync != nil {
+            nextVsync = firstUnprocessedVsync()
+        }
+    }
+
+    /// The refresh rate a pending change will set, if one is waiting for its vsync.
+    public var pendingRate: (rate: RefreshRate, at: SimTime)? {
+        guard let last = grid.segments.last, last.start > now.nanoseconds,
+            let rate = try? RefreshRate(hertz: Int(last.rate))
+        else { return nil }
+        return (rate, SimTime(nanoseconds: last.start))
+    }
+
+    // MARK: - Scheduled commands (S4.1)
+
+    /// Schedules `action` at `time`, after everything already scheduled for that time.
+    public func schedule(at time: SimTime, _ action: @escaping () -> Void) {
+        nextScheduleSeq += 1
+        scheduled[nextScheduleSeq] = action
+        queue.push(time: time.nanoseconds, key: EventKey.command(nextScheduleSeq))
+    }
+
+    /// Drops every scheduled command.
+    public func cancelScheduledCommands() { scheduled.removeAll() }
+
+    public var scheduledCommandCount: Int { scheduled.count }
+
+    // MARK: - Observers
+
+    public func addObserver(_ observer: any DeviceObserver, kinds: ObservationKinds) -> ObserverToken {
+        nextObserverToken += 1
+        observers.append((nextObserverToken, kinds, observer))
+        observedKinds.formUnion(kinds)
+        if kinds.contains(.vsync) { ensureVsync() }
+        return ObserverToken(rawValue: nextObserverToken)
+    }
+
+    public func removeObserver(_ token: ObserverToken) {
+        observers.removeAll { $0.token == token.rawValue }
+        observedKinds = observers.reduce(into: ObservationKinds()) { $0.formUnion($1.kinds) }
+    }
+
+    @inline(__always) func wants(_ kind: ObservationKinds) -> Bool { observedKinds.contains(kind) }
+
+    func notify(_ kind: ObservationKinds, _ observation: DeviceObservation) {
+        for entry in observers where entry.kinds.contains(kind) {
+            entry.observer.device(self, observed: observation)
+        }
+    }
+}
+
+/// Keys of queue entries: the S4 step in the top bits, then the order within the step, which
+/// also names the target.
+enum EventKey {
+    static let stepShift: UInt64 = 60
+    static let subShift: UInt64 = 57
+    static let idMask: UInt64 = (1 << 57) - 1
+    /// Ids at and above this are coalesced wake-ups, not timers.
+    static let wakeBase: UInt64 = 1 << 56
+
+    static func command(_ seq: UInt64) -> UInt64 { 1 << stepShift | seq }
+    static func modeChange(_ seq: UInt64) -> UInt64 { 2 << stepShift | seq }
+    static func runLoopTimer(_ id: Int) -> UInt64 { 4 << stepShift | UInt64(id) }
+    static func runLoopWake(_ modeClass: Int) -> UInt64 { 4 << stepShift | (wakeBase + UInt64(modeClass)) }
+    /// Dispatch targets: background timers first (sub 0), then main (sub 1); then the returns
+    /// of background handlers with data pending (sub 2), D4.
+    static func dispatchTarget(_ id: Int, queue: DispatchQueueKind) -> UInt64 {
+        5 << stepShift | (queue == .background ? 0 : 1) << subShift | UInt64(id)
+    }
+    static func dispatchWake(_ queue: DispatchQueueKind) -> UInt64 {
+        5 << stepShift | (queue == .background ? 0 : 1) << subShift | (wakeBase + 1)
+    }
+    static func backgroundReturn(_ id: Int) -> UInt64 { 5 << stepShift | 2 << subShift | UInt64(id) }
+
+    @inline(__always) static func step(_ key: UInt64) -> UInt64 { key >> stepShift }
+    @inline(__always) static func sub(_ key: UInt64) -> UInt64 { (key >> subShift) & 7 }
+    @inline(__always) static func id(_ key: UInt64) -> UInt64 { key & idMask }
+}
+
+/// The index of a mode's class in per-mode lists: default, tracking, common.
+@inline(__always) func modeClass(_ mode: RunLoopMode) -> Int {
+    switch mode {
+    case .default: return 0
+    case .tracking: return 1
+    case .common: return 2
+    }
+}

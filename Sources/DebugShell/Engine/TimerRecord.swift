@@ -1,0 +1,98 @@
+import DebugShellCore
+
+/// The engine's record of one display link, run-loop timer or dispatch timer.
+final class TimerRecord {
+    let id: TimerID
+    let kind: TimerKind
+    let owner: TimerOwner
+    let label: String
+    var state: TimerState = .scheduled
+    var callback: TimerCallbackHandler?
+    var cost: SimDuration
+    var dirtiesUI: Bool
+
+    // Run-loop timers and display links.
+    var mode: RunLoopMode = .default
+
+    // Run-loop and dispatch timers: the grid is origin + k · interval.
+    var interval: SimDuration = .zero
+    var repeats = true
+    /// Tolerance (run-loop) or leeway (dispatch), clamped (T5, D2).
+    var slack: SimDuration = .zero
+    var gridOrigin = SimTime.zero
+    /// The next fire date (T1) or the next target (D1).
+    var fireDate = SimTime.never
+    /// The time of the one queue entry that is current; others are stale.
+    var eventTime = Int64.max
+    /// In the due list of its mode (run-loop) or queue kind (dispatch, coalescing).
+    var isDue = false
+
+    // Dispatch timers.
+    var queue: DispatchQueueKind = .main
+    var pendingData: Int64 = 0
+    /// The oldest grid point in `pendingData` (K2).
+    var oldestPending = SimTime.never
+    var handlerEnqueued = false
+    var handlerRunning = false
+    /// A background handler's end; a return event is queued for it while data waits (D4).
+    var handlerBusyUntil = SimTime.zero
+    var returnEventQueued = false
+    var handlerLimit: Int64 = Int64.max
+    /// The grid point up to which targets have been counted (for pause/resume, D4).
+    var lastCountedTarget = SimTime.zero
+    /// When the oldest pending target was released to the handler's queue (K2 cause).
+    var releasedAt = SimTime.zero
+    /// The pending data was counted at a resume: its lateness is the pause's (K2).
+    var releasedWhilePaused = false
+
+    // Display links.
+    var preferredFramesPerSecond = 0
+    /// The grid step n (DL3) at the current rate.
+    var gridStep: Int64 = 1
+    /// The grid segment `gridStep` was computed for (a rate change recomputes it).
+    var stepSegment = -1
+    /// The pending slot: its vsync (DL7), or nil when empty.
+    var slot: VsyncGrid.Position?
+    var isUILink = false
+
+    // Statistics.
+    var fires: Int64 = 0
+    var skipped: Int64 = 0
+    var maxLateness = SimDuration.zero
+    var lastData: Int64 = 0
+    var totalData: Int64 = 0
+
+    init(id: TimerID, kind: TimerKind, owner: TimerOwner, label: String, cost: SimDuration, dirtiesUI: Bool) {
+        self.id = id
+        self.kind = kind
+        self.owner = owner
+        self.label = label
+        self.cost = cost
+        self.dirtiesUI = dirtiesUI
+    }
+
+    var isLive: Bool { state == .scheduled || state == .paused }
+    var isActive: Bool { state == .scheduled }
+
+    /// The first point of the grid strictly after `t` (T4), saturating at `never`.
+    func gridPoint(after t: SimTime) -> SimTime {
+        let iv = interval.nanoseconds
+        guard iv > 0 else { return .never }
+        if t < gridOrigin { return gridOrigin }
+        let k = (t.nanoseconds - gridOrigin.nanoseconds) / iv + 1
+        let (product, overflow) = k.multipliedReportingOverflow(by: iv)
+        if overflow { return .never }
+        return gridOrigin + SimDuration(nanoseconds: product)
+    }
+
+    /// Grid points in `(a, b]`.
+    func gridPoints(after a: SimTime, through b: SimTime) -> Int64 {
+        let iv = interval.nanoseconds
+        guard iv > 0, b > a else { return 0 }
+        func index(_ t: SimTime) -> Int64 {  // points ≤ t
+            if t < gridOrigin { return 0 }
+            return (t.nanoseconds - gridOrigin.nanoseconds) / iv + 1
+        }
+        return index(b) - index(a)
+    }
+}

@@ -1,0 +1,59 @@
+/// A debug tool: a plug-in that adds commands, metrics, settings, events and a status line.
+///
+/// A tool sees only this module: the device through ``ToolHost/device``, its settings and the
+/// event stream. It never prints and never advances time; its commands return values that the
+/// session renders. The shell makes a fresh instance at start and on `reset`.
+public protocol DebugTool: AnyObject {
+    /// The tool's declaration; the registry validates it at registration.
+    static var descriptor: ToolDescriptor { get }
+
+    /// Makes the tool for a fresh simulation.
+    init(host: any ToolHost)
+
+    /// Runs one of the tool's commands.
+    ///
+    /// - Throws: ``CommandError`` with a message that carries the user's words back.
+    func run(_ invocation: Invocation) throws(CommandError) -> CommandOutput
+
+    /// The value of one of the tool's metrics; `nil` when the tool has no metric of that name.
+    func metric(_ name: String) -> MetricValue?
+
+    /// Names of the metrics the tool has now, dynamic ones (`timer.poll.fires`) included.
+    func metricNames() -> [String]
+
+    /// The tool's live status line; `nil` to show none (not started, hidden).
+    func statusLine() -> StyledText?
+
+    /// Names the tool knows in a domain (views, timers, objects), for completion.
+    func candidates(for domain: NameDomain) -> [String]
+
+    /// Called after one of the tool's settings changed.
+    func settingDidChange(_ name: String)
+}
+
+extension DebugTool {
+    public func metricNames() -> [String] {
+        Self.descriptor.metrics.map(\.name).filter { !$0.contains("*") }
+    }
+    public func statusLine() -> StyledText? { nil }
+    public func candidates(for domain: NameDomain) -> [String] { [] }
+    public func settingDidChange(_ name: String) {}
+}
+
+/// What the shell gives a tool: the device, settings and the event stream.
+public protocol ToolHost: AnyObject {
+    /// The simulated device the tool observes and schedules on.
+    var device: any SimulatedDevice { get }
+
+    /// The current value of a setting (the tool's own, or a shell setting).
+    func setting(_ name: String) -> ArgumentValue?
+
+    /// Changes one of the tool's own settings (a command like `fps tiers` is a setting).
+    func setSetting(_ name: String, to value: ArgumentValue)
+
+    /// Reports an event: printed during `run` and `play` as `[t] tool: message`.
+    func emit(_ event: ToolEvent)
+
+    /// Names known to the shell in a domain (for tools that resolve names across tools).
+    func isKnownMetric(_ name: String) -> Bool
+}

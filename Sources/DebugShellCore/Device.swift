@@ -1,0 +1,440 @@
+/// A run-loop mode (RL1). `common` is the set {default, tracking}: an item added to it is
+/// serviced in both. The run loop itself is only ever in `default` or `tracking`.
+public enum RunLoopMode: String, Sendable, Hashable, CaseIterable {
+    case `default`, tracking, common
+
+    /// Whether an item added to `self` is serviced while the run loop runs `current`.
+    @inlinable public func includes(_ current: RunLoopMode) -> Bool {
+        self == .common || self == current
+    }
+}
+
+/// Where a dispatch timer's handler runs (D5).
+public enum DispatchQueueKind: String, Sendable, Hashable {
+    /// Enqueued on the main queue, run by the main thread (RL3).
+    case main
+    /// Its own serial background queue: runs at its target time, costs no main-thread time.
+    case background
+}
+
+/// A display link, run-loop timer or dispatch timer, numbered in creation order.
+public struct TimerID: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public var rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+    public static func < (a: TimerID, b: TimerID) -> Bool { a.rawValue < b.rawValue }
+    public var description: String { "#\(rawValue)" }
+}
+
+/// What kind of timer it is.
+public enum TimerKind: String, Sendable, Hashable {
+    case displayLink = "displaylink"
+    case runLoopTimer = "nstimer"
+    case dispatchTimer = "gcd"
+}
+
+/// Who made a timer: the simulated app (through the shell's commands) or a tool for itself.
+public enum TimerOwner: Hashable, Sendable, CustomStringConvertible {
+    /// The app's own timers: what the timer inspector lists by default.
+    case app
+    /// The app's UI display link that drives animations (A1).
+    case system
+    /// A tool's own link or timer (the FPS meter's link, the checker's link and poll timer).
+    case tool(String)
+
+    public var description: String {
+        switch self {
+        case .app: return "app"
+        case .system: return "system"
+        case .tool(let name): return name
+        }
+    }
+}
+
+/// The life of a timer (SPEC §7 `timer.<name>.state`).
+public enum TimerState: String, Sendable, Hashable {
+    case scheduled, paused, invalidated, done
+}
+
+/// Why a firing was late (K2), first match.
+public enum LatenessCause: String, Sendable, Hashable {
+    /// The timer's mode was not running at the scheduled time.
+    case mode
+    /// The main thread was busy.
+    case busy
+    /// Coalescing or tolerance moved it.
+    case coalesced
+    /// It was paused (suspended) when the grid point passed: a dispatch timer's resume delivers
+    /// the targets it missed, late (D4).
+    case paused
+}
+
+/// How a display link is set up (DL1–DL8).
+public struct DisplayLinkConfig: Sendable {
+    public var mode: RunLoopMode
+    /// `preferredFramesPerSecond`; 0 means the refresh rate (DL3).
+    public var preferredFramesPerSecond: Int
+    /// Main-thread cost of each callback.
+    public var cost: SimDuration
+    /// Whether each callback dirties the UI (RL5).
+    public var dirtiesUI: Bool
+    public var owner: TimerOwner
+    /// A name for listings and traces.
+    public var label: String
+
+    public init(
+        mode: RunLoopMode = .common, preferredFramesPerSecond: Int = 0, cost: SimDuration = .zero,
+        dirtiesUI: Bool = false, owner: TimerOwner, label: String
+    ) {
+        self.mode = mode
+        self.preferredFramesPerSecond = preferredFramesPerSecond
+        self.cost = cost
+        self.dirtiesUI = dirtiesUI
+        self.owner = owner
+        self.label = label
+    }
+}
+
+/// How a run-loop timer (NSTimer) is set up (T1–T8).
+public struct RunLoopTimerConfig: Sendable {
+    public var interval: SimDuration
+    public var repeats: Bool
+    public var tolerance: SimDuration
+    public var mode: RunLoopMode
+    public var cost: SimDuration
+    public var dirtiesUI: Bool
+    public var owner: TimerOwner
+    public var label: String
+
+    public init(
+        interval: SimDuration, repeats: Bool, tolerance: SimDuration = .zero, mode: RunLoopMode = .default,
+        cost: SimDuration = .zero, dirtiesUI: Bool = false, owner: TimerOwner, label: String
+    ) {
+        self.interval = interval
+        self.repeats = repeats
+        self.tolerance = tolerance
+        self.mode = mode
+        self.cost = cost
+        self.dirtiesUI = dirtiesUI
+        self.owner = owner
+        self.label = label
+    }
+}
+
+/// How a GCD dispatch-source timer is set up (D1–D6).
+public struct DispatchTimerConfig: Sendable {
+    public var interval: SimDuration
+    /// Delay of the first target from now (D1).
+    public var start: SimDuration
+    public var leeway: SimDuration
+    public var queue: DispatchQueueKind
+    public var cost: SimDuration
+    /// A one-shot timer: done after its first handler.
+    public var once: Bool
+    /// Done after this many handler invocations (the count-down button), if set.
+    public var handlerLimit: Int?
+    public var dirtiesUI: Bool
+    public var owner: TimerOwner
+    public var label: String
+
+    public init(
+        interval: SimDuration, start: SimDuration? = nil, leeway: SimDuration = .zero,
+        queue: DispatchQueueKind = .main, cost: SimDuration = .zero, once: Bool = false,
+        handlerLimit: Int? = nil, dirtiesUI: Bool = false, owner: TimerOwner, label: String
+    ) {
+        self.interval = interval
+        self.start = start ?? interval
+        self.leeway = leeway
+        self.queue = queue
+        self.cost = cost
+        self.once = once
+        self.handlerLimit = handlerLimit
+        self.dirtiesUI = dirtiesUI
+        self.owner = owner
+        self.label = label
+    }
+}
+
+/// A callback or handler about to run: what a tool's callback receives.
+public struct TimerCallback: Sendable {
+    public var id: TimerID
+    public var kind: TimerKind
+    /// When the callback starts (now).
+    public var start: SimTime
+    /// The scheduled time of the oldest grid point it covers (K2): a link's timestamp, a
+    /// timer's fire date, the oldest target in a dispatch timer's data.
+    public var scheduled: SimTime
+    /// A display link's `timestamp` (its slot's vsync, DL2).
+    public var timestamp: SimTime
+    /// A display link's `targetTimestamp`: the link's next grid vsync after `timestamp` (DL2).
+    public var targetTimestamp: SimTime
+    /// A dispatch timer's `data`: the grid points this invocation covers (D3); 1 otherwise.
+    public var data: Int64
+    /// Which invocation this is, from 1.
+    public var invocation: Int64
+
+    public init(id: TimerID, kind: TimerKind, start: SimTime, scheduled: SimTime, timestamp: SimTime, targetTimestamp: SimTime, data: Int64, invocation: Int64) {
+        self.id = id
+        self.kind = kind
+        self.start = start
+        self.scheduled = scheduled
+        self.timestamp = timestamp
+        self.targetTimestamp = targetTimestamp
+        self.data = data
+        self.invocation = invocation
+    }
+}
+
+/// A firing that happened: a callback or handler that ran, with its lateness (K2).
+public struct TimerFiring: Sendable {
+    public var id: TimerID
+    public var kind: TimerKind
+    public var owner: TimerOwner
+    public var label: String
+    /// The oldest grid point it covers.
+    public var scheduled: SimTime
+    public var start: SimTime
+    public var end: SimTime
+    /// `start − scheduled`.
+    public var lateness: SimDuration
+    /// Why it was late, when it was (K2).
+    public var cause: LatenessCause?
+    /// A dispatch timer's data; 1 for others.
+    public var data: Int64
+    /// Grid points passed without a callback since the previous firing (T4, DL7).
+    public var skipped: Int64
+
+    public init(id: TimerID, kind: TimerKind, owner: TimerOwner, label: String, scheduled: SimTime, start: SimTime, end: SimTime, lateness: SimDuration, cause: LatenessCause?, data: Int64, skipped: Int64) {
+        self.id = id
+        self.kind = kind
+        self.owner = owner
+        self.label = label
+        self.scheduled = scheduled
+        self.start = start
+        self.end = end
+        self.lateness = lateness
+        self.cause = cause
+        self.data = data
+        self.skipped = skipped
+    }
+}
+
+/// A snapshot of one timer, for the inspector's tables.
+public struct TimerInfo: Sendable {
+    public var id: TimerID
+    public var kind: TimerKind
+    public var owner: TimerOwner
+    public var label: String
+    public var state: TimerState
+    /// A display link's or run-loop timer's mode.
+    public var mode: RunLoopMode?
+    /// A dispatch timer's queue.
+    public var queue: DispatchQueueKind?
+    /// The interval; a display link's is its grid step at the current rate.
+    public var interval: SimDuration
+    public var repeats: Bool
+    /// A run-loop timer's tolerance or a dispatch timer's leeway (after clamping).
+    public var slack: SimDuration
+    public var cost: SimDuration
+    public var dirtiesUI: Bool
+    /// A display link's preferred frames per second (0 = the refresh rate).
+    public var preferredFramesPerSecond: Int
+    public var fires: Int64
+    public var skipped: Int64
+    public var maxLateness: SimDuration
+    public var lastData: Int64
+    public var totalData: Int64
+    /// The next scheduled firing: fire date, target, or the link's next grid vsync.
+    public var nextFire: SimTime?
+
+    public init(id: TimerID, kind: TimerKind, owner: TimerOwner, label: String, state: TimerState, mode: RunLoopMode?, queue: DispatchQueueKind?, interval: SimDuration, repeats: Bool, slack: SimDuration, cost: SimDuration, dirtiesUI: Bool, preferredFramesPerSecond: Int, fires: Int64, skipped: Int64, maxLateness: SimDuration, lastData: Int64, totalData: Int64, nextFire: SimTime?) {
+        self.id = id
+        self.kind = kind
+        self.owner = owner
+        self.label = label
+        self.state = state
+        self.mode = mode
+        self.queue = queue
+        self.interval = interval
+        self.repeats = repeats
+        self.slack = slack
+        self.cost = cost
+        self.dirtiesUI = dirtiesUI
+        self.preferredFramesPerSecond = preferredFramesPerSecond
+        self.fires = fires
+        self.skipped = skipped
+        self.maxLateness = maxLateness
+        self.lastData = lastData
+        self.totalData = totalData
+        self.nextFire = nextFire
+    }
+}
+
+/// One frame presented on the display, with what an Instruments hitch analysis would show.
+public struct PresentInfo: Sendable {
+    public var frame: Int64
+    /// When the commit that made this frame (the newest merged one) started and ended.
+    public var commitStart: SimTime
+    public var commitEnd: SimTime
+    /// The timestamp of the newest animation tick in the frame, if any (R3).
+    public var newestTick: SimTime?
+    /// Render start (a vsync) and end (R1).
+    public var renderStart: SimTime
+    public var renderEnd: SimTime
+    /// The present (a vsync, R2) and the expected present (R3).
+    public var present: SimTime
+    public var expectedPresent: SimTime
+    /// Whether the frame's commit started during animating time (A2).
+    public var counted: Bool
+    /// The commit ended at or after the vsync after the newest tick: it missed its render vsync (R4).
+    public var commitLate: Bool
+    /// The render ended after the vsync after its start (R4).
+    public var renderLate: Bool
+    /// How many committed frames were merged into this one (R1); 1 when none were.
+    public var mergedFrames: Int
+
+    public init(frame: Int64, commitStart: SimTime, commitEnd: SimTime, newestTick: SimTime?, renderStart: SimTime, renderEnd: SimTime, present: SimTime, expectedPresent: SimTime, counted: Bool, commitLate: Bool, renderLate: Bool, mergedFrames: Int) {
+        self.frame = frame
+        self.commitStart = commitStart
+        self.commitEnd = commitEnd
+        self.newestTick = newestTick
+        self.renderStart = renderStart
+        self.renderEnd = renderEnd
+        self.present = present
+        self.expectedPresent = expectedPresent
+        self.counted = counted
+        self.commitLate = commitLate
+        self.renderLate = renderLate
+        self.mergedFrames = mergedFrames
+    }
+}
+
+/// A piece of main-thread work that ran (for traces and busy accounting).
+public struct MainThreadItem: Sendable {
+    public enum Kind: String, Sendable {
+        case block, commit, timer, displayLink = "displaylink", dispatchHandler = "dispatch"
+    }
+    public var kind: Kind
+    public var label: String
+    public var start: SimTime
+    public var end: SimTime
+
+    public init(kind: Kind, label: String, start: SimTime, end: SimTime) {
+        self.kind = kind
+        self.label = label
+        self.start = start
+        self.end = end
+    }
+}
+
+/// Everything the device lets observers see, as it happens.
+///
+/// The stream is general enough for a trace exporter: every main-thread item, every render,
+/// present, vsync, mode change, timer firing and animation tick.
+public enum DeviceObservation: Sendable {
+    case vsync(time: SimTime, index: Int64)
+    case modeChanged(time: SimTime, mode: RunLoopMode)
+    case timerFired(TimerFiring)
+    case mainItem(MainThreadItem)
+    case commit(frame: Int64, start: SimTime, end: SimTime, newestTick: SimTime?)
+    case renderStarted(frame: Int64, start: SimTime, end: SimTime)
+    case presented(PresentInfo)
+    /// An animation tick of the app's UI link (A1): its slot's vsync and when it ran.
+    case animationTick(timestamp: SimTime, start: SimTime)
+}
+
+/// Which observations an observer wants; the device builds none that nobody asked for.
+public struct ObservationKinds: OptionSet, Sendable, Hashable {
+    public var rawValue: UInt32
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+
+    /// Every vsync. Costs a little per vsync even when nothing else listens: ask only if needed.
+    public static let vsync = ObservationKinds(rawValue: 1 << 0)
+    public static let modeChange = ObservationKinds(rawValue: 1 << 1)
+    public static let timerFired = ObservationKinds(rawValue: 1 << 2)
+    public static let mainItem = ObservationKinds(rawValue: 1 << 3)
+    public static let commit = ObservationKinds(rawValue: 1 << 4)
+    public static let render = ObservationKinds(rawValue: 1 << 5)
+    public static let present = ObservationKinds(rawValue: 1 << 6)
+    public static let animationTick = ObservationKinds(rawValue: 1 << 7)
+    public static let all = ObservationKinds(rawValue: 0xFF)
+}
+
+/// Something that watches the device.
+public protocol DeviceObserver: AnyObject {
+    func device(_ device: any SimulatedDevice, observed observation: DeviceObservation)
+}
+
+/// A handle on a registered observer.
+public struct ObserverToken: Hashable, Sendable {
+    public var rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+}
+
+/// A handle on an open-ended animation (`view spin`, a `view animate` until its last tick).
+public struct AnimationToken: Hashable, Sendable {
+    public var rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+}
+
+/// A display link's callback: returns extra main-thread cost beyond the link's fixed cost.
+public typealias TimerCallbackHandler = (TimerCallback) -> SimDuration
+
+/// The read-and-schedule view of the simulated device that tools get.
+///
+/// Tools read time and state, add and control links and timers, enqueue main-queue work, mark
+/// the UI dirty and observe what happens. They never advance time: only the shell's time
+/// commands do (SPEC §3).
+public protocol SimulatedDevice: AnyObject {
+    /// Now (S1).
+    var now: SimTime { get }
+    var refreshRate: RefreshRate { get }
+    /// The run loop's current mode: `default` or `tracking` (RL1).
+    var mode: RunLoopMode { get }
+    /// Vsyncs that have happened since the start.
+    var vsyncCount: Int64 { get }
+    /// The first vsync at or after `time` (S2), on the grid in force at that time.
+    func vsync(atOrAfter time: SimTime) -> SimTime
+    /// The first vsync strictly after `time`.
+    func vsync(after time: SimTime) -> SimTime
+    /// The number of vsyncs in `[from, to)`.
+    func vsyncs(from: SimTime, to: SimTime) -> Int64
+
+    /// Whether the app is animating now (A2).
+    var isAnimating: Bool { get }
+    /// Animating time within `[from, now)` (A2).
+    func animatingTime(from: SimTime) -> SimDuration
+    /// The app animates from now for `duration` (A1): ticks at every vsync in `[now, now + d)`.
+    func animate(for duration: SimDuration)
+    /// An animation that lasts until ``endAnimation(_:)`` (`view spin`, `view animate`).
+    func beginAnimation() -> AnimationToken
+    func endAnimation(_ token: AnimationToken)
+
+    /// Adds a display link; its first slot is its first grid vsync at or after now (DL5).
+    func addDisplayLink(_ config: DisplayLinkConfig, callback: TimerCallbackHandler?) -> TimerID
+    /// Schedules a run-loop timer (T1): first fire date now + interval.
+    func addRunLoopTimer(_ config: RunLoopTimerConfig, callback: TimerCallbackHandler?) -> TimerID
+    /// Schedules a dispatch-source timer (D1): first target now + start.
+    func addDispatchTimer(_ config: DispatchTimerConfig, callback: TimerCallbackHandler?) -> TimerID
+    /// Pauses a timer or link (T8, D4, DL4).
+    func pause(_ id: TimerID)
+    /// Resumes it (T8, D4, DL4).
+    func resume(_ id: TimerID)
+    /// Invalidates it (DL6); no callback follows.
+    func invalidate(_ id: TimerID)
+    func timerInfo(_ id: TimerID) -> TimerInfo?
+    /// Every timer, link and dispatch timer ever added, in creation order.
+    func allTimers() -> [TimerInfo]
+
+    /// Enqueues a block on the main queue (RL3); `action` runs when it starts.
+    func enqueueMainBlock(cost: SimDuration, dirtiesUI: Bool, label: String, action: (() -> Void)?)
+    /// Marks the UI dirty, so a commit follows (RL5).
+    func markUIDirty()
+
+    /// The app's costs (`load`): main-thread work per animation tick, per commit, GPU per frame.
+    var frameCost: SimDuration { get }
+    var commitCost: SimDuration { get }
+    var gpuCost: SimDuration { get }
+
+    func addObserver(_ observer: any DeviceObserver, kinds: ObservationKinds) -> ObserverToken
+    func removeObserver(_ token: ObserverToken)
+}

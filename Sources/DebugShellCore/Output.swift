@@ -1,0 +1,111 @@
+/// What a command returns: text for people and a JSON result for `--json` (SPEC §8).
+///
+/// Commands never print; the session renders this value for the sink it writes to.
+public struct CommandOutput: Sendable {
+    /// Text lines (without a trailing newline); empty when the command is silent.
+    public var text: String
+    /// The `result` of the command's JSON line: a stable shape, documented per command.
+    public var json: JSONValue
+    /// Warnings, printed as `file:line: warning: message`.
+    public var warnings: [String]
+
+    public init(text: String = "", json: JSONValue = .object([]), warnings: [String] = []) {
+        self.text = text
+        self.json = json
+        self.warnings = warnings
+    }
+
+    public static let silent = CommandOutput()
+}
+
+/// A colour as 8-bit red, green, blue.
+public struct RGB: Hashable, Sendable {
+    public var red: UInt8
+    public var green: UInt8
+    public var blue: UInt8
+    public init(_ red: UInt8, _ green: UInt8, _ blue: UInt8) {
+        self.red = red
+        self.green = green
+        self.blue = blue
+    }
+
+    /// The colour of hue `h` in 0…1 at full saturation and brightness (as `UIColor(hue:…)`).
+    public static func hue(_ h: Double) -> RGB {
+        let hue = max(0, min(1, h)) * 6
+        let sector = Int(hue.rounded(.down)) % 6
+        let f = hue - hue.rounded(.down)
+        let q = 1 - f
+        let (r, g, b): (Double, Double, Double)
+        switch sector {
+        case 0: (r, g, b) = (1, f, 0)
+        case 1: (r, g, b) = (q, 1, 0)
+        case 2: (r, g, b) = (0, 1, f)
+        case 3: (r, g, b) = (0, q, 1)
+        case 4: (r, g, b) = (f, 0, 1)
+        default: (r, g, b) = (1, 0, q)
+        }
+        func byte(_ v: Double) -> UInt8 { UInt8(max(0, min(255, (v * 255).rounded()))) }
+        return RGB(byte(r), byte(g), byte(b))
+    }
+}
+
+/// Text in styled runs: a status line, with colour where the terminal has it.
+public struct StyledText: Hashable, Sendable, CustomStringConvertible {
+    public enum Style: Hashable, Sendable {
+        case plain
+        case bold
+        case dim
+        case color(RGB)
+    }
+
+    public var runs: [(text: String, style: Style)]
+
+    public init(_ runs: [(text: String, style: Style)] = []) { self.runs = runs }
+    public init(plain text: String) { self.runs = [(text, .plain)] }
+
+    public static func == (a: StyledText, b: StyledText) -> Bool {
+        a.runs.count == b.runs.count && zip(a.runs, b.runs).allSatisfy { $0.text == $1.text && $0.style == $1.style }
+    }
+    public func hash(into hasher: inout Hasher) {
+        for run in runs {
+            hasher.combine(run.text)
+            hasher.combine(run.style)
+        }
+    }
+
+    public mutating func append(_ text: String, _ style: Style = .plain) { runs.append((text, style)) }
+
+    /// The text without styling.
+    public var plain: String { runs.map(\.text).joined() }
+    public var description: String { plain }
+}
+
+/// Something a tool reports while time runs: printed as `[0.500s] layout: settled (…)`.
+public struct ToolEvent: Sendable {
+    /// The event's name, as declared (`layout.settled`).
+    public var name: String
+    /// When it happened.
+    public var time: SimTime
+    /// The text after `tool: `.
+    public var message: String
+    /// Extra JSON fields after `event` and `t_ns`.
+    public var fields: [(String, JSONValue)]
+
+    public init(name: String, time: SimTime, message: String, fields: [(String, JSONValue)] = []) {
+        self.name = name
+        self.time = time
+        self.message = message
+        self.fields = fields
+    }
+
+    /// The tool part of the name (`layout` for `layout.settled`).
+    public var tool: Substring { name.split(separator: ".").first ?? Substring(name) }
+
+    /// The event as a line of text: `[0.500s] layout: settled (…)`.
+    public var text: String { "[\(time.eventStamp)] \(tool): \(message)" }
+
+    /// The event as a JSON line: `{"event": …, "t_ns": …, …}`.
+    public var json: JSONValue {
+        .object([("event", .string(name)), ("t_ns", .int(time.nanoseconds)), ("message", .string(message))] + fields)
+    }
+}

@@ -1,0 +1,134 @@
+/// A span of virtual time in whole nanoseconds.
+///
+/// Named so that it never shadows the standard library's `Duration`. Arithmetic that a user's
+/// input can reach goes through the throwing helpers; the plain operators wrap-check and saturate
+/// at ``SimTime/never`` so that the engine never traps (S1).
+public struct SimDuration: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public var nanoseconds: Int64
+
+    @inlinable public init(nanoseconds: Int64) { self.nanoseconds = nanoseconds }
+
+    public static let zero = SimDuration(nanoseconds: 0)
+    @inlinable public static func nanoseconds(_ n: Int64) -> SimDuration { SimDuration(nanoseconds: n) }
+    @inlinable public static func microseconds(_ n: Int64) -> SimDuration { SimDuration(nanoseconds: n * 1_000) }
+    @inlinable public static func milliseconds(_ n: Int64) -> SimDuration { SimDuration(nanoseconds: n * 1_000_000) }
+    @inlinable public static func seconds(_ n: Int64) -> SimDuration { SimDuration(nanoseconds: n * 1_000_000_000) }
+
+    @inlinable public static func < (a: SimDuration, b: SimDuration) -> Bool { a.nanoseconds < b.nanoseconds }
+    @inlinable public static func + (a: SimDuration, b: SimDuration) -> SimDuration {
+        SimDuration(nanoseconds: saturatingAdd(a.nanoseconds, b.nanoseconds))
+    }
+    @inlinable public static func - (a: SimDuration, b: SimDuration) -> SimDuration {
+        SimDuration(nanoseconds: saturatingAdd(a.nanoseconds, -b.nanoseconds))
+    }
+
+    /// Seconds with up to nine decimals and no trailing zeros: `0.516666666s`, `0.5s`, `0s`.
+    public var description: String { SimFormat.seconds(nanoseconds) }
+    /// Milliseconds with up to three decimals: `16.667ms`.
+    public var millisecondsDescription: String { SimFormat.milliseconds(nanoseconds) }
+}
+
+/// A point of virtual time: nanoseconds since the simulation started (S1).
+public struct SimTime: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public var nanoseconds: Int64
+
+    @inlinable public init(nanoseconds: Int64) { self.nanoseconds = nanoseconds }
+
+    public static let zero = SimTime(nanoseconds: 0)
+    /// The horizon of the simulation, 2^62 ns (about 146 years): no time may reach beyond it (S1).
+    public static let horizon = SimTime(nanoseconds: 1 << 62)
+    /// A time that never comes; what saturated arithmetic yields.
+    public static let never = SimTime(nanoseconds: Int64.max)
+
+    @inlinable public static func < (a: SimTime, b: SimTime) -> Bool { a.nanoseconds < b.nanoseconds }
+    @inlinable public static func + (a: SimTime, b: SimDuration) -> SimTime {
+        SimTime(nanoseconds: saturatingAdd(a.nanoseconds, b.nanoseconds))
+    }
+    @inlinable public static func - (a: SimTime, b: SimDuration) -> SimTime {
+        SimTime(nanoseconds: saturatingAdd(a.nanoseconds, -b.nanoseconds))
+    }
+    @inlinable public static func - (a: SimTime, b: SimTime) -> SimDuration {
+        SimDuration(nanoseconds: saturatingAdd(a.nanoseconds, -b.nanoseconds))
+    }
+
+    /// `self + d`, or an error when the result would pass the horizon (S1).
+    public func adding(_ d: SimDuration) throws(RangeError) -> SimTime {
+        let (sum, overflow) = nanoseconds.addingReportingOverflow(d.nanoseconds)
+        guard !overflow, sum <= SimTime.horizon.nanoseconds, sum >= 0 else {
+            throw RangeError("time \(SimFormat.seconds(nanoseconds)) + \(d) is beyond the 2^62 ns horizon")
+        }
+        return SimTime(nanoseconds: sum)
+    }
+
+    public var description: String { SimFormat.seconds(nanoseconds) }
+    /// Seconds with exactly three decimals, for event lines: `[0.500s]`.
+    public var eventStamp: String { SimFormat.secondsFixed3(nanoseconds) }
+}
+
+/// A value out of the simulation's range (the horizon, a rate, an overflow).
+public struct RangeError: Error, Sendable, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+@inlinable func saturatingAdd(_ a: Int64, _ b: Int64) -> Int64 {
+    let (sum, overflow) = a.addingReportingOverflow(b)
+    if overflow { return b > 0 ? Int64.max : Int64.min }
+    return sum
+}
+
+/// Deterministic text for times, durations and numbers.
+public enum SimFormat {
+    /// `ns` as seconds, up to nine decimals, trailing zeros removed, with an `s` suffix.
+    public static func seconds(_ ns: Int64) -> String {
+        decimal(ns, scaleDigits: 9, minFraction: 0) + "s"
+    }
+
+    /// `ns` as seconds with exactly three decimals (rounded half away from zero): `0.500s`.
+    public static func secondsFixed3(_ ns: Int64) -> String {
+        let ms = roundedDivide(Int128(ns), by: 1_000_000)
+        return decimal(Int64(clamping: ms), scaleDigits: 3, minFraction: 3) + "s"
+    }
+
+    /// `ns` as milliseconds with up to three decimals: `16.667ms`.
+    public static func milliseconds(_ ns: Int64) -> String {
+        let us = roundedDivide(Int128(ns), by: 1_000)
+        return decimal(Int64(clamping: us), scaleDigits: 3, minFraction: 0) + "ms"
+    }
+
+    /// A fixed-point value `v / 10^scaleDigits` written in decimal, with trailing zeros trimmed
+    /// down to `minFraction` digits.
+    public static func decimal(_ v: Int64, scaleDigits: Int, minFraction: Int) -> String {
+        let negative = v < 0
+        let magnitude = v.magnitude
+        var scale: UInt64 = 1
+        for _ in 0..<scaleDigits { scale *= 10 }
+        let whole = magnitude / scale
+        var frac = magnitude % scale
+        var digits = [UInt8](repeating: UInt8(ascii: "0"), count: scaleDigits)
+        var i = scaleDigits - 1
+        while i >= 0 {
+            digits[i] = UInt8(ascii: "0") + UInt8(frac % 10)
+            frac /= 10
+            i -= 1
+        }
+        var keep = scaleDigits
+        while keep > minFraction && digits[keep - 1] == UInt8(ascii: "0") { keep -= 1 }
+        var s = negative ? "-" : ""
+        s += String(whole)
+        if keep > 0 {
+            s += "."
+            s += String(decoding: digits[0..<keep], as: UTF8.self)
+        }
+        return s
+    }
+
+    /// `a / b` rounded half away from zero (b > 0).
+    public static func roundedDivide(_ a: Int128, by b: Int128) -> Int128 {
+        let q = a / b
+        let r = a % b
+        if r == 0 { return q }
+        if (r.magnitude * 2) >= b.magnitude { return a < 0 ? q - 1 : q + 1 }
+        return q
+    }
+}

@@ -1,0 +1,108 @@
+/// A decimal number with three fractional digits, the precision `get` shows and `expect` compares.
+///
+/// Numbers are kept as an integer count of thousandths so that what `get` prints is exactly what
+/// `expect` compares (SPEC §8), on every machine.
+public struct MetricNumber: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public var thousandths: Int64
+
+    public init(thousandths: Int64) { self.thousandths = thousandths }
+
+    /// `numerator / denominator`, rounded half away from zero to three decimals.
+    public init(numerator: Int128, denominator: Int128) {
+        precondition(denominator != 0)
+        let sign: Int128 = (denominator < 0) ? -1 : 1
+        let q = SimFormat.roundedDivide(numerator * 1000 * sign, by: denominator * sign)
+        self.thousandths = Int64(clamping: q)
+    }
+
+    public init(_ integer: Int64) { self.thousandths = integer.multipliedReportingOverflow(by: 1000).partialValue }
+
+    public static func < (a: MetricNumber, b: MetricNumber) -> Bool { a.thousandths < b.thousandths }
+
+    public var description: String { SimFormat.decimal(thousandths, scaleDigits: 3, minFraction: 0) }
+}
+
+/// The type of a metric, which fixes how values are written and compared.
+public enum MetricType: String, Sendable, Hashable, CaseIterable {
+    case integer, number, duration, time, word
+}
+
+/// A metric's value, or `none` when it has none yet.
+public enum MetricValue: Hashable, Sendable {
+    case integer(Int64)
+    case number(MetricNumber)
+    case duration(SimDuration)
+    case time(SimTime)
+    case word(String)
+    case none
+
+    /// Exactly as `get` prints it (SPEC §8).
+    public var text: String {
+        switch self {
+        case .integer(let v): return String(v)
+        case .number(let v): return v.description
+        case .duration(let v): return v.description
+        case .time(let v): return v.description
+        case .word(let v): return v
+        case .none: return "none"
+        }
+    }
+
+    /// JSON: durations and times as integer nanoseconds, no value as null (SPEC §8).
+    public var json: JSONValue {
+        switch self {
+        case .integer(let v): return .int(v)
+        case .number(let v): return .number(v)
+        case .duration(let v): return .int(v.nanoseconds)
+        case .time(let v): return .int(v.nanoseconds)
+        case .word(let v): return .string(v)
+        case .none: return .null
+        }
+    }
+}
+
+/// A view's frame: `x,y,w,h` relative to its parent (SPEC §3).
+public struct FrameRect: Hashable, Sendable, CustomStringConvertible {
+    public var x: Double
+    public var y: Double
+    public var width: Double
+    public var height: Double
+
+    public init(x: Double, y: Double, width: Double, height: Double) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+
+    public static let zero = FrameRect(x: 0, y: 0, width: 0, height: 0)
+
+    public var description: String {
+        [x, y, width, height].map(FrameRect.format).joined(separator: ",")
+    }
+
+    /// Shortest text that reads back as the same value: `390`, `0.5`, `12.25`.
+    public static func format(_ v: Double) -> String {
+        if v == v.rounded(), abs(v) < 1e15 { return String(Int64(v)) }
+        return String(v)
+    }
+}
+
+/// A refresh rate in whole hertz, 1…1000 (S2).
+public struct RefreshRate: Hashable, Sendable, CustomStringConvertible {
+    public static let range: ClosedRange<Int> = 1...1000
+    public let hertz: Int
+
+    public init(hertz: Int) throws(RangeError) {
+        guard RefreshRate.range.contains(hertz) else {
+            throw RangeError("refresh rate \(hertz) Hz is outside 1…1000 Hz")
+        }
+        self.hertz = hertz
+    }
+
+    private init(validated hertz: Int) { self.hertz = hertz }
+
+    public static let sixty = RefreshRate(validated: 60)
+
+    public var description: String { "\(hertz) Hz" }
+}
