@@ -53,7 +53,4 @@ public protocol ToolHost: AnyObject {
 
     /// Reports an event: printed during `run` and `play` as `[t] tool: message`.
     func emit(_ event: ToolEvent)
-
-    /// Names known to the shell in a domain (for tools that resolve names across tools).
-    func isKnownMetric(_ name: String) -> Bool
 }

@@ -1,1 +1,90 @@
-print("debugsh")
+import ArgumentParser
+import BuiltInTools
+import DebugShell
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// debugsh's entry point: parse the command line, then run scripts, commands, stdin or an
+/// interactive session (SPEC §9).
+func main() -> Int32 {
+    let options: DebugshOptions
+    do {
+        options = try DebugshOptions.parse(Array(CommandLine.arguments.dropFirst()))
+    } catch {
+        let message = DebugshOptions.fullMessage(for: error)
+        let code = DebugshOptions.exitCode(for: error).rawValue
+        if code == 0 {
+            print(message)
+            return 0
+        }
+        TerminalSink.writeAll(fd: 2, Array("debugsh: \(message)\nUsage: debugsh [options] [script.dsh ...] (see 'debugsh --help')\n".utf8))
+        // ArgumentParser's usage errors exit 64 (EX_USAGE); ours exit 2 (SPEC §8).
+        return code == 64 ? 2 : code
+    }
+    if options.version {
+        print(DebugshVersion.text)
+        return 0
+    }
+
+    let stdinIsTerminal = isatty(0) == 1
+    let stdoutIsTerminal = isatty(1) == 1
+    let goInteractive = options.interactive || (options.scripts.isEmpty && options.commands.isEmpty && stdinIsTerminal && stdoutIsTerminal)
+
+    // A missing script is a usage error, found before anything runs.
+    for path in options.scripts where !FileIO.exists(path) {
+        TerminalSink.writeAll(fd: 2, Array("debugsh: cannot open '\(path)': No such file or directory\n".utf8))
+        return 2
+    }
+
+    let sink = TerminalSink()
+    let sessionOptions = SessionOptions(json: options.json, echo: options.echo, keepGoing: options.keepGoing, interactive: false)
+    let session: Session
+    do {
+        session = try Session(tools: BuiltInTools.all, options: sessionOptions, sink: sink)
+    } catch {
+        TerminalSink.writeAll(fd: 2, Array("debugsh: a built-in tool is declared wrongly: \(error)\n".utf8))
+        return 1
+    }
+    Signals.catchInterrupts()
+    session.isInterrupted = { Signals.isInterrupted }
+    defer { sink.flush() }
+
+    func finish(_ outcome: ScriptOutcome) -> Int32? {
+        switch outcome {
+        case .finished: return nil
+        case .failed: return 1
+        case .exited(let status): return status
+        case .interrupted: return 130
+        }
+    }
+
+    for path in options.scripts {
+        let text: String
+        do {
+            text = try FileIO.readScript(path)
+        } catch {
+            sink.flush()
+            let location = error.line.map { "\(path):\($0): error: " } ?? "debugsh: "
+            TerminalSink.writeAll(fd: 2, Array("\(location)\(error.message)\n".utf8))
+            return 1
+        }
+        let origin = ScriptOrigin(name: path, directory: FileIO.directory(of: path))
+        if let status = finish(session.runScript(text, origin: origin)) { return status }
+    }
+    if !options.commands.isEmpty {
+        let text = options.commands.joined(separator: "\n")
+        if let status = finish(session.runScript(text, origin: ScriptOrigin(name: "<command-line>"))) { return status }
+    }
+    if goInteractive {
+        sink.flush()
+        return InteractiveSession(session: session, sink: sink, readRC: !options.noRC).run()
+    }
+    if options.scripts.isEmpty && options.commands.isEmpty {
+        if let status = finish(StdinScript(session: session).run()) { return status }
+    }
+    return session.failures > 0 ? 1 : 0
+}
+
+exit(main())

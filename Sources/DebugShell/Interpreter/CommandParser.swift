@@ -1,0 +1,183 @@
+import DebugShellCore
+
+/// A command line resolved against the registry: which command, which verb, what values.
+public struct ParsedCommand: Sendable {
+    public var command: RegisteredCommand
+    public var verb: VerbSpec
+    public var invocation: Invocation
+
+    /// How the command is named in messages: `fps start`, `run`.
+    public var label: String {
+        verb.name.isEmpty ? command.spec.name : "\(command.spec.name) \(verb.name)"
+    }
+}
+
+/// Parses words into a ``ParsedCommand`` (SPEC §3): exact names and declared aliases win, then
+/// unique prefixes; options anywhere after the verb, `--opt=value`, `--` ends options.
+struct CommandParser {
+    var registry: ToolRegistry
+    /// The refresh rate for `<n>f` durations.
+    var rate: Int
+
+    func parse(_ words: [Word], text: String) throws(CommandError) -> ParsedCommand {
+        guard let first = words.first else { throw CommandError("empty command") }
+        let command = try resolveCommand(first)
+        var rest = Array(words.dropFirst())
+        let verb = try resolveVerb(of: command.spec, words: &rest)
+        let label = verb.name.isEmpty ? command.spec.name : "\(command.spec.name) \(verb.name)"
+        let (values, flags) = try parseArguments(rest, verb: verb, label: label)
+        return ParsedCommand(
+            command: command, verb: verb,
+            invocation: Invocation(command: command.spec.name, verb: verb.name, text: text, values: values, flags: flags))
+    }
+
+    func resolveCommand(_ word: Word) throws(CommandError) -> RegisteredCommand {
+        if let exact = registry.command(exactly: word.text) { return exact }
+        let matches = registry.commands.filter { ([$0.spec.name] + $0.spec.aliases).contains { $0.hasPrefix(word.text) } }
+        if matches.count == 1 { return matches[0] }
+        if matches.count > 1 {
+            throw CommandError(
+                "ambiguous command '\(word.text)': \(matches.map(\.spec.name).joined(separator: ", "))")
+        }
+        var message = "unknown command '\(word.text)'"
+        if let guess = Suggest.closest(to: word.text, in: registry.allCommandNames) {
+            message += "; did you mean '\(guess)'?"
+        } else {
+            message += " (try 'help')"
+        }
+        throw CommandError(message)
+    }
+
+    /// Picks the verb from the next word, or the default verb when the word is not a verb.
+    func resolveVerb(of spec: CommandSpec, words: inout [Word]) throws(CommandError) -> VerbSpec {
+        let named = spec.namedVerbs
+        let defaultVerb = spec.defaultVerb.flatMap { spec.verb(named: $0) }
+        guard !named.isEmpty else {
+            if let defaultVerb { return defaultVerb }
+            throw CommandError("'\(spec.name)' has no verbs")
+        }
+        guard let word = words.first, !word.quoted, !word.text.hasPrefix("--") else {
+            if let defaultVerb { return defaultVerb }
+            throw CommandError("'\(spec.name)' needs a verb: \(named.map(\.name).joined(separator: ", "))")
+        }
+        if let exact = named.first(where: { $0.name == word.text || $0.aliases.contains(word.text) }) {
+            words.removeFirst()
+            return exact
+        }
+        let matches = named.filter { ([$0.name] + $0.aliases).contains { $0.hasPrefix(word.text) } }
+        if matches.count == 1 {
+            words.removeFirst()
+            return matches[0]
+        }
+        if matches.count > 1 {
+            throw CommandError(
+                "ambiguous verb '\(word.text)' for '\(spec.name)': \(matches.map(\.name).joined(separator: ", "))")
+        }
+        // A word that is no verb is an argument of a default verb that takes arguments.
+        if let defaultVerb, !defaultVerb.arguments.isEmpty { return defaultVerb }
+        var message = "unknown verb '\(word.text)' for '\(spec.name)'"
+        if let guess = Suggest.closest(to: word.text, in: named.flatMap { [$0.name] + $0.aliases }) {
+            message += "; did you mean '\(guess)'?"
+        } else {
+            message += " (verbs: \(named.map(\.name).joined(separator: ", ")))"
+        }
+        throw CommandError(message)
+    }
+
+    func parseArguments(_ words: [Word], verb: VerbSpec, label: String) throws(CommandError)
+        -> ([String: ArgumentValue], Set<String>)
+    {
+        var values: [String: ArgumentValue] = [:]
+        var flags = Set<String>()
+        var positional = 0
+        var optionsEnded = false
+        var i = 0
+        while i < words.count {
+            let word = words[i]
+            i += 1
+            if !word.quoted && !optionsEnded && word.text == "--" {
+                optionsEnded = true
+                continue
+            }
+            if !word.quoted && !optionsEnded && word.text.hasPrefix("--") && word.text.count > 2 {
+                var name = String(word.text.dropFirst(2))
+                var inline: String?
+                if let eq = name.firstIndex(of: "=") {
+                    inline = String(name[name.index(after: eq)...])
+                    name = String(name[..<eq])
+                }
+                let option = try resolveOption(name, verb: verb, label: label)
+                if flags.contains(option.name) || values[option.name] != nil {
+                    throw CommandError("option '--\(option.name)' is given twice for '\(label)'")
+                }
+                guard let kind = option.kind else {
+                    if inline != nil { throw CommandError("option '--\(option.name)' of '\(label)' takes no value") }
+                    flags.insert(option.name)
+                    continue
+                }
+                let text: String
+                if let inline {
+                    text = inline
+                } else {
+                    guard i < words.count else {
+                        throw CommandError("option '--\(option.name)' of '\(label)' needs a value (\(kind.placeholder))")
+                    }
+                    text = words[i].text
+                    i += 1
+                }
+                do {
+                    values[option.name] = try ValueParser.parse(text, as: kind, rate: rate)
+                } catch {
+                    throw CommandError("--\(option.name): \(error.message)")
+                }
+                continue
+            }
+            guard positional < verb.arguments.count else {
+                throw CommandError("unexpected argument '\(word.text)' for '\(label)'")
+            }
+            let argument = verb.arguments[positional]
+            positional += 1
+            if argument.isRest {
+                values[argument.name] = .words(Array(words[(i - 1)...]))
+                i = words.count
+                break
+            }
+            do {
+                values[argument.name] = try ValueParser.parse(word.text, as: argument.kind, rate: rate)
+            } catch {
+                throw CommandError(error.message)
+            }
+        }
+        if positional < verb.arguments.count {
+            let missing = verb.arguments[positional...].filter { !$0.isOptional }
+            if let first = missing.first {
+                throw CommandError("missing \(first.usage) for '\(label)' (usage: \(CommandParser.usage(verb, label: label)))")
+            }
+        }
+        return (values, flags)
+    }
+
+    func resolveOption(_ name: String, verb: VerbSpec, label: String) throws(CommandError) -> OptionSpec {
+        let names = verb.options.map(\.name)
+        switch NameResolution.resolve(name, names: names) {
+        case .found(let found):
+            if let option = verb.option(named: found) { return option }
+        case .ambiguous(let candidates):
+            throw CommandError(
+                "ambiguous option '--\(name)' for '\(label)': \(candidates.map { "--\($0)" }.joined(separator: ", "))")
+        case .unknown(let suggestion):
+            var message = "unknown option '--\(name)' for '\(label)'"
+            if let suggestion { message += "; did you mean '--\(suggestion)'?" }
+            throw CommandError(message)
+        }
+        throw CommandError("unknown option '--\(name)' for '\(label)'")
+    }
+
+    /// `fps start [--mode common|default|tracking] …`
+    static func usage(_ verb: VerbSpec, label: String) -> String {
+        var parts = [label]
+        parts += verb.arguments.map(\.usage)
+        parts += verb.options.map { "[\($0.usage)]" }
+        return parts.joined(separator: " ")
+    }
+}

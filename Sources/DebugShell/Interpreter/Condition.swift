@@ -1,0 +1,211 @@
+import DebugShellCore
+
+/// A condition for `expect` and `run until`: `<metric> <op> <value>` terms joined by `and` /
+/// `or`, `and` binding tighter (SPEC §3). The value's type must match the metric's.
+struct Condition {
+    enum Op: String, CaseIterable {
+        case eq = "==", ne = "!=", le = "<=", ge = ">=", lt = "<", gt = ">"
+    }
+
+    enum Literal {
+        case none
+        case integer(Int64)
+        /// A decimal: mantissa and fraction digits, compared exactly with a metric's thousandths.
+        case number(Int128, Int)
+        case nanoseconds(Int64)
+        case word(String)
+    }
+
+    struct Comparison {
+        var metric: String
+        var type: MetricType
+        var op: Op
+        var literal: Literal
+    }
+
+    indirect enum Node {
+        case compare(Comparison)
+        case and(Node, Node)
+        case or(Node, Node)
+    }
+
+    var root: Node
+    /// The condition as written.
+    var text: String
+
+    /// The metrics the condition reads, in order of appearance.
+    var metrics: [String] {
+        var out: [String] = []
+        func walk(_ n: Node) {
+            switch n {
+            case .compare(let c): if !out.contains(c.metric) { out.append(c.metric) }
+            case .and(let a, let b), .or(let a, let b):
+                walk(a)
+                walk(b)
+            }
+        }
+        walk(root)
+        return out
+    }
+
+    // MARK: Parsing
+
+    /// Parses words; `typeOf` names a metric's type or throws for an unknown metric.
+    static func parse(_ words: [Word], rate: Int, typeOf: (String) throws(CommandError) -> MetricType) throws(CommandError)
+        -> Condition
+    {
+        var tokens: [(text: String, quoted: Bool)] = []
+        for word in words {
+            if word.quoted {
+                tokens.append((word.text, true))
+            } else {
+                tokens += splitOperators(word.text).map { ($0, false) }
+            }
+        }
+        guard !tokens.isEmpty else { throw CommandError("missing condition, e.g. fps.value >= 55") }
+        var position = 0
+
+        func parseComparison() throws(CommandError) -> Node {
+            guard position < tokens.count else { throw CommandError("condition ends early: expected a metric") }
+            let metric = tokens[position].text
+            position += 1
+            guard position < tokens.count else {
+                throw CommandError("condition ends after '\(metric)': expected an operator (== != < <= > >=)")
+            }
+            guard let op = Op(rawValue: tokens[position].text), !tokens[position].quoted else {
+                throw CommandError("expected an operator (== != < <= > >=) after '\(metric)', got '\(tokens[position].text)'")
+            }
+            position += 1
+            guard position < tokens.count else {
+                throw CommandError("condition ends after '\(metric) \(op.rawValue)': expected a value")
+            }
+            let valueText = tokens[position].text
+            position += 1
+            let type = try typeOf(metric)
+            let literal = try parseLiteral(valueText, quoted: tokens[position - 1].quoted, metric: metric, type: type, rate: rate)
+            if type == .word || { if case .none = literal { return true } else { return false } }() {
+                guard op == .eq || op == .ne else {
+                    throw CommandError("'\(metric) \(op.rawValue) \(valueText)': only == and != apply here")
+                }
+            }
+            return .compare(Comparison(metric: metric, type: type, op: op, literal: literal))
+        }
+        func parseAnd() throws(CommandError) -> Node {
+            var node = try parseComparison()
+            while position < tokens.count, tokens[position].text == "and", !tokens[position].quoted {
+                position += 1
+                node = .and(node, try parseComparison())
+            }
+            return node
+        }
+        var node = try parseAnd()
+        while position < tokens.count, tokens[position].text == "or", !tokens[position].quoted {
+            position += 1
+            node = .or(node, try parseAnd())
+        }
+        guard position == tokens.count else {
+            throw CommandError("unexpected '\(tokens[position].text)' in condition (join terms with 'and' or 'or')")
+        }
+        return Condition(root: node, text: words.map(\.raw).joined(separator: " "))
+    }
+
+    /// `a>=5` → `a`, `>=`, `5`.
+    static func splitOperators(_ text: String) -> [String] {
+        var out: [String] = []
+        var current = ""
+        var scalars = Array(text.unicodeScalars)[...]
+        while let c = scalars.first {
+            if "=!<>".unicodeScalars.contains(c) {
+                if !current.isEmpty { out.append(current) }
+                current = ""
+                var op = String(c)
+                scalars.removeFirst()
+                if let d = scalars.first, d == "=" {
+                    op.unicodeScalars.append(d)
+                    scalars.removeFirst()
+                }
+                out.append(op)
+            } else {
+                current.unicodeScalars.append(c)
+                scalars.removeFirst()
+            }
+        }
+        if !current.isEmpty { out.append(current) }
+        return out
+    }
+
+    static func parseLiteral(_ text: String, quoted: Bool, metric: String, type: MetricType, rate: Int) throws(CommandError)
+        -> Literal
+    {
+        if text == "none" && !quoted { return .none }
+        do {
+            switch type {
+            case .integer:
+                return .integer(try ValueParser.integer(text, range: Int64.min...Int64.max))
+            case .number:
+                let d = try ValueParser.parseDecimal(text, in: text)
+                return .number(d.negative ? -d.mantissa : d.mantissa, d.fractionDigits)
+            case .duration:
+                return .nanoseconds(try ValueParser.duration(text, rate: rate).nanoseconds)
+            case .time:
+                return .nanoseconds(try ValueParser.time(text, rate: rate).nanoseconds)
+            case .word:
+                return .word(text)
+            }
+        } catch {
+            throw CommandError("\(metric) is \(type == .integer ? "an" : "a") \(type.rawValue): \(error.message)")
+        }
+    }
+
+    // MARK: Evaluation
+
+    /// The result, and the first compared metric that had no value, if any.
+    func evaluate(_ value: (String) -> MetricValue) -> (holds: Bool, missing: String?) {
+        var missing: String?
+        func eval(_ n: Node) -> Bool {
+            switch n {
+            case .compare(let c):
+                let v = value(c.metric)
+                if case .none = v, !Condition.isNone(c.literal) {
+                    if missing == nil { missing = c.metric }
+                    return false
+                }
+                return Condition.compare(v, c.op, c.literal)
+            case .and(let a, let b): return eval(a) && eval(b)
+            case .or(let a, let b): return eval(a) || eval(b)
+            }
+        }
+        let holds = eval(root)
+        return (holds, missing)
+    }
+
+    static func isNone(_ l: Literal) -> Bool {
+        if case .none = l { return true }
+        return false
+    }
+
+    static func compare(_ v: MetricValue, _ op: Op, _ literal: Literal) -> Bool {
+        switch (v, literal) {
+        case (.none, .none): return op == .eq
+        case (_, .none): return op == .ne
+        case (.integer(let a), .integer(let b)): return order(Int128(a), Int128(b), op)
+        case (.number(let a), .number(let m, let f)):
+            return order(Int128(a.thousandths) * ValueParser.pow10(f), m * 1000, op)
+        case (.duration(let a), .nanoseconds(let b)): return order(Int128(a.nanoseconds), Int128(b), op)
+        case (.time(let a), .nanoseconds(let b)): return order(Int128(a.nanoseconds), Int128(b), op)
+        case (.word(let a), .word(let b)): return op == .eq ? a == b : (op == .ne ? a != b : false)
+        default: return false
+        }
+    }
+
+    private static func order(_ a: Int128, _ b: Int128, _ op: Op) -> Bool {
+        switch op {
+        case .eq: return a == b
+        case .ne: return a != b
+        case .lt: return a < b
+        case .le: return a <= b
+        case .gt: return a > b
+        case .ge: return a >= b
+        }
+    }
+}

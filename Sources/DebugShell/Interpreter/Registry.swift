@@ -1,0 +1,198 @@
+import DebugShellCore
+
+/// A declaration the registry refuses, with the offending names (ArgumentParser-style
+/// validation at registration).
+public enum RegistrationError: Error, Equatable, Sendable, CustomStringConvertible {
+    case badName(kind: String, name: String, owner: String)
+    case emptyAbstract(kind: String, name: String, owner: String)
+    case duplicate(kind: String, name: String, owner: String)
+    case clashesWithBuiltIn(command: String, tool: String)
+    case outsideNamespace(kind: String, name: String, tool: String)
+
+    public var description: String {
+        switch self {
+        case .badName(let kind, let name, let owner):
+            return "\(owner): \(kind) name '\(name)' is not valid (lowercase letters, digits and '-', starting with a letter)"
+        case .emptyAbstract(let kind, let name, let owner):
+            return "\(owner): \(kind) '\(name)' has an empty abstract"
+        case .duplicate(let kind, let name, let owner):
+            return "\(owner): \(kind) '\(name)' is declared twice"
+        case .clashesWithBuiltIn(let command, let tool):
+            return "\(tool): command '\(command)' clashes with a built-in command"
+        case .outsideNamespace(let kind, let name, let tool):
+            return "\(tool): \(kind) '\(name)' must start with '\(tool).' or one of the tool's command names"
+        }
+    }
+}
+
+/// Who runs a command.
+public enum CommandOwner: Sendable, Equatable {
+    case builtIn
+    /// A tool, by its index in registration order.
+    case tool(Int)
+}
+
+/// A command the shell knows, with its owner.
+public struct RegisteredCommand: Sendable {
+    public var spec: CommandSpec
+    public var owner: CommandOwner
+}
+
+/// Every command, metric and setting the shell knows: built-ins and the registered tools'.
+///
+/// A value handed to the session, never a global (STYLE.md). Registration validates each tool's
+/// declaration and throws ``RegistrationError`` on the first problem.
+public struct ToolRegistry: Sendable {
+    public private(set) var commands: [RegisteredCommand] = []
+    public private(set) var toolDescriptors: [ToolDescriptor] = []
+    /// Metric namespaces (the part before the first dot) owned by each tool.
+    public private(set) var namespaces: [String: Int] = [:]
+    private var byName: [String: Int] = [:]
+    private var byAlias: [String: Int] = [:]
+
+    public init(builtIns: [CommandSpec], tools: [ToolDescriptor]) throws(RegistrationError) {
+        for spec in builtIns { try add(spec, owner: .builtIn, ownerName: "debugsh") }
+        for descriptor in tools { try register(descriptor) }
+    }
+
+    private mutating func register(_ d: ToolDescriptor) throws(RegistrationError) {
+        let owner = "tool '\(d.name)'"
+        guard ToolRegistry.isIdentifier(d.name) else { throw .badName(kind: "tool", name: d.name, owner: owner) }
+        guard !d.abstract.isEmpty else { throw .emptyAbstract(kind: "tool", name: d.name, owner: owner) }
+        guard !toolDescriptors.contains(where: { $0.name == d.name }) else {
+            throw .duplicate(kind: "tool", name: d.name, owner: owner)
+        }
+        let index = toolDescriptors.count
+        for spec in d.commands {
+            if let existing = byName[spec.name] ?? byAlias[spec.name], commands[existing].owner == .builtIn {
+                throw .clashesWithBuiltIn(command: spec.name, tool: d.name)
+            }
+            try add(spec, owner: .tool(index), ownerName: owner)
+        }
+        var spaces = Set([d.name])
+        for spec in d.commands { spaces.insert(spec.name) }
+        for space in spaces {
+            if ["clock", "main", "render", "shell", "runloop"].contains(space) {
+                throw .clashesWithBuiltIn(command: space, tool: d.name)
+            }
+            if namespaces[space] != nil { throw .duplicate(kind: "namespace", name: space, owner: owner) }
+        }
+        var seen = Set<String>()
+        for metric in d.metrics {
+            guard !metric.abstract.isEmpty else { throw .emptyAbstract(kind: "metric", name: metric.name, owner: owner) }
+            guard let space = metric.name.split(separator: ".").first, spaces.contains(String(space)),
+                metric.name.contains(".")
+            else { throw .outsideNamespace(kind: "metric", name: metric.name, tool: d.name) }
+            guard seen.insert(metric.name).inserted else { throw .duplicate(kind: "metric", name: metric.name, owner: owner) }
+        }
+        seen = []
+        for setting in d.settings {
+            guard !setting.abstract.isEmpty else { throw .emptyAbstract(kind: "setting", name: setting.name, owner: owner) }
+            guard let space = setting.name.split(separator: ".").first, spaces.contains(String(space)),
+                setting.name.contains(".")
+            else { throw .outsideNamespace(kind: "setting", name: setting.name, tool: d.name) }
+            guard seen.insert(setting.name).inserted else { throw .duplicate(kind: "setting", name: setting.name, owner: owner) }
+        }
+        seen = []
+        for event in d.events {
+            guard !event.abstract.isEmpty else { throw .emptyAbstract(kind: "event", name: event.name, owner: owner) }
+            guard let space = event.name.split(separator: ".").first, spaces.contains(String(space)) else {
+                throw .outsideNamespace(kind: "event", name: event.name, tool: d.name)
+            }
+            guard seen.insert(event.name).inserted else { throw .duplicate(kind: "event", name: event.name, owner: owner) }
+        }
+        for space in spaces { namespaces[space] = index }
+        toolDescriptors.append(d)
+    }
+
+    private mutating func add(_ spec: CommandSpec, owner: CommandOwner, ownerName: String) throws(RegistrationError) {
+        guard ToolRegistry.isIdentifier(spec.name) else { throw .badName(kind: "command", name: spec.name, owner: ownerName) }
+        guard !spec.abstract.isEmpty else { throw .emptyAbstract(kind: "command", name: spec.name, owner: ownerName) }
+        for name in [spec.name] + spec.aliases {
+            guard ToolRegistry.isIdentifier(name) else { throw .badName(kind: "command alias", name: name, owner: ownerName) }
+            guard byName[name] == nil, byAlias[name] == nil else {
+                throw .duplicate(kind: "command", name: name, owner: ownerName)
+            }
+        }
+        var verbNames = Set<String>()
+        for verb in spec.verbs {
+            let label = verb.name.isEmpty ? spec.name : "\(spec.name) \(verb.name)"
+            if !verb.name.isEmpty {
+                guard ToolRegistry.isIdentifier(verb.name) else { throw .badName(kind: "verb", name: label, owner: ownerName) }
+            }
+            guard !verb.abstract.isEmpty else { throw .emptyAbstract(kind: "verb", name: label, owner: ownerName) }
+            for name in [verb.name] + verb.aliases {
+                guard verbNames.insert(name).inserted else { throw .duplicate(kind: "verb", name: "\(spec.name) \(name)", owner: ownerName) }
+            }
+            var optionNames = Set<String>()
+            for option in verb.options {
+                guard ToolRegistry.isIdentifier(option.name) else {
+                    throw .badName(kind: "option", name: "--\(option.name) of '\(label)'", owner: ownerName)
+                }
+                guard !option.abstract.isEmpty else {
+                    throw .emptyAbstract(kind: "option", name: "--\(option.name) of '\(label)'", owner: ownerName)
+                }
+                guard optionNames.insert(option.name).inserted else {
+                    throw .duplicate(kind: "option", name: "--\(option.name) of '\(label)'", owner: ownerName)
+                }
+            }
+            for argument in verb.arguments where argument.abstract.isEmpty {
+                throw .emptyAbstract(kind: "argument", name: "<\(argument.name)> of '\(label)'", owner: ownerName)
+            }
+        }
+        if let d = spec.defaultVerb, spec.verb(named: d) == nil {
+            throw .badName(kind: "default verb", name: "\(spec.name) \(d)", owner: ownerName)
+        }
+        let index = commands.count
+        commands.append(RegisteredCommand(spec: spec, owner: owner))
+        byName[spec.name] = index
+        for alias in spec.aliases { byAlias[alias] = index }
+    }
+
+    /// `[a-z][a-z0-9-]*`: tool, command, verb and option names.
+    public static func isIdentifier(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, ("a"..."z").contains(first) else { return false }
+        return name.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
+    }
+
+    // MARK: Lookup
+
+    /// The command named exactly `name` or by a declared alias.
+    public func command(exactly name: String) -> RegisteredCommand? {
+        (byName[name] ?? byAlias[name]).map { commands[$0] }
+    }
+
+    /// Every command name and declared alias, for prefixes and completion.
+    public var allCommandNames: [String] {
+        commands.flatMap { [$0.spec.name] + $0.spec.aliases }
+    }
+
+    /// The tool index owning a metric or setting namespace.
+    public func toolIndex(forNamespace name: String) -> Int? {
+        guard let space = name.split(separator: ".").first else { return nil }
+        return namespaces[String(space)]
+    }
+
+    /// The declared metric a name refers to (exactly or as an instance of a family).
+    public func metricSpec(_ name: String) -> MetricSpec? {
+        guard let index = toolIndex(forNamespace: name) else { return nil }
+        let metrics = toolDescriptors[index].metrics
+        return metrics.first { $0.name == name } ?? metrics.first { $0.matches(name) }
+    }
+}
+
+/// Resolves a word against names: exact match, then a unique prefix (SPEC §3).
+enum NameResolution: Equatable {
+    case found(String)
+    case ambiguous([String])
+    case unknown(suggestion: String?)
+
+    static func resolve(_ word: String, names: [String], exact: [String]? = nil) -> NameResolution {
+        if (exact ?? names).contains(word) { return .found(word) }
+        var seen = Set<String>()
+        let matches = names.filter { $0.hasPrefix(word) && seen.insert($0).inserted }
+        if matches.count == 1 { return .found(matches[0]) }
+        if matches.count > 1 { return .ambiguous(matches) }
+        return .unknown(suggestion: Suggest.closest(to: word, in: names))
+    }
+}

@@ -1,0 +1,238 @@
+import DebugShellCore
+
+extension Session {
+    /// The shell's own metrics (SPEC §4).
+    public static let coreMetrics: [MetricSpec] = [
+        MetricSpec("clock.now", .time, abstract: "Virtual time now."),
+        MetricSpec("clock.vsyncs", .integer, abstract: "Vsyncs since the start."),
+        MetricSpec("clock.rate", .integer, abstract: "The refresh rate in force, in Hz."),
+        MetricSpec("clock.mode", .word, abstract: "The run loop's mode: default or tracking."),
+        MetricSpec("main.busy_until", .time, abstract: "The end of the main thread's current or last item."),
+        MetricSpec("main.hangs", .integer, abstract: "Main-thread items of 250 ms or more (RL6)."),
+        MetricSpec("main.busy_ratio", .number, abstract: "Main-thread busy time over the last whole second (RL6)."),
+        MetricSpec("render.commits", .integer, abstract: "Core Animation commits since the start."),
+        MetricSpec("render.presents", .integer, abstract: "Frames presented since the start."),
+    ]
+
+    /// The built-in commands (SPEC §4), declared like any tool's.
+    public static let builtInSpecs: [CommandSpec] = [
+        CommandSpec(
+            "help", abstract: "Show help for a command, a verb, a metric or a setting, or list the commands.",
+            arguments: [ArgumentSpec("topic", .word, abstract: "A command, optionally with a verb, or a metric or setting.", optional: true, rest: true)],
+            examples: [
+                Example(
+                    """
+                    > help echo
+                    echo — Print the words.
+
+                    USAGE: echo [<words…>]
+
+                    ARGUMENTS:
+                      <words…>  The words to print, separated by one space.
+
+                    EXAMPLES:
+                      > echo hello,   world
+                      hello, world
+                    """)
+            ]),
+        CommandSpec(
+            "apropos", abstract: "Search the help of every command, option, metric and setting for a word.",
+            arguments: [ArgumentSpec("word", .word, abstract: "The word to look for (case-insensitive).")],
+            examples: [
+                Example(
+                    """
+                    > apropos coalesc
+                    setting runloop.coalescing — Coalesce timer wake-ups within tolerance and leeway (SEMANTICS T5, D2).
+                    """)
+            ]),
+        CommandSpec("tools", abstract: "List the registered tools, one line each."),
+        CommandSpec(
+            "status",
+            abstract: "Print every tool's status line; 'status on|off' and 'status <tool> on|off' choose what the live block shows.",
+            arguments: [ArgumentSpec("target", .word, abstract: "on|off, or a tool's name followed by on|off.", optional: true, rest: true)],
+            examples: [Example("> status off\n> status on")]),
+        CommandSpec(
+            "clock", abstract: "Show now, the vsync count, the refresh rate, the run-loop mode and the main thread.",
+            examples: [
+                Example(
+                    """
+                    > stall 40ms
+                    > run 25ms
+                    > clock
+                    now     0.025s
+                    vsyncs  2
+                    rate    60 Hz
+                    mode    default
+                    main    busy until 0.04s
+                    """)
+            ]),
+        CommandSpec(
+            "display", abstract: "Show or set the refresh rate (default 60 Hz, SEMANTICS S2).",
+            verbs: [
+                VerbSpec(
+                    "", abstract: "Show the refresh rate, and a change waiting for its vsync.",
+                    examples: [Example("> display\n60 Hz")]),
+                VerbSpec(
+                    "rate", abstract: "Set the refresh rate from the first vsync at or after now.",
+                    arguments: [ArgumentSpec("rate", .rate, abstract: "1…1000 Hz, as 120Hz or 120.")],
+                    examples: [
+                        Example(
+                            """
+                            > run 5ms
+                            > display rate 120Hz
+                            > display
+                            60 Hz (120 Hz from 0.016666666s)
+                            """)
+                    ]),
+            ], defaultVerb: ""),
+        CommandSpec(
+            "run", abstract: "Advance virtual time, processing what happens (SEMANTICS S3–S4).",
+            verbs: [
+                VerbSpec(
+                    "", abstract: "Process the events before now + duration, then set now to it.",
+                    arguments: [ArgumentSpec("duration", .duration, abstract: "How long to run, e.g. 2s, 16ms, 30f.")],
+                    examples: [Example("> run 1s\n> get clock.now\nclock.now = 1s")]),
+                VerbSpec(
+                    "until", abstract: "Run until a condition holds after an instant, or fail at the timeout.",
+                    arguments: [ArgumentSpec("condition", .word, abstract: "<metric> <op> <value>, joined by and/or.", rest: true)],
+                    options: [OptionSpec("timeout", .duration, abstract: "Give up after this long.", default: "60s")],
+                    examples: [
+                        Example(
+                            """
+                            > stall 100ms
+                            > run until main.busy_until >= 0.1s and clock.now > 1s --timeout 2s
+                            error: timed out after 2s: main.busy_until >= 0.1s and clock.now > 1s (main.busy_until = 0.1s, clock.now = 2s)
+                            """),
+                        Example("> every 250ms echo tick\n> run until clock.now >= 0.5s\ntick\ntick\n> get clock.now\nclock.now = 0.5s"),
+                    ]),
+            ], defaultVerb: ""),
+        CommandSpec(
+            "step", abstract: "Run through the n-th vsync after now (a vsync at now counts as the first).",
+            arguments: [ArgumentSpec("n", .integer(1...1_000_000_000), abstract: "How many vsyncs (default 1).", optional: true)],
+            examples: [Example("> step 3\n> get clock.now\nclock.now = 0.033333333s")]),
+        CommandSpec(
+            "load", abstract: "Show or set the app's costs per animation tick, per commit and per frame on the GPU.",
+            verbs: [
+                VerbSpec("", abstract: "Show the costs.", examples: [Example("> load gpu 20ms\n> load\nframe 0s · commit 0s · gpu 0.02s")]),
+                VerbSpec(
+                    "frame", abstract: "Main-thread work per animation tick (SEMANTICS A1).",
+                    arguments: [ArgumentSpec("duration", .duration, abstract: "The cost.")],
+                    examples: [Example("> load frame 4ms")]),
+                VerbSpec(
+                    "commit", abstract: "Main-thread work per Core Animation commit (RL4.2).",
+                    arguments: [ArgumentSpec("duration", .duration, abstract: "The cost.")],
+                    examples: [Example("> load commit 2ms")]),
+                VerbSpec(
+                    "gpu", abstract: "Render-server time per frame (R1).",
+                    arguments: [ArgumentSpec("duration", .duration, abstract: "The cost.")],
+                    examples: [Example("> load gpu 20ms")]),
+                VerbSpec(
+                    "off", abstract: "Set every cost back to 0.",
+                    examples: [Example("> load gpu 20ms\n> load off\n> load\nframe 0s · commit 0s · gpu 0s")]),
+            ], defaultVerb: ""),
+        CommandSpec(
+            "animate", abstract: "The app animates: its UI link ticks at every vsync for this long (A1).",
+            arguments: [ArgumentSpec("duration", .duration, abstract: "How long.")],
+            examples: [Example("> animate 1s\n> run 1s\n> get render.presents\nrender.presents = 59")]),
+        CommandSpec(
+            "scroll", abstract: "The user scrolls: tracking mode and an animation for this long (A1).",
+            arguments: [ArgumentSpec("duration", .duration, abstract: "How long.")],
+            examples: [Example("> scroll 1s\n> get clock.mode\nclock.mode = default\n> run 1ms\n> get clock.mode\nclock.mode = tracking")]),
+        CommandSpec(
+            "stall", abstract: "Enqueue one main-queue block of this cost: heavy work on the main thread.",
+            arguments: [ArgumentSpec("duration", .duration, abstract: "The block's cost.")],
+            options: [OptionSpec("ui", abstract: "The block changes the UI, so a commit follows.")],
+            examples: [Example("> stall 300ms\n> run 1s\n> get main.hangs\nmain.hangs = 1")]),
+        CommandSpec(
+            "after", abstract: "Run a command after a delay (S4.1); ';' ends it.",
+            arguments: [
+                ArgumentSpec("duration", .duration, abstract: "The delay."),
+                ArgumentSpec("command", .word, abstract: "The command, with its own options.", rest: true),
+            ],
+            examples: [Example("> after 1s echo later; echo now\nnow\n> run 2s\nlater")]),
+        CommandSpec(
+            "at", abstract: "Run a command at a time measured from t = 0 (S4.1).",
+            arguments: [
+                ArgumentSpec("time", .time, abstract: "When; not in the past."),
+                ArgumentSpec("command", .word, abstract: "The command, with its own options.", rest: true),
+            ],
+            examples: [Example("> at 0.5s echo half\n> run 1s\nhalf")]),
+        CommandSpec(
+            "every", abstract: "Run a command every interval, first after one interval (S4.1).",
+            arguments: [
+                ArgumentSpec("duration", .duration, abstract: "The interval, at least 1us."),
+                ArgumentSpec("command", .word, abstract: "The command, with its own options.", rest: true),
+            ],
+            options: [OptionSpec("times", .integer(1...Int64.max), abstract: "Stop after this many runs.", default: "forever")],
+            examples: [Example("> every 100ms --times 2 echo tick\n> run 1s\ntick\ntick")]),
+        CommandSpec(
+            "get", abstract: "Print one metric as 'name = value', exactly as 'expect' compares it.",
+            arguments: [ArgumentSpec("metric", .name(.metric), abstract: "The metric's name.")],
+            examples: [Example("> get clock.rate\nclock.rate = 60")]),
+        CommandSpec(
+            "metrics", abstract: "Print every metric, or those starting with a prefix.",
+            arguments: [ArgumentSpec("prefix", .word, abstract: "Only metrics whose names start with it.", optional: true)],
+            examples: [Example("> metrics render\nrender.commits = 0\nrender.presents = 0")]),
+        CommandSpec(
+            "expect", abstract: "Fail unless a condition holds: <metric> <op> <value>, joined by and/or.",
+            arguments: [ArgumentSpec("condition", .word, abstract: "The condition.", rest: true)],
+            examples: [
+                Example(
+                    """
+                    > expect clock.rate == 60 and clock.mode == default
+                    > expect clock.vsyncs > 0
+                    error: expectation failed: clock.vsyncs > 0 (clock.vsyncs = 0)
+                    > expect main.busy_ratio >= 0.5
+                    error: expectation failed: main.busy_ratio has no value yet
+                    """)
+            ]),
+        CommandSpec(
+            "echo", abstract: "Print the words.",
+            arguments: [ArgumentSpec("words", .word, abstract: "The words to print, separated by one space.", optional: true, rest: true)],
+            examples: [Example("> echo hello,   world\nhello, world")]),
+        CommandSpec(
+            "source", abstract: "Run a script; relative paths resolve against the including script's folder.",
+            arguments: [ArgumentSpec("file", .path, abstract: "The script.")],
+            examples: [Example("> source no-such-file.dsh\nerror: cannot open 'no-such-file.dsh': No such file or directory")]),
+        CommandSpec(
+            "alias", abstract: "Define an alias ('alias name = expansion', %1…%9 and %*), or list them.",
+            arguments: [ArgumentSpec("definition", .word, abstract: "<name> = <expansion…>, or a name to show.", optional: true, rest: true)],
+            examples: [
+                Example(
+                    """
+                    > alias twice = echo %1 %1
+                    > twice hey
+                    hey hey
+                    > alias
+                    twice = echo %1 %1
+                    """)
+            ]),
+        CommandSpec(
+            "unalias", abstract: "Remove an alias.",
+            arguments: [ArgumentSpec("name", .name(.alias), abstract: "The alias.")],
+            examples: [Example("> alias hi = echo hi\n> unalias hi\n> hi\nerror: unknown command 'hi' (try 'help')")]),
+        CommandSpec(
+            "history", abstract: "Show the session's commands, the last n of them.",
+            arguments: [ArgumentSpec("n", .integer(1...Int64.max), abstract: "How many.", optional: true)],
+            examples: [Example("> echo a\na\n> history 2\n    1  echo a\n    2  history 2")]),
+        CommandSpec(
+            "set", abstract: "Change a setting (see 'settings').",
+            arguments: [
+                ArgumentSpec("setting", .name(.setting), abstract: "The setting's name."),
+                ArgumentSpec("value", .word, abstract: "Its new value, of the setting's type."),
+            ],
+            examples: [Example("> set runloop.coalescing on\n> settings runloop\nrunloop.coalescing = on  Coalesce timer wake-ups within tolerance and leeway (SEMANTICS T5, D2).")]),
+        CommandSpec(
+            "settings", abstract: "Show every setting with its value and description, or those starting with a prefix.",
+            arguments: [ArgumentSpec("prefix", .word, abstract: "Only settings whose names start with it.", optional: true)],
+            examples: [Example("> settings shell.echo\nshell.echo = off  Print each script command, as '> command', before running it (like --echo).")]),
+        CommandSpec(
+            "reset",
+            abstract: "A fresh simulation: keeps tools, settings, aliases and the rate; clears time, loads, timers, views and metrics.",
+            examples: [Example("> run 1s\n> reset\n> get clock.now\nclock.now = 0s")]),
+        CommandSpec("quit", abstract: "Leave debugsh."),
+        CommandSpec(
+            "exit", abstract: "Leave debugsh with an exit status (from inside 'source' too).",
+            arguments: [ArgumentSpec("status", .integer(0...255), abstract: "0…255 (default 0).", optional: true)]),
+    ]
+}

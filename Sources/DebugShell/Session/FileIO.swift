@@ -1,0 +1,128 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// Reads and writes whole files without Foundation (start-up time, SPEC §12).
+public enum FileIO {
+    /// A file that cannot be read, or is not a script; `line` where the content is at fault.
+    public struct Failure: Error, Sendable, CustomStringConvertible {
+        public var message: String
+        public var line: Int?
+        public init(_ message: String, line: Int? = nil) {
+            self.message = message
+            self.line = line
+        }
+        public var description: String { message }
+    }
+
+    /// The largest script read (a 100,000-line script is a few MB).
+    public static let maxScriptBytes = 256 << 20
+
+    /// Reads a file as bytes.
+    public static func read(_ path: String, limit: Int = maxScriptBytes) throws(Failure) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw Failure("cannot open '\(path)': \(errorText())") }
+        defer { close(fd) }
+        var st = stat()
+        if fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR {
+            throw Failure("'\(path)' is a directory")
+        }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw Failure("cannot read '\(path)': \(errorText())")
+            }
+            if n == 0 { break }
+            bytes.append(contentsOf: buffer[0..<n])
+            if bytes.count > limit { throw Failure("'\(path)' is larger than \(limit >> 20) MiB") }
+        }
+        return bytes
+    }
+
+    /// Reads a script: UTF-8 text without NUL bytes.
+    public static func readScript(_ path: String) throws(Failure) -> String {
+        let bytes = try read(path)
+        return try decodeScript(bytes, name: path)
+    }
+
+    /// Decodes script bytes, refusing binary files and invalid UTF-8 with the line at fault.
+    public static func decodeScript(_ bytes: [UInt8], name: String) throws(Failure) -> String {
+        if let nul = bytes.firstIndex(of: 0) {
+            let line = bytes[..<nul].reduce(1) { $0 + ($1 == 10 ? 1 : 0) }
+            throw Failure("binary file (a NUL byte): debugsh scripts are text", line: line)
+        }
+        var text = ""
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        var line = 1
+        loop: while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let s):
+                if s == "\n" { line += 1 }
+                text.unicodeScalars.append(s)
+            case .emptyInput:
+                break loop
+            case .error:
+                throw Failure("not UTF-8 text: debugsh scripts are UTF-8", line: line)
+            }
+        }
+        return text
+    }
+
+    /// Writes a file atomically: a temporary file beside it, then rename.
+    public static func writeAtomically(_ text: String, to path: String, mode: mode_t = 0o644) throws(Failure) {
+        let temp = path + ".tmp.\(getpid())"
+        let fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
+        guard fd >= 0 else { throw Failure("cannot write '\(path)': \(errorText())") }
+        var bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                close(fd)
+                unlink(temp)
+                throw Failure("cannot write '\(path)': \(errorText())")
+            }
+            offset += n
+        }
+        fchmod(fd, mode)
+        close(fd)
+        guard rename(temp, path) == 0 else {
+            unlink(temp)
+            throw Failure("cannot write '\(path)': \(errorText())")
+        }
+        bytes.removeAll()
+    }
+
+    /// Creates a directory and its parents.
+    public static func makeDirectories(_ path: String, mode: mode_t = 0o755) {
+        var current = path.hasPrefix("/") ? "" : "."
+        for part in path.split(separator: "/") {
+            current += "/" + part
+            mkdir(current, mode)
+        }
+    }
+
+    public static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+
+    /// The folder part of a path (`.` when there is none).
+    public static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        let dir = String(path[..<slash])
+        return dir.isEmpty ? "/" : dir
+    }
+
+    /// `relative` resolved against `directory`, kept relative when both are.
+    public static func join(_ directory: String, _ relative: String) -> String {
+        if relative.hasPrefix("/") || directory == "." || directory.isEmpty { return relative }
+        return directory.hasSuffix("/") ? directory + relative : directory + "/" + relative
+    }
+
+    static func errorText() -> String { String(cString: strerror(errno)) }
+}

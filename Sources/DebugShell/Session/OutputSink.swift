@@ -1,0 +1,35 @@
+/// Where a session's text goes: standard output or standard error.
+public enum OutputStreamKind: Sendable {
+    case standardOutput, standardError
+}
+
+/// The session's only way out: commands and tools never print (STYLE.md, swift-log's handlers).
+/// The executable binds it to the terminal; tests use ``MemorySink``.
+public protocol OutputSink: AnyObject {
+    /// Writes text that ends with a newline.
+    func write(_ text: String, to stream: OutputStreamKind)
+}
+
+/// A sink that keeps what was written, for tests and examples.
+public final class MemorySink: OutputSink {
+    public private(set) var standardOutput = ""
+    public private(set) var standardError = ""
+    /// Both streams interleaved in the order written.
+    public private(set) var combined = ""
+
+    public init() {}
+
+    public func write(_ text: String, to stream: OutputStreamKind) {
+        switch stream {
+        case .standardOutput: standardOutput += text
+        case .standardError: standardError += text
+        }
+        combined += text
+    }
+
+    public func clear() {
+        standardOutput = ""
+        standardError = ""
+        combined = ""
+    }
+}

@@ -1,0 +1,441 @@
+import DebugShellCore
+
+extension Session {
+    /// Runs a built-in command.
+    func runBuiltIn(_ parsed: ParsedCommand, at location: SourceLocation) throws -> CommandOutput {
+        let inv = parsed.invocation
+        switch (inv.command, inv.verb) {
+        case ("help", _): return try help(inv.words("topic").map(\.text))
+        case ("apropos", _): return apropos(inv.word("word") ?? "")
+        case ("tools", _): return toolsList()
+        case ("status", _): return try status(inv.words("target").map(\.text))
+        case ("clock", _): return clock()
+        case ("display", ""): return display()
+        case ("display", "rate"):
+            guard let rate = inv.rate("rate") else { return .silent }
+            engine.setRefreshRate(rate)
+            return CommandOutput(json: .fields(["rate_hz": .int(Int64(rate.hertz))]))
+        case ("run", ""): return try run(inv.duration("duration") ?? .zero)
+        case ("run", "until"): return try runUntil(inv)
+        case ("step", _): return try step(inv.integer("n") ?? 1)
+        case ("load", _): return load(inv)
+        case ("animate", _), ("scroll", _):
+            let d = inv.duration("duration") ?? .zero
+            guard d > .zero else { throw CommandError("\(inv.command) needs a positive duration") }
+            _ = try later(engine.now, by: d)
+            if inv.command == "animate" { engine.animate(for: d) } else { engine.scroll(for: d) }
+            return CommandOutput(json: .fields(["until_ns": .int((engine.now + d).nanoseconds)]))
+        case ("stall", _):
+            let d = inv.duration("duration") ?? .zero
+            engine.stall(d, dirtiesUI: inv.flag("ui"))
+            return CommandOutput(json: .fields(["cost_ns": .int(d.nanoseconds), "ui": .bool(inv.flag("ui"))]))
+        case ("after", _), ("at", _), ("every", _): return try schedule(inv, at: location)
+        case ("get", _):
+            let name = inv.word("metric") ?? ""
+            let (type, value) = try readMetric(name)
+            return CommandOutput(
+                text: "\(name) = \(value.text)",
+                json: .fields(["metric": .string(name), "type": .string(type.rawValue), "value": value.json]))
+        case ("metrics", _): return try metricsList(prefix: inv.word("prefix") ?? "")
+        case ("expect", _): return try expect(inv.words("condition"))
+        case ("echo", _):
+            let text = inv.words("words").map(\.text).joined(separator: " ")
+            return CommandOutput(text: text, json: .fields(["text": .string(text)]))
+        case ("source", _): return try source(inv.word("file") ?? "", at: location)
+        case ("alias", _): return try alias(inv.words("definition"))
+        case ("unalias", _):
+            let name = inv.word("name") ?? ""
+            guard let index = aliases.firstIndex(where: { $0.name == name }) else {
+                throw CommandError("unknown alias '\(name)'")
+            }
+            aliases.remove(at: index)
+            return .silent
+        case ("history", _): return historyList(inv.integer("n"))
+        case ("set", _): return try set(inv.word("setting") ?? "", inv.word("value") ?? "")
+        case ("settings", _): return try settingsList(prefix: inv.word("prefix") ?? "")
+        case ("reset", _):
+            guard !scheduledContext else { throw CommandError("reset cannot run from a scheduled command") }
+            resetSimulation()
+            timeDidMove()
+            return .silent
+        case ("quit", _): throw ControlFlow.exit(failures > 0 ? 1 : 0)
+        case ("exit", _): throw ControlFlow.exit(Int32(inv.integer("status") ?? 0))
+        default:
+            throw CommandError("'\(parsed.label)' is not implemented")
+        }
+    }
+
+    // MARK: Time
+
+    private func checkTimeMayAdvance(_ what: String) throws(CommandError) {
+        guard !scheduledContext else { throw CommandError("\(what) cannot run from a scheduled command") }
+    }
+
+    /// Runs time forward; events and scheduled commands print as they happen.
+    private func advance(_ what: String, _ body: () -> AdvanceOutcome) throws -> AdvanceOutcome {
+        try checkTimeMayAdvance(what)
+        let start = engine.now
+        scheduledFailures = 0
+        eventsPrinted = 0
+        let outcome = body()
+        if engine.now != start || outcome != .completed { timeDidMove() }
+        if outcome == .interrupted { throw ControlFlow.interrupted }
+        if scheduledFailures > 0 {
+            let n = scheduledFailures
+            throw CommandError("\(n) scheduled command\(n == 1 ? "" : "s") failed during '\(what)'")
+        }
+        return outcome
+    }
+
+    private func run(_ duration: SimDuration) throws -> CommandOutput {
+        let start = engine.now
+        let end = try later(start, by: duration)
+        _ = try advance("run") { engine.advance(to: end, interrupted: isInterrupted) }
+        return CommandOutput(
+            json: .fields(["from_ns": .int(start.nanoseconds), "to_ns": .int(end.nanoseconds), "events": .int(Int64(eventsPrinted))]))
+    }
+
+    private func runUntil(_ inv: Invocation) throws -> CommandOutput {
+        let condition = try parseCondition(inv.words("condition"))
+        let timeout = inv.duration("timeout") ?? .seconds(60)
+        let start = engine.now
+        let limit = try later(start, by: timeout)
+        let outcome = try advance("run until") {
+            engine.advance(until: { condition.evaluate(metricValueOrNone).holds }, limit: limit, interrupted: isInterrupted)
+        }
+        if outcome != .conditionMet {
+            if condition.evaluate(metricValueOrNone).holds {
+                return CommandOutput(json: .fields(["from_ns": .int(start.nanoseconds), "to_ns": .int(engine.now.nanoseconds), "met": true]))
+            }
+            throw CommandError("timed out after \(timeout): \(condition.text) (\(describeValues(condition)))")
+        }
+        return CommandOutput(json: .fields(["from_ns": .int(start.nanoseconds), "to_ns": .int(engine.now.nanoseconds), "met": true]))
+    }
+
+    private func step(_ n: Int64) throws -> CommandOutput {
+        let target = engine.vsync(number: n)
+        guard target <= .horizon else { throw CommandError("step \(n) goes beyond the 2^62 ns horizon") }
+        _ = try advance("step") { engine.advance(through: target, interrupted: isInterrupted) }
+        return CommandOutput(json: .fields(["vsync_ns": .int(target.nanoseconds)]))
+    }
+
+    private func schedule(_ inv: Invocation, at location: SourceLocation) throws -> CommandOutput {
+        let words = inv.words("command")
+        guard !words.isEmpty else { throw CommandError("'\(inv.command)' needs a command to run") }
+        let start: SimTime
+        var interval = SimDuration.zero
+        switch inv.command {
+        case "at":
+            start = inv.time("time") ?? engine.now
+            guard start >= engine.now else {
+                throw CommandError("time \(start) is in the past (now is \(engine.now))")
+            }
+        case "every":
+            interval = inv.duration("duration") ?? .zero
+            guard interval >= .microseconds(1) else {
+                throw CommandError("every needs an interval of at least 1us (got \(interval))")
+            }
+            start = try later(engine.now, by: interval)
+        default:
+            start = try later(engine.now, by: inv.duration("duration") ?? .zero)
+        }
+        // Check the command now, so a typo fails here rather than later.
+        let expanded = try expandAliases(words)
+        guard !expanded.isEmpty else { throw CommandError("'\(inv.command)' needs a command to run") }
+        let parsed = try parser.parse(expanded, text: "")
+        if parsed.command.owner == .builtIn, ["run", "step", "reset"].contains(parsed.command.spec.name) {
+            throw CommandError("'\(parsed.label)' cannot be scheduled: only commands that do not move time can")
+        }
+        let text = words.map(\.raw).joined(separator: " ")
+        let times = inv.integer("times") ?? Int64.max
+        scheduleCommand(words, text: text, at: start, every: interval, remaining: times, scheduledAt: location)
+        return CommandOutput(json: .fields(["at_ns": .int(start.nanoseconds), "command": .string(text)]))
+    }
+
+    private func scheduleCommand(
+        _ words: [Word], text: String, at time: SimTime, every interval: SimDuration, remaining: Int64,
+        scheduledAt location: SourceLocation
+    ) {
+        engine.schedule(at: time) { [unowned self] in
+            if interval > .zero && remaining > 1, let next = try? time.adding(interval) {
+                scheduleCommand(words, text: text, at: next, every: interval, remaining: remaining - 1, scheduledAt: location)
+            }
+            runScheduled(words, text: text, scheduledAt: location)
+        }
+    }
+
+    /// A scheduled command runs: errors name where it was scheduled and when it ran (SPEC §8).
+    private func runScheduled(_ words: [Word], text: String, scheduledAt location: SourceLocation) {
+        let wasScheduled = scheduledContext
+        scheduledContext = true
+        defer { scheduledContext = wasScheduled }
+        let stamp: [(String, JSONValue)] = [
+            ("t_ns", .int(engine.now.nanoseconds)), ("scheduled_at", JSONValue(location.text)),
+        ]
+        if settings.boolean("shell.echo") {
+            sink.write("> [\(engine.now.eventStamp)] \(text)\n", to: .standardOutput)
+        }
+        do {
+            let expanded = try expandAliases(words)
+            let parsed = try parser.parse(expanded, text: text)
+            let output: CommandOutput
+            switch parsed.command.owner {
+            case .builtIn: output = try runBuiltIn(parsed, at: location)
+            case .tool(let index): output = try tools[index].run(parsed.invocation)
+            }
+            render(output, command: text, at: location, extra: stamp)
+        } catch let error as CommandError {
+            scheduledFailures += 1
+            if !error.message.isEmpty {
+                reportError("at \(engine.now): \(error.message)", command: text, at: location, extra: stamp)
+            } else {
+                failures += 1
+            }
+        } catch {
+            scheduledFailures += 1
+            reportError("at \(engine.now): \(error)", command: text, at: location, extra: stamp)
+        }
+    }
+
+    // MARK: Conditions and metrics
+
+    func parseCondition(_ words: [Word]) throws(CommandError) -> Condition {
+        try Condition.parse(words, rate: engine.refreshRate.hertz) { name throws(CommandError) in
+            try readMetric(name).0
+        }
+    }
+
+    private func expect(_ words: [Word]) throws -> CommandOutput {
+        let condition = try parseCondition(words)
+        let (holds, missing) = condition.evaluate(metricValueOrNone)
+        guard holds else {
+            if let missing { throw CommandError("expectation failed: \(missing) has no value yet") }
+            throw CommandError("expectation failed: \(condition.text) (\(describeValues(condition)))")
+        }
+        return CommandOutput(json: .fields(["condition": .string(condition.text), "holds": true]))
+    }
+
+    private func describeValues(_ condition: Condition) -> String {
+        condition.metrics.map { "\($0) = \(metricValueOrNone($0).text)" }.joined(separator: ", ")
+    }
+
+    // MARK: Scripts
+
+    private func source(_ path: String, at location: SourceLocation) throws -> CommandOutput {
+        guard sourceDepth < Session.maxSourceDepth else {
+            throw CommandError("source nesting deeper than \(Session.maxSourceDepth) (does a script source itself?)")
+        }
+        let resolved = FileIO.join(location.origin.directory, path)
+        var includedFrom = location.origin.includedFrom
+        if let here = location.text { includedFrom.insert(here, at: 0) }
+        let origin = ScriptOrigin(name: resolved, directory: FileIO.directory(of: resolved), includedFrom: includedFrom)
+        let text: String
+        do {
+            text = try FileIO.readScript(resolved)
+        } catch {
+            guard let line = error.line else { throw CommandError(error.message) }
+            reportError(error.message, command: nil, at: SourceLocation(origin: origin, line: line))
+            throw alreadyReported
+        }
+        sourceDepth += 1
+        defer { sourceDepth -= 1 }
+        switch runScript(text, origin: origin) {
+        case .finished: return CommandOutput(json: .fields(["file": .string(resolved)]))
+        case .failed: throw alreadyReported
+        case .exited(let status): throw ControlFlow.exit(status)
+        case .interrupted: throw ControlFlow.interrupted
+        }
+    }
+
+    // MARK: Aliases and history
+
+    private func alias(_ words: [Word]) throws(CommandError) -> CommandOutput {
+        if words.isEmpty {
+            let lines = aliases.map { "\($0.name) = \($0.expansion)" }
+            return CommandOutput(
+                text: lines.joined(separator: "\n"),
+                json: .array(aliases.map { .fields(["name": .string($0.name), "expansion": .string($0.expansion)]) }))
+        }
+        let name = words[0].text
+        if words.count == 1 {
+            guard let found = aliases.first(where: { $0.name == name }) else { throw CommandError("unknown alias '\(name)'") }
+            return CommandOutput(text: "\(found.name) = \(found.expansion)", json: .fields(["name": .string(name), "expansion": .string(found.expansion)]))
+        }
+        guard words[1].text == "=", !words[1].quoted else {
+            throw CommandError("expected 'alias \(name) = <expansion>'")
+        }
+        guard ValueParser.isName(name) else { throw CommandError("'\(name)' is not a valid alias name") }
+        if registry.command(exactly: name) != nil {
+            throw CommandError("'\(name)' is a command; an alias cannot replace it")
+        }
+        let expansion = words.dropFirst(2).map(\.raw).joined(separator: " ")
+        guard !expansion.isEmpty else { throw CommandError("alias '\(name)' needs an expansion") }
+        if let index = aliases.firstIndex(where: { $0.name == name }) {
+            aliases[index].expansion = expansion
+        } else {
+            aliases.append((name, expansion))
+        }
+        return CommandOutput(json: .fields(["name": .string(name), "expansion": .string(expansion)]))
+    }
+
+    private func historyList(_ n: Int64?) -> CommandOutput {
+        let count = n.map { min(Int($0), history.count) } ?? history.count
+        let start = history.count - count
+        var lines: [String] = []
+        for i in start..<history.count {
+            let number = String(i + 1)
+            lines.append(String(repeating: " ", count: max(0, 5 - number.count)) + number + "  " + history[i])
+        }
+        return CommandOutput(text: lines.joined(separator: "\n"), json: .array(history[start...].map { .string($0) }))
+    }
+
+    // MARK: Settings
+
+    private func set(_ name: String, _ value: String) throws(CommandError) -> CommandOutput {
+        try settings.set(name, text: value, rate: engine.refreshRate.hertz)
+        if name == "runloop.coalescing" { engine.coalescing = settings.boolean(name) }
+        if let index = registry.toolIndex(forNamespace: name), registry.toolDescriptors[index].settings.contains(where: { $0.name == name }) {
+            tools[index].settingDidChange(name)
+        }
+        return CommandOutput(json: .fields(["setting": .string(name), "value": settings.value(name)?.json ?? .null]))
+    }
+
+    private func settingsList(prefix: String) throws(CommandError) -> CommandOutput {
+        let specs = settings.specs.filter { $0.name.hasPrefix(prefix) }
+        guard !specs.isEmpty else { throw CommandError("no setting starts with '\(prefix)'") }
+        let heads = specs.map { "\($0.name) = \(settings.value($0.name)?.description ?? "none")" }
+        let width = heads.map(\.count).max() ?? 0
+        let lines = zip(heads, specs).map { head, spec in head.padding(width) + "  " + spec.abstract }
+        let json = JSONValue.array(
+            specs.map {
+                .fields(["name": .string($0.name), "value": settings.value($0.name)?.json ?? .null, "abstract": .string($0.abstract)])
+            })
+        return CommandOutput(text: lines.joined(separator: "\n"), json: json)
+    }
+
+    // MARK: Tools and status
+
+    private func toolsList() -> CommandOutput {
+        guard !registry.toolDescriptors.isEmpty else {
+            return CommandOutput(text: "no tools registered", json: .array([]))
+        }
+        let width = registry.toolDescriptors.map(\.name.count).max() ?? 0
+        let lines = registry.toolDescriptors.map { d in
+            "\(d.name.padding(width))  \(d.abstract) (commands: \(d.commands.map(\.name).joined(separator: ", ")))"
+        }
+        let json = JSONValue.array(
+            registry.toolDescriptors.map { d in
+                .fields([
+                    "name": .string(d.name), "abstract": .string(d.abstract),
+                    "commands": .array(d.commands.map { .string($0.name) }),
+                ])
+            })
+        return CommandOutput(text: lines.joined(separator: "\n"), json: json)
+    }
+
+    private func status(_ words: [String]) throws(CommandError) -> CommandOutput {
+        switch words.count {
+        case 0:
+            var lines: [String] = []
+            var json: [JSONValue] = []
+            for (index, d) in registry.toolDescriptors.enumerated() {
+                let line = tools[index].statusLine()?.plain
+                lines.append(line ?? "\(d.name) —")
+                json.append(
+                    .fields([
+                        "tool": .string(d.name), "line": JSONValue(line), "shown": .bool(toolStatusEnabled[index]),
+                    ]))
+            }
+            if lines.isEmpty { lines = ["no tools registered"] }
+            return CommandOutput(
+                text: lines.joined(separator: "\n"), json: .fields(["block": .bool(statusBlockEnabled), "tools": .array(json)]))
+        case 1:
+            statusBlockEnabled = try ValueParser.boolean(words[0])
+            return CommandOutput(json: .fields(["block": .bool(statusBlockEnabled)]))
+        case 2:
+            guard let index = registry.toolDescriptors.firstIndex(where: { $0.name == words[0] }) else {
+                var message = "unknown tool '\(words[0])'"
+                if let guess = Suggest.closest(to: words[0], in: registry.toolDescriptors.map(\.name)) {
+                    message += "; did you mean '\(guess)'?"
+                }
+                throw CommandError(message)
+            }
+            toolStatusEnabled[index] = try ValueParser.boolean(words[1])
+            return CommandOutput(json: .fields(["tool": .string(words[0]), "shown": .bool(toolStatusEnabled[index])]))
+        default:
+            throw CommandError("usage: status [on|off] or status <tool> on|off")
+        }
+    }
+
+    // MARK: The device
+
+    private func clock() -> CommandOutput {
+        let busy = engine.busyUntil > engine.now
+        let main = busy ? "busy until \(engine.busyUntil)" : "idle"
+        let text = [
+            "now     \(engine.now)",
+            "vsyncs  \(engine.vsyncCount)",
+            "rate    \(displayText())",
+            "mode    \(engine.mode.rawValue)",
+            "main    \(main)",
+        ].joined(separator: "\n")
+        return CommandOutput(
+            text: text,
+            json: .fields([
+                "now_ns": .int(engine.now.nanoseconds), "vsyncs": .int(engine.vsyncCount),
+                "rate_hz": .int(Int64(engine.refreshRate.hertz)), "mode": .string(engine.mode.rawValue),
+                "busy_until_ns": .int(engine.busyUntil.nanoseconds), "busy": .bool(busy),
+            ]))
+    }
+
+    private func displayText() -> String {
+        var text = "\(engine.refreshRate)"
+        if let pending = engine.pendingRate { text += " (\(pending.rate) from \(pending.at))" }
+        return text
+    }
+
+    private func display() -> CommandOutput {
+        var json: [(String, JSONValue)] = [("rate_hz", .int(Int64(engine.refreshRate.hertz)))]
+        if let pending = engine.pendingRate {
+            json += [("pending_rate_hz", .int(Int64(pending.rate.hertz))), ("pending_from_ns", .int(pending.at.nanoseconds))]
+        }
+        return CommandOutput(text: displayText(), json: .object(json))
+    }
+
+    private func load(_ inv: Invocation) -> CommandOutput {
+        let d = inv.duration("duration") ?? .zero
+        switch inv.verb {
+        case "frame": engine.frameCost = d
+        case "commit": engine.commitCost = d
+        case "gpu": engine.gpuCost = d
+        case "off":
+            engine.frameCost = .zero
+            engine.commitCost = .zero
+            engine.gpuCost = .zero
+        default:
+            return CommandOutput(
+                text: "frame \(engine.frameCost) · commit \(engine.commitCost) · gpu \(engine.gpuCost)",
+                json: .fields([
+                    "frame_ns": .int(engine.frameCost.nanoseconds), "commit_ns": .int(engine.commitCost.nanoseconds),
+                    "gpu_ns": .int(engine.gpuCost.nanoseconds),
+                ]))
+        }
+        return .silent
+    }
+}
+
+/// `t + d`, or a command error beyond the 2^62 ns horizon (S1).
+func later(_ t: SimTime, by d: SimDuration) throws(CommandError) -> SimTime {
+    do {
+        return try t.adding(d)
+    } catch {
+        throw CommandError(error.description)
+    }
+}
+
+extension String {
+    /// Pads with spaces to `width` characters.
+    func padding(_ width: Int) -> String {
+        count >= width ? self : self + String(repeating: " ", count: width - count)
+    }
+}

@@ -1,0 +1,34 @@
+import ArgumentParser
+
+/// The command line of SPEC §9.
+struct DebugshOptions: ParsableArguments {
+    @Option(
+        name: [.customShort("c"), .customLong("command")],
+        help: ArgumentHelp("Run these commands (repeatable; after the scripts, in order).", valueName: "commands"))
+    var commands: [String] = []
+
+    @Flag(name: [.customShort("k"), .customLong("keep-going")], help: "Continue after a failed command; exit 1 at the end.")
+    var keepGoing = false
+
+    @Flag(name: .customLong("json"), help: "JSON lines on stdout: one per command and one per event.")
+    var json = false
+
+    @Flag(name: .customLong("echo"), help: "Print each script command before running it.")
+    var echo = false
+
+    @Flag(name: [.customShort("i"), .customLong("interactive")], help: "Stay interactive after the scripts and commands.")
+    var interactive = false
+
+    @Flag(name: .customLong("no-rc"), help: "Do not read the rc file ($XDG_CONFIG_HOME/debugsh/init.dsh).")
+    var noRC = false
+
+    @Flag(name: .customLong("version"), help: "Print the version and exit.")
+    var version = false
+
+    @Argument(help: ArgumentHelp("Scripts to run, in order.", valueName: "script.dsh"))
+    var scripts: [String] = []
+}
+
+enum DebugshVersion {
+    static let text = "debugsh 0.1.0"
+}
