@@ -25,6 +25,8 @@ let package = Package(
             name: "DebugShell",
             dependencies: ["DebugShellCore", .product(name: "DequeModule", package: "swift-collections")],
             swiftSettings: strict),
+        // Test support for tools: transcript replay, so examples are tests.
+        .target(name: "DebugShellTesting", dependencies: ["DebugShell", "DebugShellCore"], swiftSettings: strict),
         // The one list of built-in tools.
         .target(name: "BuiltInTools", dependencies: ["DebugShellCore"], swiftSettings: strict),
         // GNU readline; only the executable imports it.
@@ -38,9 +40,10 @@ let package = Package(
             swiftSettings: strict),
 
         .testTarget(name: "DebugShellCoreTests", dependencies: ["DebugShellCore"], swiftSettings: strict),
-        .testTarget(name: "DebugShellTests", dependencies: ["DebugShell"], swiftSettings: strict),
+        .testTarget(name: "DebugShellTests", dependencies: ["DebugShell", "DebugShellTesting"], swiftSettings: strict),
         .testTarget(
-            name: "BuiltInToolsTests", dependencies: ["BuiltInTools", "DebugShell"], swiftSettings: strict),
+            name: "BuiltInToolsTests", dependencies: ["BuiltInTools", "DebugShell", "DebugShellTesting"],
+            swiftSettings: strict),
         // Runs the built binary: depends on it so `swift test` builds it first.
         .testTarget(name: "EndToEndTests", dependencies: ["debugsh"], swiftSettings: strict),
     ]

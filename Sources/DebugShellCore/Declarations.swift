@@ -162,15 +162,23 @@ public struct ArgumentSpec: Sendable {
     public var kind: ValueKind
     public var abstract: String
     public var isOptional: Bool
-    /// Takes every remaining word, unparsed (`echo <words…>`, the command of `after`).
+    /// Takes every remaining word (`echo <words…>`, the command of `after`).
     public var isRest: Bool
+    /// A rest argument whose words may still be interrupted by the verb's own options
+    /// (`run until <condition> --timeout 5s`); otherwise every remaining word is taken as is, so a
+    /// scheduled command keeps its own options.
+    public var restAllowsOptions: Bool
 
-    public init(_ name: String, _ kind: ValueKind, abstract: String, optional: Bool = false, rest: Bool = false) {
+    public init(
+        _ name: String, _ kind: ValueKind, abstract: String, optional: Bool = false, rest: Bool = false,
+        restAllowsOptions: Bool = false
+    ) {
         self.name = name
         self.kind = kind
         self.abstract = abstract
         self.isOptional = optional
         self.isRest = rest
+        self.restAllowsOptions = restAllowsOptions
     }
 
     /// How help writes it: `<name>`, `[<name>]`, `<words…>`.

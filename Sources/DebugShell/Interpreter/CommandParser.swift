@@ -136,6 +136,15 @@ struct CommandParser {
                 throw CommandError("unexpected argument '\(word.text)' for '\(label)'")
             }
             let argument = verb.arguments[positional]
+            if argument.isRest && argument.restAllowsOptions {
+                // The words gather, but the verb's options still count wherever they stand.
+                if case .words(let gathered)? = values[argument.name] {
+                    values[argument.name] = .words(gathered + [word])
+                } else {
+                    values[argument.name] = .words([word])
+                }
+                continue
+            }
             positional += 1
             if argument.isRest {
                 values[argument.name] = .words(Array(words[(i - 1)...]))
@@ -149,7 +158,7 @@ struct CommandParser {
             }
         }
         if positional < verb.arguments.count {
-            let missing = verb.arguments[positional...].filter { !$0.isOptional }
+            let missing = verb.arguments[positional...].filter { !$0.isOptional && values[$0.name] == nil }
             if let first = missing.first {
                 throw CommandError("missing \(first.usage) for '\(label)' (usage: \(CommandParser.usage(verb, label: label)))")
             }

@@ -1,0 +1,54 @@
+import DebugShellCore
+import Testing
+
+@testable import DebugShell
+
+@Suite struct ConditionTests {
+    let types: [String: MetricType] = ["i": .integer, "n": .number, "d": .duration, "t": .time, "w": .word]
+
+    func condition(_ text: String) throws -> Condition {
+        let words = try #require(Lexer.lex(text).commands.first?.words)
+        return try Condition.parse(words, rate: 60) { name throws(CommandError) in
+            guard let t = types[name] else { throw CommandError("unknown metric '\(name)'") }
+            return t
+        }
+    }
+
+    func holds(_ text: String, _ values: [String: MetricValue]) throws -> Bool {
+        try condition(text).evaluate { values[$0] ?? .none }.holds
+    }
+
+    @Test func andBindsTighterThanOr() throws {
+        let v: [String: MetricValue] = ["i": .integer(1), "w": .word("x")]
+        #expect(try holds("i == 2 and w == y or i == 1", v))
+        #expect(try holds("i == 1 or i == 2 and w == y", v))
+        #expect(try !holds("i == 2 or i == 3 and w == x", v))
+    }
+
+    @Test func operatorsMayBeGlued() throws {
+        #expect(try holds("i>=1", ["i": .integer(1)]))
+        #expect(try holds("i!=2 and i<2", ["i": .integer(1)]))
+    }
+
+    @Test func valuesAreTyped() throws {
+        #expect(try holds("n == 494.444", ["n": .number(MetricNumber(thousandths: 494_444))]))
+        #expect(try holds("n > 494.4439", ["n": .number(MetricNumber(thousandths: 494_444))]))
+        #expect(try holds("d == 30f and t == 0.5s", ["d": .duration(.milliseconds(500)), "t": .time(SimTime(nanoseconds: 500_000_000))]))
+        #expect(throws: CommandError.self) { try condition("i == 1s") }
+        #expect(throws: CommandError.self) { try condition("d == 5") }
+        #expect(throws: CommandError.self) { try condition("w < x") }
+        #expect(throws: CommandError.self) { try condition("nope == 1") }
+        #expect(throws: CommandError.self) { try condition("i ==") }
+        #expect(throws: CommandError.self) { try condition("i == 1 i == 2") }
+    }
+
+    @Test func noneIsAValueAndAMissingValueFails() throws {
+        #expect(try holds("i == none", [:]))
+        #expect(try !holds("i != none", [:]))
+        let c = try condition("i == 1 or w == x")
+        let r = c.evaluate { $0 == "w" ? .word("x") : .none }
+        #expect(r.holds)
+        let r2 = try condition("i > 0").evaluate { _ in .none }
+        #expect(!r2.holds && r2.missing == "i")
+    }
+}
