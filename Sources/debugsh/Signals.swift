@@ -7,19 +7,83 @@ import Synchronization
 /// Set by the SIGINT handler; the engine polls it between events (SPEC §10).
 let interruptFlag = Atomic<Bool>(false)
 
-/// The handler only sets the flag: it is async-signal-safe.
+/// The write end of the interactive loop's self-pipe, or -1 while there is none.
+///
+/// An atomic rather than a plain global so the signal handlers may read it (a lock-free load is
+/// async-signal-safe).
+let signalPipeWriteEnd = Atomic<Int32>(-1)
+
+/// The handler only sets the flag and wakes the interactive loop: it is async-signal-safe.
 private func onInterrupt(_ signal: Int32) {
     interruptFlag.store(true, ordering: .relaxed)
+    wakeInteractiveLoop(signal)
+}
+
+/// SIGWINCH, SIGHUP and SIGTERM while interactive: the loop handles them; the last two also stop
+/// time, so a running command returns and the loop can save the history and leave.
+private func onLoopSignal(_ signal: Int32) {
+    if signal != SIGWINCH { interruptFlag.store(true, ordering: .relaxed) }
+    wakeInteractiveLoop(signal)
+}
+
+/// Writes the signal number to the self-pipe (non-blocking: a full pipe already wakes the loop).
+private func wakeInteractiveLoop(_ signal: Int32) {
+    let fd = signalPipeWriteEnd.load(ordering: .relaxed)
+    guard fd >= 0 else { return }
+    let saved = errno
+    var byte = UInt8(truncatingIfNeeded: signal)
+    _ = Glibc.write(fd, &byte, 1)
+    errno = saved
 }
 
 enum Signals {
-    /// Catches SIGINT into ``interruptFlag``.
+    /// Catches SIGINT into ``interruptFlag``, unblocking it first: a parent may have started us
+    /// with it blocked (as some test runners and process launchers do).
     static func catchInterrupts() {
+        install(onInterrupt, for: SIGINT)
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGINT)
+        sigprocmask(SIG_UNBLOCK, &set, nil)
+    }
+
+    /// Opens the self-pipe the interactive loop polls and routes SIGINT, SIGWINCH, SIGHUP and
+    /// SIGTERM into it (readline's callback interface, research shell-anchors §2.5 F/G).
+    ///
+    /// - Returns: the pipe's read end (non-blocking), or nil when no pipe could be made.
+    static func openSignalPipe() -> Int32? {
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else { return nil }
+        for fd in fds {
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        }
+        signalPipeWriteEnd.store(fds[1], ordering: .relaxed)
+        for signal in [SIGWINCH, SIGHUP, SIGTERM] { install(onLoopSignal, for: signal) }
+        return fds[0]
+    }
+
+    /// Reads every signal number waiting in the self-pipe.
+    static func drainSignalPipe(_ fd: Int32) -> [Int32] {
+        var signals: [Int32] = []
+        var buffer = [UInt8](repeating: 0, count: 64)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n > 0 {
+                signals += buffer[0..<n].map { Int32($0) }
+                continue
+            }
+            if n < 0 && errno == EINTR { continue }
+            return signals
+        }
+    }
+
+    private static func install(_ handler: @convention(c) (Int32) -> Void, for signal: Int32) {
         var action = sigaction()
-        action.__sigaction_handler.sa_handler = onInterrupt
+        action.__sigaction_handler.sa_handler = handler
         sigemptyset(&action.sa_mask)
         action.sa_flags = 0
-        sigaction(SIGINT, &action, nil)
+        sigaction(signal, &action, nil)
     }
 
     /// Whether an interrupt came; clears the flag.

@@ -13,12 +13,12 @@ func main() -> Int32 {
     do {
         options = try DebugshOptions.parse(Array(CommandLine.arguments.dropFirst()))
     } catch {
-        let message = DebugshOptions.fullMessage(for: error)
         let code = DebugshOptions.exitCode(for: error).rawValue
         if code == 0 {
-            print(message)
+            print(DebugshOptions.fullMessage(for: error))
             return 0
         }
+        let message = DebugshOptions.message(for: error)
         TerminalSink.writeAll(fd: 2, Array("debugsh: \(message)\nUsage: debugsh [options] [script.dsh ...] (see 'debugsh --help')\n".utf8))
         // ArgumentParser's usage errors exit 64 (EX_USAGE); ours exit 2 (SPEC §8).
         return code == 64 ? 2 : code

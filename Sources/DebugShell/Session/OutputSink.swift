@@ -8,6 +8,14 @@ public enum OutputStreamKind: Sendable {
 public protocol OutputSink: AnyObject {
     /// Writes text that ends with a newline.
     func write(_ text: String, to stream: OutputStreamKind)
+
+    /// Pushes buffered output out: the session calls it before time runs, so that what came
+    /// before a long `run` is seen while it runs.
+    func flush()
+}
+
+extension OutputSink {
+    public func flush() {}
 }
 
 /// A sink that keeps what was written, for tests and examples.

@@ -74,6 +74,7 @@ extension Session {
     /// Runs time forward; events and scheduled commands print as they happen.
     private func advance(_ what: String, _ body: () -> AdvanceOutcome) throws -> AdvanceOutcome {
         try checkTimeMayAdvance(what)
+        sink.flush()
         let start = engine.now
         scheduledFailures = 0
         eventsPrinted = 0
