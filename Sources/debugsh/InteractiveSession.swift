@@ -1,35 +1,214 @@
 @preconcurrency import CReadline
 import DebugShell
+import DebugShellCore
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// The interactive session: GNU readline with history and completion.
+/// The interactive session (SPEC §10): a `poll()` loop over the terminal and a signal
+/// self-pipe drives readline's callback interface, so the prompt can show a live status block
+/// and Ctrl-C and resizes are handled between keystrokes. Single-threaded throughout.
 struct InteractiveSession {
     let session: Session
     let sink: TerminalSink
     let readRC: Bool
 
+    static let prompt = "debugsh> "
+    /// After a line that ends with a backslash: the next line continues it.
+    static let continuationPrompt = "... "
+
+    /// Runs until Ctrl-D, `quit` or `exit n`.
+    ///
+    /// - Returns: the exit status: 0 for Ctrl-D and `quit`, `n` for `exit n`, 128 + the signal
+    ///   for a hang-up or termination.
     func run() -> Int32 {
         session.options.interactive = true
-        while true {
+        guard let signalPipe = Signals.openSignalPipe() else {
+            report("debugsh: cannot create a pipe for signals: \(String(cString: strerror(errno)))")
+            return 1
+        }
+        let paths = StatePaths()
+
+        LineEditor.setUp()
+        LineEditor.color = StatusBlock.colorAllowed
+        LineEditor.complete = { [session] in session.complete($0) }
+        LineEditor.statusLines = { [session] in InteractiveSession.statusLines(of: session) }
+        LineEditor.loadHistory(from: paths.history)
+        sink.willWrite = { [unowned sink] in
+            LineEditor.hideForOutput()
+            InteractiveSession.breakLineAfterInterrupt(sink)
+        }
+        session.timeDidMove = { LineEditor.blockIsStale = true }
+
+        let leave = { (status: Int32) -> Int32 in
             sink.flush()
-            guard let raw = readline("debugsh> ") else {
-                print("")
-                return session.failures > 0 ? 1 : 0
+            if let message = LineEditor.saveHistory(to: paths.history) { report("debugsh: \(message)") }
+            return status
+        }
+
+        if readRC, FileIO.exists(paths.rcFile) {
+            if case .exited(let status) = runRCFile(paths.rcFile) { return leave(status) }
+            if let status = afterCommand(signalPipe) { return leave(status) }
+        }
+
+        var pending = ""
+        sink.flush()
+        LineEditor.showPrompt(Self.prompt)
+        while true {
+            var fds = [
+                pollfd(fd: 0, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: signalPipe, events: Int16(POLLIN), revents: 0),
+            ]
+            if poll(&fds, 2, -1) < 0 {
+                if errno == EINTR { continue }
+                LineEditor.stop()
+                return leave(1)
             }
-            let line = String(cString: raw)
-            free(raw)
-            if !line.isEmpty { add_history(line) }
-            _ = Signals.takeInterrupt()
-            switch session.runLine(line) {
-            case .exited(let status):
-                sink.flush()
-                return status
-            default:
+            if fds[1].revents != 0 {
+                for signal in Signals.drainSignalPipe(signalPipe) {
+                    switch signal {
+                    case SIGINT:
+                        _ = Signals.takeInterrupt()
+                        LineEditor.interruptAtPrompt()
+                        pending = ""
+                        LineEditor.showPrompt(Self.prompt)
+                    case SIGWINCH:
+                        LineEditor.terminalDidResize()
+                    case SIGTSTP:
+                        LineEditor.suspend()
+                    default:  // SIGHUP, SIGTERM
+                        LineEditor.stop()
+                        return leave(128 + signal)
+                    }
+                }
+            }
+            let events = Int32(fds[0].revents)
+            if events & Int32(POLLNVAL) != 0 {
+                LineEditor.stop()
+                return leave(0)
+            }
+            guard events & Int32(POLLIN | POLLHUP | POLLERR) != 0 else { continue }
+            switch LineEditor.readCharacter() {
+            case nil:
                 continue
+            case .endOfInput:
+                LineEditor.writeTerminal("\n")
+                return leave(0)
+            case .line(let text):
+                if Lexer.endsWithContinuation(Substring(text))
+                    && pending.utf8.count + text.utf8.count <= Lexer.maxLineBytes
+                {
+                    pending += text.dropLast()
+                    LineEditor.showPrompt(Self.continuationPrompt)
+                    continue
+                }
+                let line = pending + text
+                pending = ""
+                LineEditor.addToHistory(line)
+                session.options.width = LineEditor.screenSize.columns
+                let outcome = session.runLine(line)
+                if case .exited(let status) = outcome { return leave(status) }
+                if let status = afterCommand(signalPipe) { return leave(status) }
+                LineEditor.showPrompt(Self.prompt)
             }
         }
     }
+
+    /// Runs the rc file; its errors are reported with `file:line` and the session goes on.
+    private func runRCFile(_ path: String) -> ScriptOutcome {
+        let text: String
+        do {
+            text = try FileIO.readScript(path)
+        } catch {
+            sink.flush()
+            report("\(error.line.map { "\(path):\($0): error: " } ?? "debugsh: ")\(error.message)")
+            return .failed
+        }
+        return session.runScript(text, origin: ScriptOrigin(name: path, directory: FileIO.directory(of: path)))
+    }
+
+    /// After a command: flush its output and settle the signals that came while it ran. An
+    /// interrupt was meant for the command, so it is spent; a resize is applied; a hang-up or
+    /// termination ends the session.
+    ///
+    /// - Returns: the status to leave with, or nil to go on.
+    private func afterCommand(_ signalPipe: Int32) -> Int32? {
+        InteractiveSession.breakLineAfterInterrupt(sink)
+        sink.flush()
+        var leaveWith: Int32?
+        for signal in Signals.drainSignalPipe(signalPipe) {
+            switch signal {
+            case SIGWINCH: LineEditor.terminalDidResize()
+            case SIGHUP, SIGTERM: leaveWith = 128 + signal
+            default: break
+            }
+        }
+        _ = Signals.takeInterrupt()
+        InteractiveSession.brokeLineAfterInterrupt = false
+        return leaveWith
+    }
+
+    /// Whether the row the terminal's `^C` echo started has been ended already.
+    nonisolated(unsafe) private static var brokeLineAfterInterrupt = false
+
+    /// Ctrl-C during a command: the terminal echoes `^C` where the cursor is, so the first
+    /// text after it starts on a new row (`error: interrupted at …` under `^C`).
+    private static func breakLineAfterInterrupt(_ sink: TerminalSink) {
+        guard !LineEditor.promptLive, Signals.isInterrupted, !brokeLineAfterInterrupt else { return }
+        brokeLineAfterInterrupt = true
+        var modes = termios()
+        guard tcgetattr(0, &modes) == 0, modes.c_lflag & tcflag_t(ECHO) != 0, modes.c_lflag & tcflag_t(ECHOCTL) != 0
+        else { return }
+        sink.flush()
+        LineEditor.writeTerminal("\n")
+    }
+
+    /// The block's lines: the enabled tools' status lines, then the test hook's line.
+    static func statusLines(of session: Session) -> [StyledText] {
+        var lines = session.liveStatusLines()
+        // Test hook: DEBUGSH_TEST_STATUS adds one plain line to the block, so the interactive
+        // tests can check the block's drawing before any tool has a status line. Like the
+        // tools' lines, it follows `status on|off`.
+        if session.statusBlockEnabled, let test = environmentValue("DEBUGSH_TEST_STATUS") {
+            lines.append(StyledText(plain: test))
+        }
+        return lines
+    }
+}
+
+/// Where the interactive session keeps its files (XDG base directories).
+struct StatePaths {
+    /// `$XDG_STATE_HOME/debugsh/history`, by default `~/.local/state/debugsh/history`.
+    var history: String
+    /// `$XDG_CONFIG_HOME/debugsh/init.dsh`, by default `~/.config/debugsh/init.dsh`.
+    var rcFile: String
+
+    init() {
+        let home = StatePaths.homeDirectory()
+        history = StatePaths.base("XDG_STATE_HOME", default: home + "/.local/state") + "/debugsh/history"
+        rcFile = StatePaths.base("XDG_CONFIG_HOME", default: home + "/.config") + "/debugsh/init.dsh"
+    }
+
+    /// An XDG variable's folder; the XDG spec ignores relative paths.
+    private static func base(_ variable: String, default fallback: String) -> String {
+        guard let value = environmentValue(variable), value.hasPrefix("/") else { return fallback }
+        return value
+    }
+
+    private static func homeDirectory() -> String {
+        if let home = environmentValue("HOME"), !home.isEmpty { return home }
+        if let entry = getpwuid(getuid()), let dir = entry.pointee.pw_dir { return String(cString: dir) }
+        return "."
+    }
+}
+
+/// An environment variable's value, nil when it is not set.
+func environmentValue(_ name: String) -> String? {
+    getenv(name).map { String(cString: $0) }
+}
+
+/// A message on standard error, on a line of its own.
+private func report(_ message: String) {
+    TerminalSink.writeAll(fd: 2, Array((message + "\n").utf8))
 }

@@ -19,10 +19,10 @@ private func onInterrupt(_ signal: Int32) {
     wakeInteractiveLoop(signal)
 }
 
-/// SIGWINCH, SIGHUP and SIGTERM while interactive: the loop handles them; the last two also stop
-/// time, so a running command returns and the loop can save the history and leave.
+/// SIGWINCH, SIGTSTP, SIGHUP and SIGTERM while interactive: the loop handles them; the last two
+/// also stop time, so a running command returns and the loop can save the history and leave.
 private func onLoopSignal(_ signal: Int32) {
-    if signal != SIGWINCH { interruptFlag.store(true, ordering: .relaxed) }
+    if signal == SIGHUP || signal == SIGTERM { interruptFlag.store(true, ordering: .relaxed) }
     wakeInteractiveLoop(signal)
 }
 
@@ -41,14 +41,11 @@ enum Signals {
     /// with it blocked (as some test runners and process launchers do).
     static func catchInterrupts() {
         install(onInterrupt, for: SIGINT)
-        var set = sigset_t()
-        sigemptyset(&set)
-        sigaddset(&set, SIGINT)
-        sigprocmask(SIG_UNBLOCK, &set, nil)
     }
 
     /// Opens the self-pipe the interactive loop polls and routes SIGINT, SIGWINCH, SIGHUP and
-    /// SIGTERM into it (readline's callback interface, research shell-anchors §2.5 F/G).
+    /// SIGTERM into it (readline's callback interface, research shell-anchors §2.5 F/G); SIGTSTP
+    /// joins them while the prompt waits (``catchSuspend(_:)``).
     ///
     /// - Returns: the pipe's read end (non-blocking), or nil when no pipe could be made.
     static func openSignalPipe() -> Int32? {
@@ -61,6 +58,22 @@ enum Signals {
         signalPipeWriteEnd.store(fds[1], ordering: .relaxed)
         for signal in [SIGWINCH, SIGHUP, SIGTERM] { install(onLoopSignal, for: signal) }
         return fds[0]
+    }
+
+    /// Ctrl-Z: at the prompt it goes through the self-pipe, so the terminal can be restored
+    /// before the process stops; while a command runs it stops the process at once.
+    static func catchSuspend(_ atPrompt: Bool) {
+        if atPrompt {
+            install(onLoopSignal, for: SIGTSTP)
+        } else {
+            signal(SIGTSTP, SIG_DFL)
+        }
+    }
+
+    /// Stops the process as Ctrl-Z would; returns when it is continued (`fg`).
+    static func stopProcess() {
+        signal(SIGTSTP, SIG_DFL)
+        raise(SIGTSTP)
     }
 
     /// Reads every signal number waiting in the self-pipe.
@@ -78,7 +91,12 @@ enum Signals {
         }
     }
 
+    /// Installs `handler` and unblocks the signal, which a parent may have left blocked.
     private static func install(_ handler: @convention(c) (Int32) -> Void, for signal: Int32) {
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, signal)
+        sigprocmask(SIG_UNBLOCK, &set, nil)
         var action = sigaction()
         action.__sigaction_handler.sa_handler = handler
         sigemptyset(&action.sa_mask)
