@@ -343,20 +343,20 @@ public enum DeviceObservation: Sendable {
 }
 
 /// Which observations an observer wants; the device builds none that nobody asked for.
-public struct ObservationKinds: OptionSet, Sendable, Hashable {
+@frozen public struct ObservationKinds: OptionSet, Sendable, Hashable {
     public var rawValue: UInt32
-    public init(rawValue: UInt32) { self.rawValue = rawValue }
+    @inlinable public init(rawValue: UInt32) { self.rawValue = rawValue }
 
     /// Every vsync. Costs a little per vsync even when nothing else listens: ask only if needed.
-    public static let vsync = ObservationKinds(rawValue: 1 << 0)
-    public static let modeChange = ObservationKinds(rawValue: 1 << 1)
-    public static let timerFired = ObservationKinds(rawValue: 1 << 2)
-    public static let mainItem = ObservationKinds(rawValue: 1 << 3)
-    public static let commit = ObservationKinds(rawValue: 1 << 4)
-    public static let render = ObservationKinds(rawValue: 1 << 5)
-    public static let present = ObservationKinds(rawValue: 1 << 6)
-    public static let animationTick = ObservationKinds(rawValue: 1 << 7)
-    public static let all = ObservationKinds(rawValue: 0xFF)
+    @inlinable public static var vsync: ObservationKinds { ObservationKinds(rawValue: 1 << 0) }
+    @inlinable public static var modeChange: ObservationKinds { ObservationKinds(rawValue: 1 << 1) }
+    @inlinable public static var timerFired: ObservationKinds { ObservationKinds(rawValue: 1 << 2) }
+    @inlinable public static var mainItem: ObservationKinds { ObservationKinds(rawValue: 1 << 3) }
+    @inlinable public static var commit: ObservationKinds { ObservationKinds(rawValue: 1 << 4) }
+    @inlinable public static var render: ObservationKinds { ObservationKinds(rawValue: 1 << 5) }
+    @inlinable public static var present: ObservationKinds { ObservationKinds(rawValue: 1 << 6) }
+    @inlinable public static var animationTick: ObservationKinds { ObservationKinds(rawValue: 1 << 7) }
+    @inlinable public static var all: ObservationKinds { ObservationKinds(rawValue: 0xFF) }
 }
 
 /// Something that watches the device.

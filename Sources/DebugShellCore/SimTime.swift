@@ -3,12 +3,12 @@
 /// Named so that it never shadows the standard library's `Duration`. Arithmetic that a user's
 /// input can reach goes through the throwing helpers; the plain operators wrap-check and saturate
 /// at ``SimTime/never`` so that the engine never traps (S1).
-public struct SimDuration: Hashable, Comparable, Sendable, CustomStringConvertible {
+@frozen public struct SimDuration: Hashable, Comparable, Sendable, CustomStringConvertible {
     public var nanoseconds: Int64
 
     @inlinable public init(nanoseconds: Int64) { self.nanoseconds = nanoseconds }
 
-    public static let zero = SimDuration(nanoseconds: 0)
+    @inlinable public static var zero: SimDuration { SimDuration(nanoseconds: 0) }
     @inlinable public static func nanoseconds(_ n: Int64) -> SimDuration { SimDuration(nanoseconds: n) }
     @inlinable public static func microseconds(_ n: Int64) -> SimDuration { SimDuration(nanoseconds: n * 1_000) }
     @inlinable public static func milliseconds(_ n: Int64) -> SimDuration { SimDuration(nanoseconds: n * 1_000_000) }
@@ -29,16 +29,16 @@ public struct SimDuration: Hashable, Comparable, Sendable, CustomStringConvertib
 }
 
 /// A point of virtual time: nanoseconds since the simulation started (S1).
-public struct SimTime: Hashable, Comparable, Sendable, CustomStringConvertible {
+@frozen public struct SimTime: Hashable, Comparable, Sendable, CustomStringConvertible {
     public var nanoseconds: Int64
 
     @inlinable public init(nanoseconds: Int64) { self.nanoseconds = nanoseconds }
 
-    public static let zero = SimTime(nanoseconds: 0)
+    @inlinable public static var zero: SimTime { SimTime(nanoseconds: 0) }
     /// The horizon of the simulation, 2^62 ns (about 146 years): no time may reach beyond it (S1).
-    public static let horizon = SimTime(nanoseconds: 1 << 62)
+    @inlinable public static var horizon: SimTime { SimTime(nanoseconds: 1 << 62) }
     /// A time that never comes; what saturated arithmetic yields.
-    public static let never = SimTime(nanoseconds: Int64.max)
+    @inlinable public static var never: SimTime { SimTime(nanoseconds: Int64.max) }
 
     @inlinable public static func < (a: SimTime, b: SimTime) -> Bool { a.nanoseconds < b.nanoseconds }
     @inlinable public static func + (a: SimTime, b: SimDuration) -> SimTime {
@@ -71,7 +71,7 @@ public struct RangeError: Error, Sendable, CustomStringConvertible {
     public init(_ description: String) { self.description = description }
 }
 
-@inlinable func saturatingAdd(_ a: Int64, _ b: Int64) -> Int64 {
+@inlinable @inline(__always) func saturatingAdd(_ a: Int64, _ b: Int64) -> Int64 {
     let (sum, overflow) = a.addingReportingOverflow(b)
     if overflow { return b > 0 ? Int64.max : Int64.min }
     return sum

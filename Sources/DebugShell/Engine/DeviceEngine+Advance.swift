@@ -45,8 +45,11 @@ extension DeviceEngine {
         limit: Int64, inclusive: Bool, checks: Bool, condition: () -> Bool, interrupted: () -> Bool
     ) -> AdvanceOutcome {
         var t = now.nanoseconds
+        var instants = 0
         while inclusive ? t <= limit : t < limit {
-            if interrupted() { return .interrupted }
+            // An interrupt is polled every 256 instants: often enough to stop within microseconds.
+            if instants & 255 == 0 && interrupted() { return .interrupted }
+            instants &+= 1
             now = SimTime(nanoseconds: t)
             instantDone = false
             processInstant(t)
@@ -56,6 +59,10 @@ extension DeviceEngine {
         }
         now = SimTime(nanoseconds: limit)
         instantDone = inclusive
+        // An item that ended quietly before the limit is over.
+        if main.isRunning, main.busyUntil.nanoseconds < limit || (inclusive && main.busyUntil.nanoseconds == limit) {
+            runMainThread(at: main.busyUntil)
+        }
         busySpans.prune(before: limit - 2_000_000_000)
         return .completed
     }
@@ -65,8 +72,19 @@ extension DeviceEngine {
     @inline(__always) func nextEventTime() -> Int64 {
         var t = queue.topTime
         if let v = nextVsync, v.time < t { t = v.time }
-        if main.isRunning, main.busyUntil.nanoseconds < t { t = main.busyUntil.nanoseconds }
+        if main.isRunning, main.busyUntil.nanoseconds < t, mainItemEndMatters { t = main.busyUntil.nanoseconds }
         return t
+    }
+
+    /// Whether the end of the main thread's current item must be an instant of its own: its end
+    /// does something (a commit hands its frame over, a dispatch handler may run again, a firing
+    /// is published), or work waits for the thread. Otherwise the item ends quietly and the next
+    /// instant that comes finds the thread free — the same simulation, one instant fewer.
+    @inline(__always) var mainItemEndMatters: Bool {
+        if visitsEveryItemEnd || (main.running != .timer && main.running != .link) { return true }
+        if main.pendingFiring != nil || main.batch != .none || uiDirty || !mainQueue.isEmpty { return true }
+        let (a, b) = currentMode == .tracking ? (1, 2) : (0, 2)
+        return !dueTimers.isEmpty(a) || !dueTimers.isEmpty(b) || !filledLinks.isEmpty(a) || !filledLinks.isEmpty(b)
     }
 
     /// Everything that happens at one instant, in the order of S4.
@@ -80,6 +98,7 @@ extension DeviceEngine {
         if let v = nextVsync, v.time == t { processVsync(v) }
         // 4–5: run-loop timers become ready; dispatch timers fire.
         while let top = queue.top, top.time <= t {
+            if EventKey.step(top.key) == 5 && EventKey.sub(top.key) == 0 && backgroundTargetOnTime(top, at: t) { continue }
             queue.popTop()
             dispatch(top, at: t)
         }
@@ -96,12 +115,12 @@ extension DeviceEngine {
             applyModeChange(at: t)
         case 4:
             // A coalesced wake-up needs no work here: step 6 finds the timers ready (T5).
-            if id < EventKey.wakeBase { runLoopTimerDue(timers[Int(id)], entryTime: entry.time) }
+            if id < EventKey.wakeBase { runLoopTimerDue(Int(id), entryTime: entry.time) }
         case 5:
             switch EventKey.sub(entry.key) {
             case 0: dispatchEntry(id: id, queue: .background, entryTime: entry.time, at: t)
             case 1: dispatchEntry(id: id, queue: .main, entryTime: entry.time, at: t)
-            default: backgroundReturn(timers[Int(id)], at: SimTime(nanoseconds: t))
+            default: backgroundReturn(Int(id), at: SimTime(nanoseconds: t))
             }
         default:
             break
@@ -110,7 +129,7 @@ extension DeviceEngine {
 
     private func dispatchEntry(id: UInt64, queue kind: DispatchQueueKind, entryTime: Int64, at t: Int64) {
         if id < EventKey.wakeBase {
-            dispatchTargetReached(timers[Int(id)], entryTime: entryTime, at: SimTime(nanoseconds: t))
+            dispatchTargetReached(Int(id), entryTime: entryTime, at: SimTime(nanoseconds: t))
         } else {
             flushDueDispatch(kind, at: SimTime(nanoseconds: t))
         }
@@ -151,11 +170,13 @@ extension DeviceEngine {
         // and only while the app animates (A1).
         if animations.contains(v.time) { fill(uiLink, at: v) }
         for link in activeLinks {
-            if link.stepSegment != v.segment {
-                link.gridStep = DeviceEngine.gridStep(rate: grid.segments[v.segment].rate, fps: link.preferredFramesPerSecond)
-                link.stepSegment = v.segment
+            if timers[link].stepSegment != v.segment {
+                timers[link].gridStep = DeviceEngine.gridStep(
+                    rate: grid.segments[v.segment].rate, fps: timers[link].preferredFramesPerSecond)
+                timers[link].stepSegment = v.segment
             }
-            if link.gridStep == 1 || v.k % link.gridStep == 0 { fill(link, at: v) }
+            let step = timers[link].gridStep
+            if step == 1 || v.k % step == 0 { fill(link, at: v) }
         }
         if wants(.vsync) { notify(.vsync, .vsync(time: t, index: v.index)) }
         let next = grid.next(after: v)
@@ -165,12 +186,12 @@ extension DeviceEngine {
         nextVsync = needed ? next : nil
     }
 
-    @inline(__always) private func fill(_ link: TimerRecord, at v: VsyncGrid.Position) {
-        if link.slot == nil {
-            link.slot = v
-            filledLinks[modeClass(link.mode)].append(link)
+    @inline(__always) private func fill(_ link: Int, at v: VsyncGrid.Position) {
+        if timers[link].slot == nil {
+            timers[link].slot = v
+            filledLinks.append(modeClass(timers[link].mode), link)
         } else {
-            link.skipped += 1
+            timers[link].skipped += 1
         }
     }
 

@@ -5,8 +5,8 @@ struct MainBlock {
     enum Kind {
         /// `stall`, or a tool's block with its action.
         case plain((() -> Void)?)
-        /// A dispatch timer's handler (D5).
-        case dispatchHandler(TimerRecord)
+        /// A dispatch timer's handler (D5), by timer index.
+        case dispatchHandler(Int)
     }
     var kind: Kind
     var cost: SimDuration
@@ -27,20 +27,19 @@ struct FrameDraft {
 }
 
 /// The main thread: what it runs now and where it is in its run-loop iteration (RL4).
-struct MainThreadState {
+struct MainThreadState: ~Copyable {
     enum Running {
-        case none
-        case block(MainBlock)
-        case commit(FrameDraft)
-        case timer(TimerRecord)
-        case link(TimerRecord)
+        case none, block, commit, timer, link
     }
     enum BatchKind { case none, drain, timers, links }
 
     /// The end of the current item, or of the last one.
     var busyUntil = SimTime.zero
     var running = Running.none
-    var isRunning = false
+    var isRunning: Bool { running != .none }
+    /// The running timer, link or dispatch handler (its index), or the running commit's frame.
+    var runningIndex = -1
+    var runningFrame: FrameDraft?
     /// At the start of an iteration (steps 1–2 ahead), or in step 3.
     var atIterationStart = true
     /// At the start of the simulation the previous iteration counts as not having drained.
@@ -49,7 +48,7 @@ struct MainThreadState {
     var batch = BatchKind.none
     var drainRemaining = 0
     /// Timers or links of the current wake-up, reused so a wake-up allocates nothing.
-    var batchRecords: [TimerRecord] = []
+    var batchRecords = PodVector<Int>()
     var batchSlots: [VsyncGrid.Position] = []
     var batchIndex = 0
     /// When the current timer wake-up's source became ready.
@@ -75,11 +74,23 @@ extension DeviceEngine {
     /// Runs iterations while the main thread is free at `t` and has work.
     func runMainThread(at t: SimTime) {
         while true {
-            if main.isRunning {
-                if main.busyUntil > t { return }
-                finishRunningItem(at: main.busyUntil)
+            if main.running != .none {
+                let end = main.busyUntil
+                if end > t { return }
+                finishRunningItem(at: end)
+                // An item that ended quietly before now left the thread asleep in step 3 at its
+                // end, as a full iteration would have (nothing waited then).
+                if end < t { main.atIterationStart = false }
             }
             if startNextBatchItem(at: t) { continue }
+            // Nothing to do in this mode: asleep in step 3, as the full iteration would leave it.
+            let (a, b) = currentClasses
+            if !uiDirty && mainQueue.isEmpty && dueTimers.isEmpty(a) && dueTimers.isEmpty(b)
+                && filledLinks.isEmpty(a) && filledLinks.isEmpty(b)
+            {
+                main.atIterationStart = false
+                return
+            }
             if main.atIterationStart {
                 // RL4.1: drain the main queue unless the previous iteration did.
                 if !mainQueue.isEmpty && !main.lastIterationDrained {
@@ -96,10 +107,10 @@ extension DeviceEngine {
                 }
             }
             // RL4.3: service the ready source of the current mode that became ready earliest.
-            if let source = readySource(at: t) {
+            if let (source, readyAt) = readySource(at: t) {
                 main.atIterationStart = true
                 main.lastIterationDrained = source == .mainQueue
-                beginBatch(source, at: t)
+                beginBatch(source, readyAt: readyAt, at: t)
                 continue
             }
             // Asleep in step 3; a dirty UI (a command, a background handler) starts an iteration.
@@ -117,7 +128,7 @@ extension DeviceEngine {
         currentMode == .tracking ? (1, 2) : (0, 2)
     }
 
-    private func readySource(at t: SimTime) -> ReadySource? {
+    private func readySource(at t: SimTime) -> (ReadySource, Int64)? {
         var best: ReadySource?
         var bestTime = Int64.max
         let (a, b) = currentClasses
@@ -126,34 +137,39 @@ extension DeviceEngine {
             bestTime = w
         }
         var linkTime = Int64.max
-        if let first = filledLinks[a].first?.slot { linkTime = first.time }
-        if let first = filledLinks[b].first?.slot, first.time < linkTime { linkTime = first.time }
+        if let first = filledLinks.first(a), let slot = timers[first].slot { linkTime = slot.time }
+        if let first = filledLinks.first(b), let slot = timers[first].slot, slot.time < linkTime { linkTime = slot.time }
         if linkTime < bestTime {
             best = .links
             bestTime = linkTime
         }
         if let block = mainQueue.first, block.enqueuedAt.nanoseconds < bestTime {
             best = .mainQueue
+            bestTime = block.enqueuedAt.nanoseconds
         }
-        return best
+        return best.map { ($0, bestTime) }
     }
 
     /// When the timer source of the mode classes became ready: the earliest fire date of a due
     /// timer, or with coalescing the earliest fire date + tolerance (T5).
     private func timerReadyTime(_ a: Int, _ b: Int) -> Int64? {
-        if dueTimers[a].isEmpty && dueTimers[b].isEmpty { return nil }
+        if dueTimers.isEmpty(a) && dueTimers.isEmpty(b) { return nil }
         var w = Int64.max
         if coalescing {
-            for r in dueTimers[a] { w = min(w, (r.fireDate + r.slack).nanoseconds) }
-            for r in dueTimers[b] { w = min(w, (r.fireDate + r.slack).nanoseconds) }
+            for c in [a, b] {
+                for k in 0..<dueTimers.count(c) {
+                    let i = dueTimers.element(c, k)
+                    w = min(w, (timers[i].fireDate + timers[i].slack).nanoseconds)
+                }
+            }
         } else {
-            if let r = dueTimers[a].first { w = r.fireDate.nanoseconds }
-            if let r = dueTimers[b].first { w = min(w, r.fireDate.nanoseconds) }
+            if let i = dueTimers.first(a) { w = timers[i].fireDate.nanoseconds }
+            if let i = dueTimers.first(b) { w = min(w, timers[i].fireDate.nanoseconds) }
         }
         return w
     }
 
-    private func beginBatch(_ source: ReadySource, at t: SimTime) {
+    private func beginBatch(_ source: ReadySource, readyAt: Int64, at t: SimTime) {
         let (a, b) = currentClasses
         switch source {
         case .mainQueue:
@@ -162,15 +178,22 @@ extension DeviceEngine {
             main.drainRemaining = mainQueue.count
         case .timers:
             // T3: every due timer of the mode, in fire-date order (ties in creation order).
-            main.batchReadyAt = SimTime(nanoseconds: timerReadyTime(a, b) ?? t.nanoseconds)
-            main.batchRecords.removeAll(keepingCapacity: true)
-            mergeDue(dueTimers[a], dueTimers[b], into: &main.batchRecords)
-            dueTimers[a].removeAll(keepingCapacity: true)
-            dueTimers[b].removeAll(keepingCapacity: true)
+            main.batchReadyAt = SimTime(nanoseconds: readyAt)
+            main.batchRecords.removeAll()
+            if dueTimers.isEmpty(b) {
+                dueTimers.swap(a, with: &main.batchRecords)
+            } else if dueTimers.isEmpty(a) {
+                dueTimers.swap(b, with: &main.batchRecords)
+            } else {
+                mergeDue(a, b)
+                dueTimers.removeAll(a)
+                dueTimers.removeAll(b)
+            }
             var app = false
-            for r in main.batchRecords {
-                r.isDue = false
-                if r.owner == .app { app = true }
+            for k in 0..<main.batchRecords.count {
+                let i = main.batchRecords[k]
+                timers[i].isDue = false
+                if timers[i].isApp { app = true }
             }
             countTimerWakeup(app: app)
             main.batch = .timers
@@ -178,46 +201,51 @@ extension DeviceEngine {
         case .links:
             // DL8: one wake-up services every link of the mode with a pending callback; slots
             // empty when it starts; callbacks run in the order the links were added.
-            main.batchRecords.removeAll(keepingCapacity: true)
-            main.batchRecords.append(contentsOf: filledLinks[a])
-            main.batchRecords.append(contentsOf: filledLinks[b])
-            filledLinks[a].removeAll(keepingCapacity: true)
-            filledLinks[b].removeAll(keepingCapacity: true)
-            if main.batchRecords.count > 1 { main.batchRecords.sort { $0.id < $1.id } }
+            main.batchRecords.removeAll()
+            var links: [Int] = []
+            for k in 0..<filledLinks.count(a) { links.append(filledLinks.element(a, k)) }
+            for k in 0..<filledLinks.count(b) { links.append(filledLinks.element(b, k)) }
+            filledLinks.removeAll(a)
+            filledLinks.removeAll(b)
+            if links.count > 1 { links.sort() }
             main.batchSlots.removeAll(keepingCapacity: true)
-            for r in main.batchRecords {
-                main.batchSlots.append(r.slot ?? firstUnprocessedVsync())
-                r.slot = nil
+            for i in links {
+                main.batchRecords.append(i)
+                main.batchSlots.append(timers[i].slot ?? firstUnprocessedVsync())
+                timers[i].slot = nil
             }
             main.batch = .links
             main.batchIndex = 0
         }
     }
 
-    private func mergeDue(_ x: [TimerRecord], _ y: [TimerRecord], into out: inout [TimerRecord]) {
-        if y.isEmpty {
-            out.append(contentsOf: x)
-            return
-        }
-        if x.isEmpty {
-            out.append(contentsOf: y)
-            return
-        }
+    /// Merges the due timers of two mode classes into the batch by (fire date, id).
+    private func mergeDue(_ a: Int, _ b: Int) {
         var i = 0
         var j = 0
-        while i < x.count && j < y.count {
-            let p = x[i]
-            let q = y[j]
-            if p.fireDate < q.fireDate || (p.fireDate == q.fireDate && p.id < q.id) {
-                out.append(p)
+        let na = dueTimers.count(a)
+        let nb = dueTimers.count(b)
+        while i < na && j < nb {
+            let x = dueTimers.element(a, i)
+            let y = dueTimers.element(b, j)
+            let p = timers[x].fireDate
+            let q = timers[y].fireDate
+            if p < q || (p == q && x < y) {
+                main.batchRecords.append(x)
                 i += 1
             } else {
-                out.append(q)
+                main.batchRecords.append(y)
                 j += 1
             }
         }
-        out.append(contentsOf: x[i...])
-        out.append(contentsOf: y[j...])
+        while i < na {
+            main.batchRecords.append(dueTimers.element(a, i))
+            i += 1
+        }
+        while j < nb {
+            main.batchRecords.append(dueTimers.element(b, j))
+            j += 1
+        }
     }
 
     /// Starts the next item of the current batch; false when the batch is over.
@@ -237,23 +265,32 @@ extension DeviceEngine {
         case .timers:
             guard main.batchIndex < main.batchRecords.count else {
                 main.batch = .none
-                main.batchRecords.removeAll(keepingCapacity: true)
+                main.batchRecords.removeAll()
                 return false
             }
-            let r = main.batchRecords[main.batchIndex]
+            let i = main.batchRecords[main.batchIndex]
             main.batchIndex += 1
-            startTimerCallback(r, at: t)
+            if main.batchIndex == main.batchRecords.count {
+                // The last of the batch: the batch is over once it starts.
+                main.batch = .none
+                main.batchRecords.removeAll()
+            }
+            startTimerCallback(i, at: t)
             return true
         case .links:
             guard main.batchIndex < main.batchRecords.count else {
                 main.batch = .none
-                main.batchRecords.removeAll(keepingCapacity: true)
+                main.batchRecords.removeAll()
                 return false
             }
-            let r = main.batchRecords[main.batchIndex]
+            let i = main.batchRecords[main.batchIndex]
             let slot = main.batchSlots[main.batchIndex]
             main.batchIndex += 1
-            startLinkCallback(r, slot: slot, at: t)
+            if main.batchIndex == main.batchRecords.count {
+                main.batch = .none
+                main.batchRecords.removeAll()
+            }
+            startLinkCallback(i, slot: slot, at: t)
             return true
         }
     }
@@ -261,15 +298,19 @@ extension DeviceEngine {
     // MARK: Items
 
     /// Makes the main thread busy with an item from `start` for `cost`.
-    private func begin(_ item: MainThreadState.Running, kind: MainThreadItem.Kind, label: String, start: SimTime, cost: SimDuration) {
+    @inline(__always)
+    private func begin(
+        _ item: MainThreadState.Running, index: Int, kind: MainThreadItem.Kind, label: @autoclosure () -> String,
+        start: SimTime, cost: SimDuration
+    ) {
         let end = start + cost
         main.running = item
-        main.isRunning = true
+        main.runningIndex = index
         main.busyUntil = end
         if cost.nanoseconds >= 250_000_000 { hangs += 1 }  // RL6: Apple's hang threshold
         busySpans.add(start: start.nanoseconds, end: end.nanoseconds)
         if wants(.mainItem) {
-            notify(.mainItem, .mainItem(MainThreadItem(kind: kind, label: label, start: start, end: end)))
+            notify(.mainItem, .mainItem(MainThreadItem(kind: kind, label: label(), start: start, end: end)))
         }
     }
 
@@ -278,59 +319,79 @@ extension DeviceEngine {
         case .plain(let action):
             action?()
             if block.dirtiesUI { uiDirty = true }
-            begin(.block(block), kind: .block, label: block.label, start: t, cost: block.cost)
-        case .dispatchHandler(let r):
-            r.handlerEnqueued = false
+            begin(.block, index: -1, kind: .block, label: block.label, start: t, cost: block.cost)
+        case .dispatchHandler(let i):
+            timers[i].handlerEnqueued = false
             // A cancelled or suspended source runs no handler (D4, D6).
-            guard r.isActive, r.pendingData > 0 else { return }
-            r.handlerRunning = true
-            let (cost, firing) = invokeDispatchHandler(r, at: t)
-            main.pendingFiring = firing
-            begin(.block(block), kind: .dispatchHandler, label: r.label, start: t, cost: cost)
+            guard timers[i].state == .scheduled, timers[i].pendingData > 0 else { return }
+            timers[i].handlerRunning = true
+            let cost = invokeDispatchHandler(i, at: t)
+            begin(.block, index: i, kind: .dispatchHandler, label: timers[i].label, start: t, cost: cost)
         }
     }
 
-    private func startTimerCallback(_ r: TimerRecord, at t: SimTime) {
-        guard r.isActive else { return }
-        let scheduled = r.fireDate
+    private func startTimerCallback(_ i: Int, at t: SimTime) {
+        guard timers[i].state == .scheduled else { return }
+        let scheduled = timers[i].fireDate
         let lateness = t - scheduled
         var cause: LatenessCause?
         if lateness > .zero {
             // K2, first match: mode, busy, coalesced.
-            if !r.mode.includes(mode(at: scheduled)) {
+            if !timers[i].mode.includes(mode(at: scheduled)) {
                 cause = .mode
             } else if !coalescing || t > main.batchReadyAt {
                 cause = .busy
             } else {
                 cause = .coalesced
             }
+            if lateness > timers[i].maxLateness { timers[i].maxLateness = lateness }
         }
-        r.fires += 1
-        r.lastData = 1
-        r.totalData += 1
-        if lateness > r.maxLateness { r.maxLateness = lateness }
-        var cost = r.cost
-        if let callback = r.callback {
+        timers[i].fires += 1
+        timers[i].lastData = 1
+        timers[i].totalData += 1
+        var cost = timers[i].cost
+        if timers[i].hasCallback, let callback = timers[i].callback {
             cost = cost + callback(
                 TimerCallback(
-                    id: r.id, kind: .runLoopTimer, start: t, scheduled: scheduled, timestamp: scheduled,
-                    targetTimestamp: scheduled, data: 1, invocation: r.fires))
+                    id: TimerID(rawValue: i), kind: .runLoopTimer, start: t, scheduled: scheduled, timestamp: scheduled,
+                    targetTimestamp: scheduled, data: 1, invocation: timers[i].fires))
         }
-        if r.dirtiesUI { uiDirty = true }
-        main.pendingFiring = nil
+        if timers[i].dirtiesUI { uiDirty = true }
+        // T4: the next fire date is the first grid point strictly after the callback returns,
+        // which is known now; points passed without a callback are skipped. T6: a one-shot is done.
+        let end = t + cost
+        var skipped: Int64 = 0
+        if timers[i].state == .scheduled {
+            if timers[i].repeats {
+                let next = scheduled + timers[i].interval
+                if end < next {
+                    timers[i].fireDate = next
+                } else {
+                    let later = timers[i].gridPoint(after: end)
+                    skipped = max(0, timers[i].gridPoints(after: scheduled, through: later) - 1)
+                    timers[i].skipped += skipped
+                    timers[i].fireDate = later
+                }
+                scheduleRunLoopTimer(i)
+            } else {
+                timers[i].state = .done
+                timers[i].fireDate = .never
+            }
+        }
         if wants(.timerFired) {
             main.pendingFiring = TimerFiring(
-            id: r.id, kind: .runLoopTimer, owner: r.owner, label: r.label, scheduled: scheduled, start: t,
-            end: t + cost, lateness: lateness, cause: cause, data: 1, skipped: 0)
+                id: TimerID(rawValue: i), kind: .runLoopTimer, owner: timers[i].owner, label: timers[i].label,
+                scheduled: scheduled, start: t, end: end, lateness: lateness, cause: cause, data: 1, skipped: skipped)
         }
-        begin(.timer(r), kind: .timer, label: r.label, start: t, cost: cost)
+        begin(.timer, index: i, kind: .timer, label: timers[i].label, start: t, cost: cost)
     }
 
-    private func startLinkCallback(_ r: TimerRecord, slot: VsyncGrid.Position, at t: SimTime) {
-        guard r.isActive else { return }
+    private func startLinkCallback(_ i: Int, slot: VsyncGrid.Position, at t: SimTime) {
+        guard timers[i].state == .scheduled else { return }
         let timestamp = SimTime(nanoseconds: slot.time)
-        var cost = r.cost
-        if r.isUILink {
+        var cost = timers[i].cost
+        let isUILink = i == uiLink
+        if isUILink {
             // A1: a tick after the animation ended (a stale slot) does nothing.
             guard animations.contains(t.nanoseconds) else { return }
             cost = frameCost
@@ -341,84 +402,70 @@ extension DeviceEngine {
         let lateness = t - timestamp
         var cause: LatenessCause?
         if lateness > .zero {
-            cause = r.mode.includes(mode(at: timestamp)) ? .busy : .mode
+            cause = timers[i].mode.includes(mode(at: timestamp)) ? .busy : .mode
+            if lateness > timers[i].maxLateness { timers[i].maxLateness = lateness }
         }
-        r.fires += 1
-        r.lastData = 1
-        r.totalData += 1
-        if lateness > r.maxLateness { r.maxLateness = lateness }
-        if !r.isUILink {
-            if let callback = r.callback {
-                let target = grid.nextOnGrid(after: slot, step: r.gridStep)
+        timers[i].fires += 1
+        timers[i].lastData = 1
+        timers[i].totalData += 1
+        if !isUILink {
+            if timers[i].hasCallback, let callback = timers[i].callback {
+                let target = grid.nextOnGrid(after: slot, step: timers[i].gridStep)
                 cost = cost + callback(
                     TimerCallback(
-                        id: r.id, kind: .displayLink, start: t, scheduled: timestamp, timestamp: timestamp,
-                        targetTimestamp: SimTime(nanoseconds: target.time), data: 1, invocation: r.fires))
+                        id: TimerID(rawValue: i), kind: .displayLink, start: t, scheduled: timestamp, timestamp: timestamp,
+                        targetTimestamp: SimTime(nanoseconds: target.time), data: 1, invocation: timers[i].fires))
             }
-            if r.dirtiesUI { uiDirty = true }
+            if timers[i].dirtiesUI { uiDirty = true }
         }
         if wants(.timerFired) {
             main.pendingFiring = TimerFiring(
-                id: r.id, kind: .displayLink, owner: r.owner, label: r.label, scheduled: timestamp, start: t,
-                end: t + cost, lateness: lateness, cause: cause, data: 1, skipped: 0)
+                id: TimerID(rawValue: i), kind: .displayLink, owner: timers[i].owner, label: timers[i].label,
+                scheduled: timestamp, start: t, end: t + cost, lateness: lateness, cause: cause, data: 1, skipped: 0)
         }
-        begin(.link(r), kind: .displayLink, label: r.label, start: t, cost: cost)
+        begin(.link, index: i, kind: .displayLink, label: timers[i].label, start: t, cost: cost)
     }
 
     private func startCommit(at t: SimTime) {
         nextFrameID += 1
-        let frame = FrameDraft(
+        main.runningFrame = FrameDraft(
             id: nextFrameID, commitStart: t, newestTick: pendingTick, counted: animations.contains(t.nanoseconds))
         uiDirty = false
         pendingTick = nil
-        begin(.commit(frame), kind: .commit, label: "commit", start: t, cost: commitCost)
+        begin(.commit, index: -1, kind: .commit, label: "commit", start: t, cost: commitCost)
     }
 
     /// The end of the current item: what happens when it returns.
     private func finishRunningItem(at end: SimTime) {
         let running = main.running
+        let i = main.runningIndex
         main.running = .none
-        main.isRunning = false
         switch running {
         case .none:
             break
-        case .block(let block):
-            if case .dispatchHandler(let r) = block.kind {
-                r.handlerRunning = false
-                publishFiring()
-                // D4: it runs again as soon as it returns if data is pending.
-                if r.isActive && r.pendingData > 0 { enqueueHandler(r) }
-            }
-        case .commit(var frame):
+        case .block:
+            guard i >= 0 else { break }
+            timers[i].handlerRunning = false
+            publishFiring()
+            // D4: it runs again as soon as it returns if data is pending.
+            if timers[i].state == .scheduled && timers[i].pendingData > 0 { enqueueHandler(i) }
+        case .commit:
+            guard var frame = main.runningFrame else { break }
+            main.runningFrame = nil
             frame.commitEnd = end
             commits += 1
             if wants(.commit) {
                 notify(.commit, .commit(frame: frame.id, start: frame.commitStart, end: end, newestTick: frame.newestTick))
             }
             handToRenderServer(frame)
-        case .timer(let r):
-            if r.state == .scheduled {
-                if r.repeats {
-                    // T4: the next fire date is the first grid point strictly after the callback
-                    // returned; the points passed without a callback are skipped.
-                    let next = r.gridPoint(after: end)
-                    let skipped = max(0, r.gridPoints(after: r.fireDate, through: next) - 1)
-                    r.skipped += skipped
-                    main.pendingFiring?.skipped = skipped
-                    r.fireDate = next
-                    scheduleRunLoopTimer(r)
-                } else {
-                    r.state = .done  // T6
-                    r.fireDate = .never
-                }
-            }
+        case .timer:
             publishFiring()
         case .link:
             publishFiring()
         }
     }
 
-    private func publishFiring() {
+    func publishFiring() {
         if let firing = main.pendingFiring {
             main.pendingFiring = nil
             if wants(.timerFired) { notify(.timerFired, .timerFired(firing)) }
@@ -431,9 +478,9 @@ extension DeviceEngine {
         mainQueue.append(block)
     }
 
-    func enqueueHandler(_ r: TimerRecord) {
-        r.handlerEnqueued = true
-        enqueue(MainBlock(kind: .dispatchHandler(r), cost: r.cost, dirtiesUI: r.dirtiesUI, label: r.label, enqueuedAt: now))
+    func enqueueHandler(_ i: Int) {
+        timers[i].handlerEnqueued = true
+        enqueue(MainBlock(kind: .dispatchHandler(i), cost: timers[i].cost, dirtiesUI: false, label: "", enqueuedAt: now))
     }
 
     // MARK: The render server (R1–R3)

@@ -3,171 +3,178 @@ import DebugShellCore
 extension DeviceEngine {
     // MARK: Creating timers and links
 
-    private func makeRecord(_ kind: TimerKind, owner: TimerOwner, label: String, cost: SimDuration, dirtiesUI: Bool)
-        -> TimerRecord
-    {
-        let r = TimerRecord(
-            id: TimerID(rawValue: timers.count), kind: kind, owner: owner, label: label, cost: max(.zero, cost),
-            dirtiesUI: dirtiesUI)
-        timers.append(r)
-        return r
+    private func makeRecord(_ kind: TimerKind, owner: TimerOwner, label: String, cost: SimDuration, dirtiesUI: Bool) -> Int {
+        timers.append(TimerRecord(kind: kind, owner: owner, label: label, cost: max(.zero, cost), dirtiesUI: dirtiesUI))
+        return timers.count - 1
     }
 
     public func addDisplayLink(_ config: DisplayLinkConfig, callback: TimerCallbackHandler?) -> TimerID {
-        let r = makeRecord(.displayLink, owner: config.owner, label: config.label, cost: config.cost, dirtiesUI: config.dirtiesUI)
-        r.mode = config.mode
-        r.preferredFramesPerSecond = max(0, config.preferredFramesPerSecond)
-        r.callback = callback
+        let i = makeRecord(.displayLink, owner: config.owner, label: config.label, cost: config.cost, dirtiesUI: config.dirtiesUI)
+        timers[i].mode = config.mode
+        timers[i].preferredFramesPerSecond = max(0, config.preferredFramesPerSecond)
+        timers[i].callback = callback
+        timers[i].hasCallback = callback != nil
         // DL5: its first slot is its first grid vsync at or after now.
-        activeLinks.append(r)
+        activeLinks.append(i)
         ensureVsync()
-        return r.id
+        return TimerID(rawValue: i)
     }
 
     public func addRunLoopTimer(_ config: RunLoopTimerConfig, callback: TimerCallbackHandler?) -> TimerID {
-        let r = makeRecord(.runLoopTimer, owner: config.owner, label: config.label, cost: config.cost, dirtiesUI: config.dirtiesUI)
-        r.mode = config.mode
-        r.interval = max(SimDuration(nanoseconds: 1), config.interval)
-        r.repeats = config.repeats
+        let i = makeRecord(.runLoopTimer, owner: config.owner, label: config.label, cost: config.cost, dirtiesUI: config.dirtiesUI)
+        let interval = max(SimDuration(nanoseconds: 1), config.interval)
+        timers[i].mode = config.mode
+        timers[i].interval = interval
+        timers[i].repeats = config.repeats
         // T5: tolerance is clamped to half the interval for repeating timers.
-        let limit = config.repeats ? SimDuration(nanoseconds: r.interval.nanoseconds / 2) : r.interval
-        r.slack = min(max(.zero, config.tolerance), limit)
-        r.callback = callback
+        let limit = config.repeats ? SimDuration(nanoseconds: interval.nanoseconds / 2) : interval
+        timers[i].slack = min(max(.zero, config.tolerance), limit)
+        timers[i].callback = callback
+        timers[i].hasCallback = callback != nil
         // T1: the first fire date is now + interval.
-        r.gridOrigin = now + r.interval
-        r.fireDate = r.gridOrigin
-        scheduleRunLoopTimer(r)
-        return r.id
+        timers[i].gridOrigin = now + interval
+        timers[i].fireDate = timers[i].gridOrigin
+        scheduleRunLoopTimer(i)
+        return TimerID(rawValue: i)
     }
 
     public func addDispatchTimer(_ config: DispatchTimerConfig, callback: TimerCallbackHandler?) -> TimerID {
-        let r = makeRecord(.dispatchTimer, owner: config.owner, label: config.label, cost: config.cost, dirtiesUI: config.dirtiesUI)
-        r.queue = config.queue
-        r.interval = max(SimDuration(nanoseconds: 1), config.interval)
-        r.repeats = !config.once
+        let i = makeRecord(.dispatchTimer, owner: config.owner, label: config.label, cost: config.cost, dirtiesUI: config.dirtiesUI)
+        let interval = max(SimDuration(nanoseconds: 1), config.interval)
+        timers[i].queue = config.queue
+        timers[i].interval = interval
+        timers[i].repeats = !config.once
         // D2: leeway is clamped to half the interval for repeating timers.
-        r.slack = r.repeats ? min(max(.zero, config.leeway), SimDuration(nanoseconds: r.interval.nanoseconds / 2)) : max(.zero, config.leeway)
-        r.handlerLimit = config.once ? 1 : Int64(config.handlerLimit ?? Int.max)
-        r.callback = callback
+        let leeway = max(.zero, config.leeway)
+        timers[i].slack = config.once ? leeway : min(leeway, SimDuration(nanoseconds: interval.nanoseconds / 2))
+        timers[i].handlerLimit = config.once ? 1 : Int64(config.handlerLimit ?? Int.max)
+        timers[i].callback = callback
+        timers[i].hasCallback = callback != nil
         // D1: the first target is now + start, then every interval on a fixed grid.
-        r.gridOrigin = now + max(.zero, config.start)
-        r.fireDate = r.gridOrigin
-        r.lastCountedTarget = r.gridOrigin - SimDuration(nanoseconds: 1)
-        scheduleDispatchTarget(r)
-        return r.id
+        timers[i].gridOrigin = now + max(.zero, config.start)
+        timers[i].fireDate = timers[i].gridOrigin
+        scheduleDispatchTarget(i)
+        return TimerID(rawValue: i)
     }
 
-    func scheduleRunLoopTimer(_ r: TimerRecord) {
-        guard r.fireDate < .horizon else {
-            r.eventTime = Int64.max
+    @inline(__always) func scheduleRunLoopTimer(_ i: Int) {
+        let fireDate = timers[i].fireDate
+        guard fireDate < .horizon else {
+            timers[i].eventTime = Int64.max
             return
         }
-        r.eventTime = max(r.fireDate, now).nanoseconds
-        queue.push(time: r.eventTime, key: EventKey.runLoopTimer(r.id.rawValue))
+        let time = max(fireDate, now).nanoseconds
+        timers[i].eventTime = time
+        queue.push(time: time, key: EventKey.runLoopTimer(i))
     }
 
-    private func scheduleDispatchTarget(_ r: TimerRecord) {
-        guard r.fireDate < .horizon else {
-            r.eventTime = Int64.max
+    @inline(__always) private func scheduleDispatchTarget(_ i: Int) {
+        let fireDate = timers[i].fireDate
+        guard fireDate < .horizon else {
+            timers[i].eventTime = Int64.max
             return
         }
-        r.eventTime = max(r.fireDate, now).nanoseconds
-        queue.push(time: r.eventTime, key: EventKey.dispatchTarget(r.id.rawValue, queue: r.queue))
+        let time = max(fireDate, now).nanoseconds
+        timers[i].eventTime = time
+        queue.push(time: time, key: EventKey.dispatchTarget(i, queue: timers[i].queue))
     }
 
     // MARK: Pause, resume, invalidate (T8, D4, DL4, DL6)
 
     public func pause(_ id: TimerID) {
-        guard let r = record(id), r.state == .scheduled, !r.isUILink else { return }
-        r.state = .paused
-        r.eventTime = Int64.max
-        removeFromDue(r)
-        if r.kind == .displayLink {
+        guard let i = index(id), timers[i].state == .scheduled, i != uiLink else { return }
+        timers[i].state = .paused
+        timers[i].eventTime = Int64.max
+        removeFromDue(i)
+        if timers[i].kind == .displayLink {
             // DL4: a paused link fills no slot; its pending slot is dropped.
-            r.slot = nil
-            activeLinks.removeAll { $0 === r }
+            timers[i].slot = nil
+            activeLinks.removeAll { $0 == i }
         }
     }
 
     public func resume(_ id: TimerID) {
-        guard let r = record(id), r.state == .paused else { return }
-        r.state = .scheduled
-        switch r.kind {
+        guard let i = index(id), timers[i].state == .paused else { return }
+        timers[i].state = .scheduled
+        switch timers[i].kind {
         case .displayLink:
             // DL4: the next callback is at its next grid vsync, with a fresh timestamp.
-            let index = activeLinks.firstIndex { $0.id > r.id } ?? activeLinks.endIndex
-            activeLinks.insert(r, at: index)
+            let at = activeLinks.firstIndex { $0 > i } ?? activeLinks.endIndex
+            activeLinks.insert(i, at: at)
             ensureVsync()
         case .runLoopTimer:
             // T8: the next fire date is the first grid point after now; those passed are skipped.
-            if r.fireDate <= now {
-                r.skipped += r.gridPoints(after: r.fireDate - SimDuration(nanoseconds: 1), through: now)
-                r.fireDate = r.gridPoint(after: now)
+            if timers[i].fireDate <= now {
+                timers[i].skipped += timers[i].gridPoints(after: timers[i].fireDate - SimDuration(nanoseconds: 1), through: now)
+                timers[i].fireDate = timers[i].gridPoint(after: now)
             }
-            scheduleRunLoopTimer(r)
+            scheduleRunLoopTimer(i)
         case .dispatchTimer:
             // D4: targets passed while suspended are delivered in one invocation.
-            countTargets(r, through: now)
-            if r.pendingData > 0 && r.oldestPending < now { r.releasedWhilePaused = true }
-            r.fireDate = r.repeats ? r.gridPoint(after: now) : (r.fireDate > now ? r.fireDate : .never)
-            scheduleDispatchTarget(r)
-            if r.pendingData > 0 { deliver(r, at: now) }
+            countTargets(i, through: now)
+            if timers[i].pendingData > 0 && timers[i].oldestPending < now { timers[i].releasedWhilePaused = true }
+            if timers[i].repeats {
+                timers[i].fireDate = timers[i].gridPoint(after: now)
+            } else if timers[i].fireDate <= now {
+                timers[i].fireDate = .never
+            }
+            scheduleDispatchTarget(i)
+            if timers[i].pendingData > 0 { deliver(i, at: now) }
         }
     }
 
     public func invalidate(_ id: TimerID) {
-        guard let r = record(id), r.isLive, !r.isUILink else { return }
-        r.state = .invalidated
-        r.eventTime = Int64.max
-        r.fireDate = .never
-        removeFromDue(r)
-        if r.kind == .displayLink {
-            r.slot = nil  // DL6
-            activeLinks.removeAll { $0 === r }
+        guard let i = index(id), timers[i].isLive, i != uiLink else { return }
+        timers[i].state = .invalidated
+        timers[i].eventTime = Int64.max
+        timers[i].fireDate = .never
+        removeFromDue(i)
+        if timers[i].kind == .displayLink {
+            timers[i].slot = nil  // DL6
+            activeLinks.removeAll { $0 == i }
         }
     }
 
     /// Marks a dispatch timer done (a count-down that cancelled itself, a one-shot that fired).
-    func finish(_ r: TimerRecord) {
-        r.state = .done
-        r.eventTime = Int64.max
-        r.fireDate = .never
-        removeFromDue(r)
+    func finish(_ i: Int) {
+        timers[i].state = .done
+        timers[i].eventTime = Int64.max
+        timers[i].fireDate = .never
+        removeFromDue(i)
     }
 
-    private func removeFromDue(_ r: TimerRecord) {
-        switch r.kind {
+    private func removeFromDue(_ i: Int) {
+        switch timers[i].kind {
         case .displayLink:
-            let c = modeClass(r.mode)
-            if r.slot != nil { filledLinks[c].removeAll { $0 === r } }
+            if timers[i].slot != nil { filledLinks.remove(modeClass(timers[i].mode), i) }
         case .runLoopTimer:
-            if r.isDue {
-                dueTimers[modeClass(r.mode)].removeAll { $0 === r }
-                r.isDue = false
+            if timers[i].isDue {
+                dueTimers.remove(modeClass(timers[i].mode), i)
+                timers[i].isDue = false
             }
         case .dispatchTimer:
-            if r.isDue {
-                dueDispatch[r.queue == .background ? 0 : 1].removeAll { $0 === r }
-                r.isDue = false
+            if timers[i].isDue {
+                dueDispatch.remove(timers[i].queue == .background ? 0 : 1, i)
+                timers[i].isDue = false
             }
         }
     }
 
-    func record(_ id: TimerID) -> TimerRecord? {
-        id.rawValue >= 0 && id.rawValue < timers.count ? timers[id.rawValue] : nil
+    func index(_ id: TimerID) -> Int? {
+        id.rawValue >= 0 && id.rawValue < timers.count ? id.rawValue : nil
     }
 
     // MARK: Run-loop timers become ready (S4.4, T2)
 
-    func runLoopTimerDue(_ r: TimerRecord, entryTime: Int64) {
-        guard r.state == .scheduled, r.eventTime == entryTime, !r.isDue else { return }
-        r.eventTime = Int64.max
-        r.isDue = true
-        let c = modeClass(r.mode)
-        dueTimers[c].append(r)
+    func runLoopTimerDue(_ i: Int, entryTime: Int64) {
+        guard timers[i].eventTime == entryTime, timers[i].state == .scheduled, !timers[i].isDue else { return }
+        timers[i].eventTime = Int64.max
+        timers[i].isDue = true
+        let c = modeClass(timers[i].mode)
+        dueTimers.append(c, i)
         if coalescing {
             // T5: the mode's timer wake-up is at the smallest fire date + tolerance.
-            let deadline = (r.fireDate + r.slack).nanoseconds
+            let deadline = (timers[i].fireDate + timers[i].slack).nanoseconds
             if deadline > now.nanoseconds { queue.push(time: deadline, key: EventKey.runLoopWake(c)) }
         }
     }
@@ -179,162 +186,213 @@ extension DeviceEngine {
 
     // MARK: Dispatch timers (D1–D6)
 
-    func dispatchTargetReached(_ r: TimerRecord, entryTime: Int64, at t: SimTime) {
-        guard r.state == .scheduled, r.eventTime == entryTime else { return }
-        r.eventTime = Int64.max
+    func dispatchTargetReached(_ i: Int, entryTime: Int64, at t: SimTime) {
+        guard timers[i].eventTime == entryTime, timers[i].state == .scheduled else { return }
+        timers[i].eventTime = Int64.max
         if coalescing {
             // D2: T5's rule for the dispatch timers of one queue kind.
-            let k = r.queue == .background ? 0 : 1
-            if !r.isDue {
-                r.isDue = true
-                dueDispatch[k].append(r)
+            let k = timers[i].queue == .background ? 0 : 1
+            if !timers[i].isDue {
+                timers[i].isDue = true
+                dueDispatch.append(k, i)
             }
-            let deadline = r.fireDate + r.slack
+            let deadline = timers[i].fireDate + timers[i].slack
             if deadline > t {
-                queue.push(time: deadline.nanoseconds, key: EventKey.dispatchWake(r.queue))
+                queue.push(time: deadline.nanoseconds, key: EventKey.dispatchWake(timers[i].queue))
             } else {
-                flushDueDispatch(r.queue, at: t)
+                flushDueDispatch(timers[i].queue, at: t)
             }
             return
         }
-        countDispatchWakeup(r.queue, app: r.owner == .app, at: t)
-        release(r, at: t)
+        countDispatchWakeup(timers[i].queue, app: timers[i].isApp, at: t)
+        release(i, at: t)
+    }
+
+    /// The common case of a background dispatch timer, handled while its entry is still the
+    /// queue's top: on time, not coalescing, its handler idle. The entry is replaced by the next
+    /// target in one sift (D3: one grid point passes; D5: the handler runs at its target).
+    ///
+    /// - Returns: false when the general path must handle the entry.
+    @inline(__always)
+    func backgroundTargetOnTime(_ entry: EventQueue.Entry, at t: Int64) -> Bool {
+        let i = Int(EventKey.id(entry.key))
+        guard !coalescing, i < timers.count, timers[i].eventTime == entry.time, timers[i].state == .scheduled,
+            timers[i].repeats, timers[i].fireDate.nanoseconds == t, timers[i].pendingData == 0,
+            timers[i].handlerBusyUntil.nanoseconds <= t
+        else { return false }
+        let next = timers[i].fireDate + timers[i].interval
+        guard next < .horizon else { return false }
+        timers[i].fireDate = next
+        timers[i].eventTime = next.nanoseconds
+        queue.replaceTop(time: next.nanoseconds, key: entry.key)
+        let time = SimTime(nanoseconds: t)
+        countDispatchWakeup(.background, app: timers[i].isApp, at: time)
+        timers[i].pendingData = 1
+        timers[i].oldestPending = time
+        timers[i].releasedAt = time
+        runBackgroundHandler(i, at: time)
+        return true
     }
 
     /// A coalesced dispatch wake-up: if the earliest deadline has come, every due timer of the
     /// queue kind fires (D2).
     func flushDueDispatch(_ kind: DispatchQueueKind, at t: SimTime) {
         let k = kind == .background ? 0 : 1
-        guard !dueDispatch[k].isEmpty else { return }
+        guard !dueDispatch.isEmpty(k) else { return }
         var deadline = SimTime.never
-        for r in dueDispatch[k] { deadline = min(deadline, r.fireDate + r.slack) }
+        for n in 0..<dueDispatch.count(k) {
+            let i = dueDispatch.element(k, n)
+            deadline = min(deadline, timers[i].fireDate + timers[i].slack)
+        }
         guard deadline <= t else { return }
-        var due = dueDispatch[k]
-        dueDispatch[k].removeAll(keepingCapacity: true)
-        due.sort { $0.id < $1.id }
-        countDispatchWakeup(kind, app: due.contains { $0.owner == .app }, at: t)
-        for r in due {
-            r.isDue = false
-            if r.state == .scheduled { release(r, at: t) }
+        var due = dueDispatch.array(k)
+        dueDispatch.removeAll(k)
+        due.sort()
+        countDispatchWakeup(kind, app: due.contains { timers[$0].isApp }, at: t)
+        for i in due {
+            timers[i].isDue = false
+            if timers[i].state == .scheduled { release(i, at: t) }
         }
     }
 
     private func countDispatchWakeup(_ kind: DispatchQueueKind, app: Bool, at t: SimTime) {
-        let k = kind == .background ? 0 : 1
-        if lastDispatchWake[k] != t.nanoseconds {
-            lastDispatchWake[k] = t.nanoseconds
-            lastDispatchAppWake[k] = Int64.min
-            timerWakeups += 1
-        }
-        if app, lastDispatchAppWake[k] != t.nanoseconds {
-            lastDispatchAppWake[k] = t.nanoseconds
-            appTimerWakeups += 1
+        let now = t.nanoseconds
+        if kind == .background {
+            if lastBackgroundWake != now {
+                lastBackgroundWake = now
+                timerWakeups += 1
+            }
+            if app && lastBackgroundAppWake != now {
+                lastBackgroundAppWake = now
+                appTimerWakeups += 1
+            }
+        } else {
+            if lastMainWake != now {
+                lastMainWake = now
+                timerWakeups += 1
+            }
+            if app && lastMainAppWake != now {
+                lastMainAppWake = now
+                appTimerWakeups += 1
+            }
         }
     }
 
     /// D3: the grid points passed are added to the pending data; the next target is the first
     /// grid point after now. Then the handler is delivered to its queue.
-    func release(_ r: TimerRecord, at t: SimTime) {
-        countTargets(r, through: t)
-        r.fireDate = r.repeats ? r.gridPoint(after: t) : .never
-        scheduleDispatchTarget(r)
-        if r.pendingData > 0 { deliver(r, at: t) }
+    func release(_ i: Int, at t: SimTime) {
+        countTargets(i, through: t)
+        if timers[i].repeats {
+            // On time, the next target is one interval on; otherwise the first point after t.
+            let next = timers[i].fireDate + timers[i].interval
+            timers[i].fireDate = next > t ? next : timers[i].gridPoint(after: t)
+        } else {
+            timers[i].fireDate = .never
+        }
+        scheduleDispatchTarget(i)
+        if timers[i].pendingData > 0 { deliver(i, at: t) }
     }
 
-    /// Adds the grid points in (last counted, t] to the pending data.
-    func countTargets(_ r: TimerRecord, through t: SimTime) {
-        var points = r.gridPoints(after: r.lastCountedTarget, through: t)
-        if !r.repeats { points = min(points, r.lastCountedTarget < r.gridOrigin ? 1 : 0) }
-        guard points > 0 else { return }
-        let oldest = r.lastCountedTarget < r.gridOrigin ? r.gridOrigin : r.gridPoint(after: r.lastCountedTarget)
-        if r.pendingData == 0 {
-            r.oldestPending = oldest
-            r.releasedAt = t
+    /// Adds the grid points from the next target through `t` to the pending data: on time that is
+    /// exactly one point, and no division.
+    func countTargets(_ i: Int, through t: SimTime) {
+        let first = timers[i].fireDate
+        guard first <= t, first < .horizon else { return }
+        var points: Int64 = 1
+        if t > first && timers[i].repeats {
+            points += (t - first).nanoseconds / timers[i].interval.nanoseconds
         }
-        r.pendingData += points
-        r.lastCountedTarget = t
+        if timers[i].pendingData == 0 {
+            timers[i].oldestPending = first
+            timers[i].releasedAt = t
+        }
+        timers[i].pendingData += points
     }
 
     /// Hands pending data to the handler's queue (D4, D5).
-    func deliver(_ r: TimerRecord, at t: SimTime) {
-        switch r.queue {
+    func deliver(_ i: Int, at t: SimTime) {
+        switch timers[i].queue {
         case .background:
-            if r.handlerBusyUntil > t {
+            let busyUntil = timers[i].handlerBusyUntil
+            if busyUntil > t {
                 // D4: never concurrently with itself; it runs again when it returns.
-                if !r.returnEventQueued {
-                    r.returnEventQueued = true
-                    queue.push(time: r.handlerBusyUntil.nanoseconds, key: EventKey.backgroundReturn(r.id.rawValue))
+                if !timers[i].returnEventQueued {
+                    timers[i].returnEventQueued = true
+                    queue.push(time: busyUntil.nanoseconds, key: EventKey.backgroundReturn(i))
                 }
             } else {
-                runBackgroundHandler(r, at: t)
+                runBackgroundHandler(i, at: t)
             }
         case .main:
             // D5: enqueued once; while it waits further targets only add to data.
-            if !r.handlerEnqueued && !r.handlerRunning { enqueueHandler(r) }
+            if !timers[i].handlerEnqueued && !timers[i].handlerRunning { enqueueHandler(i) }
         }
     }
 
-    func backgroundReturn(_ r: TimerRecord, at t: SimTime) {
-        r.returnEventQueued = false
-        if r.state == .scheduled, r.pendingData > 0 { runBackgroundHandler(r, at: t) }
+    func backgroundReturn(_ i: Int, at t: SimTime) {
+        timers[i].returnEventQueued = false
+        if timers[i].state == .scheduled, timers[i].pendingData > 0 { runBackgroundHandler(i, at: t) }
     }
 
-    private func runBackgroundHandler(_ r: TimerRecord, at t: SimTime) {
-        let (cost, firing) = invokeDispatchHandler(r, at: t)
-        r.handlerBusyUntil = t + cost
-        if let firing { notify(.timerFired, .timerFired(firing)) }
+    private func runBackgroundHandler(_ i: Int, at t: SimTime) {
+        let cost = invokeDispatchHandler(i, at: t)
+        timers[i].handlerBusyUntil = t + cost
+        publishFiring()
     }
 
-    /// A handler invocation takes all pending data (D3); returns its cost and, when someone
-    /// observes firings, the firing to publish once it ends.
-    func invokeDispatchHandler(_ r: TimerRecord, at t: SimTime) -> (SimDuration, TimerFiring?) {
-        let data = r.pendingData
-        let scheduled = r.oldestPending
-        let lateness = max(.zero, t - scheduled)
+    /// A handler invocation takes all pending data (D3); returns its cost. When someone observes
+    /// firings, the firing waits in `main.pendingFiring` to be published when it ends.
+    func invokeDispatchHandler(_ i: Int, at t: SimTime) -> SimDuration {
+        let data = timers[i].pendingData
+        let scheduled = timers[i].oldestPending
+        let lateness = t - scheduled
         var cause: LatenessCause?
         if lateness > .zero {
-            if r.releasedAt > scheduled && r.releasedWhilePaused {
+            if timers[i].releasedWhilePaused {
                 cause = .paused
             } else {
-                cause = t > r.releasedAt ? .busy : .coalesced
+                cause = t > timers[i].releasedAt ? .busy : .coalesced
             }
+            if lateness > timers[i].maxLateness { timers[i].maxLateness = lateness }
         }
-        r.pendingData = 0
-        r.oldestPending = .never
-        r.releasedWhilePaused = false
-        r.fires += 1
-        r.lastData = data
-        r.totalData += data
-        if lateness > r.maxLateness { r.maxLateness = lateness }
-        var cost = r.cost
-        if let callback = r.callback {
+        timers[i].pendingData = 0
+        timers[i].oldestPending = .never
+        timers[i].releasedWhilePaused = false
+        timers[i].fires += 1
+        timers[i].lastData = data
+        timers[i].totalData += data
+        var cost = timers[i].cost
+        let invocation = timers[i].fires
+        if timers[i].hasCallback, let callback = timers[i].callback {
             cost = cost + callback(
                 TimerCallback(
-                    id: r.id, kind: .dispatchTimer, start: t, scheduled: scheduled, timestamp: scheduled,
-                    targetTimestamp: r.fireDate, data: data, invocation: r.fires))
+                    id: TimerID(rawValue: i), kind: .dispatchTimer, start: t, scheduled: scheduled, timestamp: scheduled,
+                    targetTimestamp: timers[i].fireDate, data: data, invocation: invocation))
         }
-        if r.dirtiesUI { uiDirty = true }
-        if r.fires >= r.handlerLimit && r.state == .scheduled { finish(r) }
-        guard wants(.timerFired) else { return (cost, nil) }
-        let firing = TimerFiring(
-            id: r.id, kind: .dispatchTimer, owner: r.owner, label: r.label, scheduled: scheduled, start: t,
-            end: t + cost, lateness: lateness, cause: cause, data: data, skipped: 0)
-        return (cost, firing)
+        if timers[i].dirtiesUI { uiDirty = true }
+        if invocation >= timers[i].handlerLimit && timers[i].state == .scheduled { finish(i) }
+        if wants(.timerFired) {
+            main.pendingFiring = TimerFiring(
+                id: TimerID(rawValue: i), kind: .dispatchTimer, owner: timers[i].owner, label: timers[i].label,
+                scheduled: scheduled, start: t, end: t + cost, lateness: max(.zero, lateness), cause: cause, data: data,
+                skipped: 0)
+        }
+        return cost
     }
 
     // MARK: Reading timers
 
     public func timerInfo(_ id: TimerID) -> TimerInfo? {
-        guard let r = record(id) else { return nil }
-        return info(r)
+        index(id).map(info)
     }
 
-    public func allTimers() -> [TimerInfo] { timers.map(info) }
+    public func allTimers() -> [TimerInfo] { timers.indices.map { info($0) } }
 
-    /// Timers that are live (scheduled or paused).
-    public var liveTimerCount: Int { timers.lazy.filter { $0.isLive && !$0.isUILink }.count }
+    /// Timers and links that are live (scheduled or paused), the UI link aside.
+    public var liveTimerCount: Int { timers.indices.lazy.filter { $0 != self.uiLink && self.timers[$0].isLive }.count }
 
-    private func info(_ r: TimerRecord) -> TimerInfo {
+    private func info(_ i: Int) -> TimerInfo {
+        let r = timers[i]
         var interval = r.interval
         var next: SimTime? = r.isActive && r.fireDate < .horizon ? r.fireDate : nil
         if r.kind == .displayLink {
@@ -343,11 +401,11 @@ extension DeviceEngine {
             let gridNext = grid.firstOnGrid(atOrAfter: p, step: step)
             let after = grid.nextOnGrid(after: gridNext, step: step)
             interval = SimDuration(nanoseconds: after.time - gridNext.time)
-            let active = r.isUILink ? animations.contains(gridNext.time) : r.isActive
+            let active = i == uiLink ? animations.contains(gridNext.time) : r.isActive
             next = active ? SimTime(nanoseconds: gridNext.time) : nil
         }
         return TimerInfo(
-            id: r.id, kind: r.kind, owner: r.owner, label: r.label, state: r.state,
+            id: TimerID(rawValue: i), kind: r.kind, owner: r.owner, label: r.label, state: r.state,
             mode: r.kind == .dispatchTimer ? nil : r.mode, queue: r.kind == .dispatchTimer ? r.queue : nil,
             interval: interval, repeats: r.repeats, slack: r.slack, cost: r.cost, dirtiesUI: r.dirtiesUI,
             preferredFramesPerSecond: r.preferredFramesPerSecond, fires: r.fires, skipped: r.skipped,

@@ -26,6 +26,9 @@ public final class DeviceEngine: SimulatedDevice {
     var animations = SpanUnion()
     /// `runloop.coalescing` (T5, D2).
     public var coalescing = false
+    /// Makes the end of every main-thread item an instant of its own; the default skips ends
+    /// that nothing waits for. Differential tests check that both give the same simulation.
+    var visitsEveryItemEnd = false
 
     // MARK: The app's costs (`load`)
 
@@ -35,19 +38,21 @@ public final class DeviceEngine: SimulatedDevice {
 
     // MARK: Timers and links
 
-    var timers: [TimerRecord] = []
-    var uiLink: TimerRecord!
+    /// Every link and timer, by ``TimerID`` (index 0 is the app's UI link).
+    var timers = TimerTable()
     /// Active display links other than the UI link, in creation order (DL7 fill order).
-    var activeLinks: [TimerRecord] = []
+    var activeLinks: [Int] = []
     /// Due run-loop timers per mode class (default, tracking, common), in (fire date, id) order.
-    var dueTimers: [[TimerRecord]] = [[], [], []]
+    var dueTimers = ClassLists()
     /// Display links with a filled slot per mode class, in fill order.
-    var filledLinks: [[TimerRecord]] = [[], [], []]
-    /// Due dispatch timers per queue kind, while coalescing (D2).
-    var dueDispatch: [[TimerRecord]] = [[], []]
+    var filledLinks = ClassLists()
+    /// Due dispatch timers per queue kind (background, main), while coalescing (D2).
+    var dueDispatch = ClassLists()
     /// The last instant a dispatch wake-up was counted per queue kind (background, main).
-    var lastDispatchWake: [Int64] = [Int64.min, Int64.min]
-    var lastDispatchAppWake: [Int64] = [Int64.min, Int64.min]
+    var lastBackgroundWake = Int64.min
+    var lastMainWake = Int64.min
+    var lastBackgroundAppWake = Int64.min
+    var lastMainAppWake = Int64.min
 
     // MARK: The main thread
 
@@ -80,14 +85,14 @@ public final class DeviceEngine: SimulatedDevice {
     /// Makes a device at t = 0 with the given refresh rate and nothing running.
     public init(rate: RefreshRate = .sixty) {
         grid = VsyncGrid(rate: rate.hertz)
-        let link = TimerRecord(
-            id: TimerID(rawValue: 0), kind: .displayLink, owner: .system, label: "UI", cost: .zero,
-            dirtiesUI: false)
+        var link = TimerRecord(kind: .displayLink, owner: .system, label: "UI", cost: .zero, dirtiesUI: false)
         link.mode = .common
         link.isUILink = true
         timers.append(link)
-        uiLink = link
     }
+
+    /// The app's UI display link (A1): the first link, added at the start.
+    let uiLink = 0
 
     // MARK: - Reading time (SimulatedDevice)
 

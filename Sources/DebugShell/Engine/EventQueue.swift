@@ -4,32 +4,39 @@
 /// creation or scheduling order) and names their target. Replacing the top uses Floyd's
 /// bottom-up sift with a branch-free child choice, as the floor benchmark in
 /// ../shared/peers/floor does: swift-collections' `Heap` costs about twice as much here.
-struct EventQueue {
+struct EventQueue: ~Copyable {
+    /// Time and key packed into one 128-bit word, so that the sift compares them in one
+    /// branch-free comparison (a short-circuit compare mispredicts in the sift); times are
+    /// never negative.
     struct Entry {
-        var time: Int64
-        var key: UInt64
+        var packed: UInt128
 
-        @inline(__always) static func < (a: Entry, b: Entry) -> Bool {
-            a.time < b.time || (a.time == b.time && a.key < b.key)
+        @inline(__always) init(time: Int64, key: UInt64) {
+            packed = UInt128(UInt64(bitPattern: time)) << 64 | UInt128(key)
         }
+
+        @inline(__always) var time: Int64 { Int64(bitPattern: UInt64(truncatingIfNeeded: packed >> 64)) }
+        @inline(__always) var key: UInt64 { UInt64(truncatingIfNeeded: packed) }
+
+        @inline(__always) static func < (a: Entry, b: Entry) -> Bool { a.packed < b.packed }
     }
 
-    private(set) var entries: [Entry] = []
+    private var entries = PodVector<Entry>(capacity: 64)
 
-    init() { entries.reserveCapacity(64) }
+    init() {}
 
     var isEmpty: Bool { entries.isEmpty }
     var count: Int { entries.count }
-    var top: Entry? { entries.first }
+    @inline(__always) var top: Entry? { entries.first }
 
     /// The time of the earliest entry, or `Int64.max` when there is none.
     @inline(__always) var topTime: Int64 { entries.isEmpty ? Int64.max : entries[0].time }
 
-    mutating func removeAll() { entries.removeAll(keepingCapacity: true) }
+    mutating func removeAll() { entries.removeAll() }
 
-    mutating func push(time: Int64, key: UInt64) {
+    @inline(__always) mutating func push(time: Int64, key: UInt64) {
         entries.append(Entry(time: time, key: key))
-        entries.withUnsafeMutableBufferPointer { p in
+        entries.withBuffer { p in
             var i = p.count - 1
             let x = p[i]
             while i > 0 {
@@ -53,12 +60,12 @@ struct EventQueue {
     }
 
     /// Replaces the earliest entry with `x`: one sift instead of a pop and a push.
-    mutating func replaceTop(time: Int64, key: UInt64) {
+    @inline(__always) mutating func replaceTop(time: Int64, key: UInt64) {
         replaceTop(with: Entry(time: time, key: key))
     }
 
-    private mutating func replaceTop(with x: Entry) {
-        entries.withUnsafeMutableBufferPointer { p in
+    @inline(__always) private mutating func replaceTop(with x: Entry) {
+        entries.withBuffer { p in
             let n = p.count
             var i = 0
             var c = 1

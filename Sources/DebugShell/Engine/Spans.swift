@@ -80,43 +80,50 @@ struct SpanUnion {
     }
 }
 
-/// Main-thread busy time, merged, for `main.busy_ratio` (RL6).
-struct BusySpans {
-    private var spans: [(start: Int64, end: Int64)] = []
+/// Main-thread busy time, for `main.busy_ratio` (RL6): recent items, merged when they touch.
+///
+/// Items are added in time order (the main thread runs one at a time); those that ended more
+/// than two seconds before the newest one are forgotten as items are added, so memory stays
+/// bounded however long time runs.
+struct BusySpans: ~Copyable {
+    private var starts = PodVector<Int64>(capacity: 1024)
+    private var ends = PodVector<Int64>(capacity: 1024)
     private var head = 0
 
-    mutating func add(start: Int64, end: Int64) {
+    init() {}
+
+    @inline(__always) mutating func add(start: Int64, end: Int64) {
         guard end > start else { return }
-        if head < spans.count, spans[spans.count - 1].end == start {
-            spans[spans.count - 1].end = end
-        } else {
-            spans.append((start, end))
+        let n = starts.count
+        if n > head, ends[n - 1] == start {
+            ends[n - 1] = end
+            return
         }
+        starts.append(start)
+        ends.append(end)
+        if n - head >= 8192 { prune(before: start - 2_000_000_000) }
     }
 
-    /// Busy time within `[from, to)`; forgets what ends before `from`.
+    /// Busy time within `[from, to)`.
     mutating func busy(from: Int64, to: Int64) -> Int64 {
-        while head < spans.count, spans[head].end <= from { head += 1 }
-        if head > 4096, head * 2 > spans.count {
-            spans.removeFirst(head)
-            head = 0
-        }
+        prune(before: from)
         var total: Int64 = 0
         var i = head
-        while i < spans.count, spans[i].start < to {
-            let a = max(spans[i].start, from)
-            let b = min(spans[i].end, to)
+        while i < starts.count, starts[i] < to {
+            let a = max(starts[i], from)
+            let b = min(ends[i], to)
             if b > a { total += b - a }
             i += 1
         }
         return total
     }
 
-    /// Forgets spans that end before `t` (called as time moves on).
+    /// Forgets spans that end before `t`.
     mutating func prune(before t: Int64) {
-        while head < spans.count, spans[head].end <= t { head += 1 }
-        if head > 4096, head * 2 > spans.count {
-            spans.removeFirst(head)
+        while head < starts.count, ends[head] <= t { head += 1 }
+        if head > 4096, head * 2 > starts.count {
+            starts.removeFirst(head)
+            ends.removeFirst(head)
             head = 0
         }
     }

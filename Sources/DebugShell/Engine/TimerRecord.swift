@@ -1,15 +1,23 @@
 import DebugShellCore
 
 /// The engine's record of one display link, run-loop timer or dispatch timer.
-final class TimerRecord {
-    let id: TimerID
+///
+/// Records live in one array and are named by their index (the ``TimerID``) everywhere else —
+/// due lists, batches, the main thread — so the hot loop does no reference counting.
+struct TimerRecord {
     let kind: TimerKind
     let owner: TimerOwner
+    /// `owner == .app`, kept as a flag for the hot path.
+    let isApp: Bool
     let label: String
     var state: TimerState = .scheduled
     var callback: TimerCallbackHandler?
+    /// Whether `callback` is set: a plain flag, so the hot path need not touch the closure.
+    var hasCallback = false
     var cost: SimDuration
     var dirtiesUI: Bool
+    /// Whether this is the app's UI link (A1), which ticks only while the app animates.
+    var isUILink = false
 
     // Run-loop timers and display links.
     var mode: RunLoopMode = .default
@@ -38,8 +46,6 @@ final class TimerRecord {
     var handlerBusyUntil = SimTime.zero
     var returnEventQueued = false
     var handlerLimit: Int64 = Int64.max
-    /// The grid point up to which targets have been counted (for pause/resume, D4).
-    var lastCountedTarget = SimTime.zero
     /// When the oldest pending target was released to the handler's queue (K2 cause).
     var releasedAt = SimTime.zero
     /// The pending data was counted at a resume: its lateness is the pause's (K2).
@@ -53,7 +59,6 @@ final class TimerRecord {
     var stepSegment = -1
     /// The pending slot: its vsync (DL7), or nil when empty.
     var slot: VsyncGrid.Position?
-    var isUILink = false
 
     // Statistics.
     var fires: Int64 = 0
@@ -62,10 +67,10 @@ final class TimerRecord {
     var lastData: Int64 = 0
     var totalData: Int64 = 0
 
-    init(id: TimerID, kind: TimerKind, owner: TimerOwner, label: String, cost: SimDuration, dirtiesUI: Bool) {
-        self.id = id
+    init(kind: TimerKind, owner: TimerOwner, label: String, cost: SimDuration, dirtiesUI: Bool) {
         self.kind = kind
         self.owner = owner
+        self.isApp = owner == .app
         self.label = label
         self.cost = cost
         self.dirtiesUI = dirtiesUI

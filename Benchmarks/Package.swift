@@ -1,0 +1,30 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// The benchmarks live in their own package so that `swift test` in the project stays fast
+// (SPEC §12). ordo-one's package-benchmark needs tools 6.1 and the MallocInterposer trait here.
+let package = Package(
+    name: "debugsh-benchmarks",
+    platforms: [.macOS(.v13)],
+    dependencies: [
+        .package(name: "debugsh", path: ".."),
+        .package(url: "https://github.com/ordo-one/package-benchmark", from: "1.38.0", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        // The peer workload (../shared/peers/simmodel.py) through debugsh's plugin API; prints one
+        // JSON line like the peers do, for Benchmarks/compare.
+        .target(
+            name: "EngineWorkload",
+            dependencies: [.product(name: "DebugShell", package: "debugsh")],
+            path: "Sources/EngineWorkload"),
+        .executableTarget(name: "enginebench", dependencies: ["EngineWorkload"], path: "Sources/enginebench"),
+        .executableTarget(
+            name: "EngineBenchmark",
+            dependencies: [
+                .product(name: "Benchmark", package: "package-benchmark"),
+                "EngineWorkload",
+            ],
+            path: "Benchmarks/EngineBenchmark",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]),
+    ]
+)

@@ -1,0 +1,147 @@
+/// A growable buffer of trivial values with no copy-on-write: the engine's hot lists.
+///
+/// `Array.append` checks uniqueness through a runtime call on every mutation; the engine's
+/// queue, due lists and batches are owned by one object and never shared, so this buffer skips
+/// that. Elements are `BitwiseCopyable`, so nothing needs deinitializing.
+struct PodVector<Element: BitwiseCopyable>: ~Copyable {
+    private var base: UnsafeMutablePointer<Element>
+    private(set) var count = 0
+    private var capacity: Int
+
+    init(capacity: Int = 16) {
+        self.capacity = max(4, capacity)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    @inline(__always) var isEmpty: Bool { count == 0 }
+    @inline(__always) var first: Element? { count > 0 ? base[0] : nil }
+    @inline(__always) var last: Element? { count > 0 ? base[count - 1] : nil }
+
+    @inline(__always) mutating func append(_ x: Element) {
+        if count == capacity { grow() }
+        base[count] = x
+        count += 1
+    }
+
+    private mutating func grow() {
+        let bigger = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
+        bigger.update(from: base, count: count)
+        base.deallocate()
+        base = bigger
+        capacity *= 2
+    }
+
+    @inline(__always) mutating func removeLast() -> Element {
+        count -= 1
+        return base[count]
+    }
+
+    @inline(__always) mutating func removeAll() { count = 0 }
+
+    /// Removes the first `n` elements.
+    mutating func removeFirst(_ n: Int) {
+        guard n > 0 else { return }
+        let n = min(n, count)
+        (base).update(from: base + n, count: count - n)
+        count -= n
+    }
+
+    /// Removes every element equal to `x`, keeping the order of the rest.
+    mutating func removeAll(where predicate: (Element) -> Bool) {
+        var kept = 0
+        for i in 0..<count where !predicate(base[i]) {
+            base[kept] = base[i]
+            kept += 1
+        }
+        count = kept
+    }
+
+    subscript(i: Int) -> Element {
+        @inline(__always) get {
+            assert(i >= 0 && i < count, "index out of range")
+            return base[i]
+        }
+        @inline(__always) set {
+            assert(i >= 0 && i < count, "index out of range")
+            base[i] = newValue
+        }
+    }
+
+    /// Direct access to the elements, for the heap's sifts.
+    @inline(__always) func withBuffer<R>(_ body: (UnsafeMutableBufferPointer<Element>) -> R) -> R {
+        body(UnsafeMutableBufferPointer(start: base, count: count))
+    }
+
+    /// The elements as an array (for code off the hot path).
+    var array: [Element] { Array(UnsafeBufferPointer(start: base, count: count)) }
+
+    /// Exchanges contents with another vector in O(1).
+    mutating func swapContents(with other: inout PodVector<Element>) {
+        swap(&base, &other.base)
+        swap(&count, &other.count)
+        swap(&capacity, &other.capacity)
+    }
+}
+
+/// One list per run-loop mode class (default, tracking, common) or queue kind, reached through
+/// plain methods (a coroutine accessor per access costs more than the lists themselves).
+struct ClassLists: ~Copyable {
+    private var zero = PodVector<Int>()
+    private var one = PodVector<Int>()
+    private var two = PodVector<Int>()
+
+    init() {}
+
+    @inline(__always) func isEmpty(_ c: Int) -> Bool {
+        c == 0 ? zero.isEmpty : c == 1 ? one.isEmpty : two.isEmpty
+    }
+
+    @inline(__always) func count(_ c: Int) -> Int {
+        c == 0 ? zero.count : c == 1 ? one.count : two.count
+    }
+
+    @inline(__always) func first(_ c: Int) -> Int? {
+        c == 0 ? zero.first : c == 1 ? one.first : two.first
+    }
+
+    @inline(__always) func element(_ c: Int, _ k: Int) -> Int {
+        c == 0 ? zero[k] : c == 1 ? one[k] : two[k]
+    }
+
+    @inline(__always) mutating func append(_ c: Int, _ x: Int) {
+        switch c {
+        case 0: zero.append(x)
+        case 1: one.append(x)
+        default: two.append(x)
+        }
+    }
+
+    @inline(__always) mutating func removeAll(_ c: Int) {
+        switch c {
+        case 0: zero.removeAll()
+        case 1: one.removeAll()
+        default: two.removeAll()
+        }
+    }
+
+    mutating func remove(_ c: Int, _ x: Int) {
+        switch c {
+        case 0: zero.removeAll { $0 == x }
+        case 1: one.removeAll { $0 == x }
+        default: two.removeAll { $0 == x }
+        }
+    }
+
+    /// Exchanges list `c` with `other` in O(1).
+    mutating func swap(_ c: Int, with other: inout PodVector<Int>) {
+        switch c {
+        case 0: zero.swapContents(with: &other)
+        case 1: one.swapContents(with: &other)
+        default: two.swapContents(with: &other)
+        }
+    }
+
+    func array(_ c: Int) -> [Int] { c == 0 ? zero.array : c == 1 ? one.array : two.array }
+}
