@@ -291,8 +291,14 @@ public struct PresentInfo: Sendable {
     public var renderLate: Bool
     /// How many committed frames were merged into this one (R1); 1 when none were.
     public var mergedFrames: Int
+    /// The previous counted present of the whole run, if any (R4's p_{i−1}).
+    public var previousCountedPresent: SimTime?
+    /// R4's hitch against the previous counted present of the whole run:
+    /// `max(0, p − max(x, the vsync after p_{i−1}))`, or `max(0, p − x)` for the first. A tool
+    /// that starts counting later uses `max(0, p − x)` for its own first present.
+    public var hitch: SimDuration
 
-    public init(frame: Int64, commitStart: SimTime, commitEnd: SimTime, newestTick: SimTime?, renderStart: SimTime, renderEnd: SimTime, present: SimTime, expectedPresent: SimTime, counted: Bool, commitLate: Bool, renderLate: Bool, mergedFrames: Int) {
+    public init(frame: Int64, commitStart: SimTime, commitEnd: SimTime, newestTick: SimTime?, renderStart: SimTime, renderEnd: SimTime, present: SimTime, expectedPresent: SimTime, counted: Bool, commitLate: Bool, renderLate: Bool, mergedFrames: Int, previousCountedPresent: SimTime?, hitch: SimDuration) {
         self.frame = frame
         self.commitStart = commitStart
         self.commitEnd = commitEnd
@@ -305,6 +311,8 @@ public struct PresentInfo: Sendable {
         self.commitLate = commitLate
         self.renderLate = renderLate
         self.mergedFrames = mergedFrames
+        self.previousCountedPresent = previousCountedPresent
+        self.hitch = hitch
     }
 }
 
@@ -408,6 +416,10 @@ public protocol SimulatedDevice: AnyObject {
     /// An animation that lasts until ``endAnimation(_:)`` (`view spin`, `view animate`).
     func beginAnimation() -> AnimationToken
     func endAnimation(_ token: AnimationToken)
+
+    /// Run-loop and dispatch wake-ups that fired timers (T5, D2); with `appOnly`, those that
+    /// fired at least one app timer.
+    func timerWakeups(appOnly: Bool) -> Int64
 
     /// Adds a display link; its first slot is its first grid vsync at or after now (DL5).
     func addDisplayLink(_ config: DisplayLinkConfig, callback: TimerCallbackHandler?) -> TimerID

@@ -136,3 +136,13 @@ import Testing
         #expect(rest == "")
     }
 }
+
+/// The README's main job: `debugsh Examples/tour.dsh`.
+@Suite struct TourTests {
+    @Test func theTourRunsFromTheBinary() throws {
+        let r = try Binary.run(["Examples/tour.dsh"])
+        #expect(r.status == 0, "\(r)")
+        #expect(r.stderr == "")
+        #expect(r.stdout.contains("== the simulated device"))
+    }
+}

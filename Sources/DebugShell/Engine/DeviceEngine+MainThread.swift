@@ -513,6 +513,8 @@ extension DeviceEngine {
 
     private func present(_ frame: FrameDraft, start s: SimTime, end e: SimTime, at p: SimTime) {
         presents += 1
+        let previous = lastCountedPresent
+        if frame.counted { lastCountedPresent = p }
         guard wants(.present) else { return }
         // R3: the expected present.
         let expected: SimTime
@@ -524,10 +526,13 @@ extension DeviceEngine {
         } else {
             expected = vsync(after: vsync(after: frame.commitEnd))
         }
+        // R4: the hitch against the previous counted present.
+        let floor = previous.map { max(expected, vsync(after: $0)) } ?? expected
         let info = PresentInfo(
             frame: frame.id, commitStart: frame.commitStart, commitEnd: frame.commitEnd, newestTick: frame.newestTick,
             renderStart: s, renderEnd: e, present: p, expectedPresent: expected, counted: frame.counted,
-            commitLate: commitLate, renderLate: e > vsync(after: s), mergedFrames: frame.merged)
+            commitLate: commitLate, renderLate: e > vsync(after: s), mergedFrames: frame.merged,
+            previousCountedPresent: previous, hitch: max(.zero, p - floor))
         notify(.present, .presented(info))
     }
 }

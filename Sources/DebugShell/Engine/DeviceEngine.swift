@@ -70,6 +70,8 @@ public final class DeviceEngine: SimulatedDevice {
     public internal(set) var commits: Int64 = 0
     public internal(set) var presents: Int64 = 0
     var nextFrameID: Int64 = 0
+    /// The last present of a frame counted for hitch metrics (A2, R4).
+    var lastCountedPresent: SimTime?
 
     // MARK: Scheduled commands, observers, counters
 
@@ -81,6 +83,8 @@ public final class DeviceEngine: SimulatedDevice {
     /// Run-loop and dispatch wake-ups that fired timers; and those that fired an app timer.
     public internal(set) var timerWakeups: Int64 = 0
     public internal(set) var appTimerWakeups: Int64 = 0
+
+    public func timerWakeups(appOnly: Bool) -> Int64 { appOnly ? appTimerWakeups : timerWakeups }
 
     /// Makes a device at t = 0 with the given refresh rate and nothing running.
     public init(rate: RefreshRate = .sixty) {

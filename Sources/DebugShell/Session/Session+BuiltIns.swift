@@ -40,7 +40,8 @@ extension Session {
         case ("expect", _): return try expect(inv.words("condition"))
         case ("echo", _):
             let text = inv.words("words").map(\.text).joined(separator: " ")
-            return CommandOutput(text: text, json: .fields(["text": .string(text)]))
+            // An echo of nothing prints an empty line.
+            return CommandOutput(text: text.isEmpty ? "\n" : text, json: .fields(["text": .string(text)]))
         case ("source", _): return try source(inv.word("file") ?? "", at: location)
         case ("alias", _): return try alias(inv.words("definition"))
         case ("unalias", _):
