@@ -82,7 +82,9 @@ extension DeviceEngine {
     /// instant that comes finds the thread free — the same simulation, one instant fewer.
     @inline(__always) var mainItemEndMatters: Bool {
         if visitsEveryItemEnd || (main.running != .timer && main.running != .link) { return true }
-        if main.pendingFiring != nil || main.batch != .none || uiDirty || !mainQueue.isEmpty { return true }
+        if main.pendingFiring != nil || main.batch != .none || main.inStep3 || uiDirty || !mainQueue.isEmpty {
+            return true
+        }
         let (a, b) = currentMode == .tracking ? (1, 2) : (0, 2)
         return !dueTimers.isEmpty(a) || !dueTimers.isEmpty(b) || !filledLinks.isEmpty(a) || !filledLinks.isEmpty(b)
     }

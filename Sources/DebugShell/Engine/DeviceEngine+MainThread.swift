@@ -40,8 +40,8 @@ struct MainThreadState: ~Copyable {
     /// The running timer, link or dispatch handler (its index), or the running commit's frame.
     var runningIndex = -1
     var runningFrame: FrameDraft?
-    /// At the start of an iteration (steps 1–2 ahead), or in step 3.
-    var atIterationStart = true
+    /// Between step 2 and step 3 of an iteration: step 3 comes next (after the commit, if any).
+    var inStep3 = false
     /// At the start of the simulation the previous iteration counts as not having drained.
     var lastIterationDrained = false
 
@@ -71,56 +71,51 @@ enum ReadySource: Int {
 extension DeviceEngine {
     // MARK: Step 6: run-loop iterations (RL4)
 
-    /// Runs iterations while the main thread is free at `t` and has work.
+    /// Runs iterations while the main thread is free at `t` and has work (RL4).
+    ///
+    /// Every iteration starts at step 1; one that finds no ready source in step 3 ends, and the
+    /// thread sleeps until there is work again, keeping its record of whether the last iteration
+    /// drained the main queue.
     func runMainThread(at t: SimTime) {
         while true {
             if main.running != .none {
-                let end = main.busyUntil
-                if end > t { return }
-                finishRunningItem(at: end)
-                // An item that ended quietly before now left the thread asleep in step 3 at its
-                // end, as a full iteration would have (nothing waited then).
-                if end < t { main.atIterationStart = false }
+                if main.busyUntil > t { return }
+                finishRunningItem(at: main.busyUntil)
             }
             if startNextBatchItem(at: t) { continue }
-            // Nothing to do in this mode: asleep in step 3, as the full iteration would leave it.
-            let (a, b) = currentClasses
-            if !uiDirty && mainQueue.isEmpty && dueTimers.isEmpty(a) && dueTimers.isEmpty(b)
-                && filledLinks.isEmpty(a) && filledLinks.isEmpty(b)
-            {
-                main.atIterationStart = false
-                return
-            }
-            if main.atIterationStart {
-                // RL4.1: drain the main queue unless the previous iteration did.
-                if !mainQueue.isEmpty && !main.lastIterationDrained {
-                    main.batch = .drain
-                    main.drainRemaining = mainQueue.count
-                    main.lastIterationDrained = true
-                    continue
+            if main.inStep3 {
+                // RL4.3: service the ready source of the current mode that became ready earliest.
+                main.inStep3 = false
+                if let (source, readyAt) = readySource(at: t) {
+                    main.lastIterationDrained = source == .mainQueue
+                    beginBatch(source, readyAt: readyAt, at: t)
+                } else {
+                    main.lastIterationDrained = false
                 }
-                main.atIterationStart = false
-                // RL4.2: commit a dirty UI.
-                if uiDirty {
-                    startCommit(at: t)
-                    continue
-                }
+                continue  // its batch runs; then the iteration is over
             }
-            // RL4.3: service the ready source of the current mode that became ready earliest.
-            if let (source, readyAt) = readySource(at: t) {
-                main.atIterationStart = true
-                main.lastIterationDrained = source == .mainQueue
-                beginBatch(source, readyAt: readyAt, at: t)
+            guard hasWork(at: t) else { return }
+            // RL4.1: drain the main queue unless the previous iteration did; the iteration ends.
+            if !mainQueue.isEmpty && !main.lastIterationDrained {
+                main.batch = .drain
+                main.drainRemaining = mainQueue.count
+                main.lastIterationDrained = true
                 continue
             }
-            // Asleep in step 3; a dirty UI (a command, a background handler) starts an iteration.
-            if uiDirty {
-                main.atIterationStart = true
-                main.lastIterationDrained = false
-                continue
-            }
-            return
+            main.inStep3 = true
+            // RL4.2: commit a dirty UI; step 3 follows when the commit ends.
+            if uiDirty { startCommit(at: t) }
         }
+    }
+
+    /// Work for the main thread: main-queue blocks, a dirty UI, or a ready source of the mode.
+    @inline(__always) private func hasWork(at t: SimTime) -> Bool {
+        if uiDirty || !mainQueue.isEmpty { return true }
+        let (a, b) = currentClasses
+        if filledLinks.isEmpty(a) && filledLinks.isEmpty(b) && dueTimers.isEmpty(a) && dueTimers.isEmpty(b) {
+            return false
+        }
+        return readySource(at: t) != nil
     }
 
     /// The mode classes serviced in the current mode: its own and `common` (RL1).

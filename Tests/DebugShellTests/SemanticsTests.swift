@@ -1,0 +1,607 @@
+import DebugShellCore
+import DebugShellTesting
+import Testing
+
+@testable import DebugShell
+
+/// Records what happened, in order, as short lines.
+final class Trace: DeviceObserver {
+    var firings: [TimerFiring] = []
+    var presents: [PresentInfo] = []
+    var items: [MainThreadItem] = []
+    var modes: [(SimTime, RunLoopMode)] = []
+    var renders: [(frame: Int64, start: SimTime, end: SimTime)] = []
+    var ticks: [(timestamp: SimTime, start: SimTime)] = []
+    func device(_ device: any SimulatedDevice, observed o: DeviceObservation) {
+        switch o {
+        case .timerFired(let f): firings.append(f)
+        case .presented(let p): presents.append(p)
+        case .mainItem(let m): items.append(m)
+        case .modeChanged(let t, let m): modes.append((t, m))
+        case .renderStarted(let f, let s, let e): renders.append((f, s, e))
+        case .animationTick(let ts, let s): ticks.append((ts, s))
+        default: break
+        }
+    }
+    func starts(_ id: TimerID) -> [Int64] { firings.filter { $0.id == id }.map { $0.start.nanoseconds / 1_000_000 } }
+}
+
+let msec: Int64 = 1_000_000
+func at(_ ms: Int64) -> SimTime { SimTime(nanoseconds: ms * msec) }
+func atNs(_ ns: Int64) -> SimTime { SimTime(nanoseconds: ns) }
+
+func traced(_ kinds: ObservationKinds = .all, rate: Int = 60) -> (DeviceEngine, Trace) {
+    let engine = DeviceEngine(rate: (try? RefreshRate(hertz: rate)) ?? .sixty)
+    let trace = Trace()
+    _ = engine.addObserver(trace, kinds: kinds)
+    return (engine, trace)
+}
+
+func link(_ e: DeviceEngine, mode: RunLoopMode = .common, fps: Int = 0, cost: SimDuration = .zero, label: String = "l")
+    -> TimerID
+{
+    e.addDisplayLink(DisplayLinkConfig(mode: mode, preferredFramesPerSecond: fps, cost: cost, owner: .app, label: label), callback: nil)
+}
+
+func nstimer(
+    _ e: DeviceEngine, _ interval: SimDuration, repeats: Bool = true, tolerance: SimDuration = .zero,
+    mode: RunLoopMode = .default, cost: SimDuration = .zero, label: String = "t"
+) -> TimerID {
+    e.addRunLoopTimer(
+        RunLoopTimerConfig(interval: interval, repeats: repeats, tolerance: tolerance, mode: mode, cost: cost, owner: .app, label: label),
+        callback: nil)
+}
+
+func gcd(
+    _ e: DeviceEngine, _ interval: SimDuration, start: SimDuration? = nil, leeway: SimDuration = .zero,
+    queue: DispatchQueueKind = .main, cost: SimDuration = .zero, once: Bool = false
+) -> TimerID {
+    e.addDispatchTimer(
+        DispatchTimerConfig(interval: interval, start: start, leeway: leeway, queue: queue, cost: cost, once: once, owner: .app, label: "g"),
+        callback: nil)
+}
+
+// MARK: - S: time and ordering
+
+@Suite struct TimeAndOrderingTests {
+    @Test func s1_productsNeverOverflowAndTheHorizonIsAnError() throws {
+        // Vsync k·1e9/R near the horizon, at rates where k·1e9 would overflow 64 bits.
+        for rate in [1, 7, 60, 997, 1000] {
+            let grid = VsyncGrid(rate: rate)
+            let t = (Int64(1) << 62) - 12_345
+            let v = grid.first(atOrAfter: t)
+            #expect(v.time >= t)
+            #expect(grid.time(segment: 0, k: v.k - 1) < t)
+        }
+        #expect(throws: RangeError.self) { try SimTime(nanoseconds: 1 << 62).adding(.nanoseconds(1)) }
+        try expectTranscript("> run 4611686018s\n> run 1s\nerror: time 4611686018s + 1s is beyond the 2^62 ns horizon")
+    }
+
+    @Test func s2_theGridNeverAddsARoundedPeriod() {
+        let e = DeviceEngine()
+        var v = SimTime.zero
+        var times: [Int64] = []
+        for _ in 0..<5 {
+            v = e.vsync(after: v)
+            times.append(v.nanoseconds)
+        }
+        // floor(k·1e9/60): 16666666, 33333333, 50000000, … — periods of 16666666 and 16666667.
+        #expect(times == [16_666_666, 33_333_333, 50_000_000, 66_666_666, 83_333_333])
+        #expect(e.vsync(atOrAfter: at(1000)) == at(1000))  // v60 = 1e9 exactly, no drift
+    }
+
+    @Test func s2_aRateChangeTakesEffectAtTheFirstVsyncAtOrAfterIt() {
+        let e = DeviceEngine()
+        _ = e.advance(to: at(5))
+        e.setRefreshRate((try? RefreshRate(hertz: 120)) ?? .sixty)
+        // The anchor is v1 = 16.666666 ms; then k·1e9/120 from there.
+        #expect(e.pendingRate?.at == atNs(16_666_666))
+        #expect(e.vsync(after: atNs(16_666_666)) == atNs(16_666_666 + 8_333_333))
+        #expect(e.vsync(after: atNs(16_666_666 + 8_333_333)) == atNs(16_666_666 + 16_666_666))
+        #expect(e.refreshRate.hertz == 60)
+        _ = e.advance(to: at(20))
+        #expect(e.refreshRate.hertz == 120)
+        // Past vsyncs keep the old grid.
+        #expect(e.vsync(after: .zero) == atNs(16_666_666))
+    }
+
+    @Test func s3_commandsAtTComeBeforeEventsAtTAndRunLeavesNowAtTheEnd() {
+        let (e, trace) = traced()
+        let t = nstimer(e, .milliseconds(100))
+        _ = e.advance(to: at(100))
+        #expect(e.now == at(100))
+        #expect(trace.starts(t).isEmpty)  // fire date 100 is not < 100
+        // A stall issued at 100 is drained at 100 (RL4.1) before the timer's wake-up.
+        e.stall(.milliseconds(10), dirtiesUI: false)
+        _ = e.advance(to: at(200))
+        #expect(trace.starts(t) == [110])
+        #expect(trace.firings.first?.cause == .busy)
+    }
+
+    @Test func s4_theOrderAtOneInstant() {
+        // At t = 100 ms: a scheduled stall (step 1), a background and a main dispatch timer
+        // (step 5, background first), a run-loop timer (step 4): the main thread then drains the
+        // queue snapshot — the stall and the main handler — then services the timer.
+        let (e, trace) = traced()
+        let bg = gcd(e, .milliseconds(100), queue: .background)
+        let main = gcd(e, .milliseconds(100), queue: .main)
+        let t = nstimer(e, .milliseconds(100))
+        e.schedule(at: at(100)) { e.stall(.milliseconds(5), dirtiesUI: false) }
+        _ = e.advance(to: at(101))
+        #expect(trace.firings.map(\.id) == [bg])  // the main handler waits behind the 5 ms stall
+        _ = e.advance(to: at(200))
+        #expect(trace.firings.map(\.id) == [bg, main, t])
+        #expect(trace.firings[1].start == at(105))
+        #expect(trace.firings[2].start == at(105))
+        #expect(trace.items.map(\.kind) == [.block, .dispatchHandler, .timer])
+    }
+
+    @Test func s4_aCommandScheduledForTheEndOfARunRunsAtTheStartOfTheNext() throws {
+        try expectTranscript("> at 1s echo at-one\n> run 1s\n> echo between\nbetween\n> run 1ns\nat-one")
+    }
+}
+
+// MARK: - RL: the main thread and its run loop
+
+@Suite struct RunLoopTests {
+    @Test func rl1_modesGateWhatRuns() {
+        let (e, trace) = traced()
+        let d = nstimer(e, .milliseconds(50), mode: .default, label: "default")
+        let c = nstimer(e, .milliseconds(50), mode: .common, label: "common")
+        let k = nstimer(e, .milliseconds(50), mode: .tracking, label: "tracking")
+        e.scroll(for: .milliseconds(120))
+        _ = e.advance(to: at(200))
+        #expect(trace.modes.map { $0.1 } == [.tracking, .default])
+        #expect(trace.starts(c) == [50, 100, 150])
+        #expect(trace.starts(k) == [50, 100])  // only while tracking
+        #expect(trace.starts(d) == [120, 150])  // T7: once when tracking ends, then its grid
+    }
+
+    @Test func rl2_oneItemAtATimeAndNothingPreempts() {
+        let (e, trace) = traced()
+        e.stall(.milliseconds(30), dirtiesUI: false)
+        e.stall(.milliseconds(20), dirtiesUI: false)
+        let t = nstimer(e, .milliseconds(10), repeats: false)
+        _ = e.advance(to: at(100))
+        #expect(trace.items.map { [$0.start.nanoseconds / msec, $0.end.nanoseconds / msec] } == [[0, 30], [30, 50], [50, 50]])
+        #expect(trace.starts(t) == [50])
+    }
+
+    @Test func rl3_theMainQueueIsServicedDuringTracking() {
+        let (e, trace) = traced([.mainItem])
+        e.scroll(for: .seconds(1))
+        e.schedule(at: at(200)) { e.stall(.milliseconds(10), dirtiesUI: false) }
+        _ = e.advance(to: at(300))
+        #expect(trace.items.contains { $0.kind == .block && $0.start == at(200) })
+    }
+
+    @Test func rl4_aSnapshotDrainIsFirstAndBlocksAddedMeanwhileWait() {
+        let (e, trace) = traced([.mainItem])
+        e.enqueueMainBlock(cost: .milliseconds(1), dirtiesUI: true, label: "a") {
+            e.enqueueMainBlock(cost: .milliseconds(1), dirtiesUI: false, label: "c", action: nil)
+        }
+        e.enqueueMainBlock(cost: .milliseconds(1), dirtiesUI: false, label: "b", action: nil)
+        e.commitCost = .milliseconds(2)
+        _ = e.advance(to: at(50))
+        // Iteration 1 drains the snapshot {a, b}; iteration 2 commits (a dirtied the UI), then
+        // services the queue in step 3 (c, enqueued during the drain).
+        #expect(trace.items.map(\.label) == ["a", "b", "commit", "c"])
+        #expect(trace.items.map { $0.start.nanoseconds / msec } == [0, 1, 2, 4])
+    }
+
+    @Test func rl4_readySourcesByReadinessWithTiesTimersLinksQueue() {
+        // Busy until 100; at 50 a timer is due, a link's slot fills (v3 = 50 ms) and a block is
+        // enqueued. At 100: step 1 skipped (the stall drained), step 3 picks the timers (tie order);
+        // the next iteration drains the queue (step 1: the timers did not drain); then the links.
+        let (e, trace) = traced([.mainItem])
+        e.stall(.milliseconds(100), dirtiesUI: false)
+        _ = nstimer(e, .milliseconds(50), repeats: false, label: "timer")
+        e.schedule(at: at(40)) { _ = link(e, label: "link") }
+        e.schedule(at: at(50)) { e.enqueueMainBlock(cost: .zero, dirtiesUI: false, label: "block", action: nil) }
+        _ = e.advance(to: at(101))
+        #expect(trace.items.map(\.label) == ["stall 0.1s", "timer", "block", "link"])
+    }
+
+    @Test func rl5_aDirtyUICommits() throws {
+        try expectTranscript(
+            """
+            > stall 1ms --ui
+            > stall 1ms
+            > run 100ms
+            > get render.commits
+            render.commits = 1
+            > get render.presents
+            render.presents = 1
+            """)
+    }
+
+    @Test func rl6_hangsAreItemsOf250msAndBusyRatioIsTheLastWholeSecond() throws {
+        try expectTranscript(
+            """
+            > stall 249ms
+            > stall 250ms
+            > get main.busy_ratio
+            main.busy_ratio = none
+            > run 1s
+            > get main.hangs
+            main.hangs = 1
+            > get main.busy_ratio
+            main.busy_ratio = 0.499
+            > run 1s
+            > get main.busy_ratio
+            main.busy_ratio = 0
+            """)
+    }
+}
+
+// MARK: - DL: display links
+
+@Suite struct DisplayLinkTests {
+    @Test func dl1_aLinkFiresOnlyInItsModes() {
+        let (e, trace) = traced([.timerFired])
+        let l = link(e, mode: .default)
+        e.scroll(for: .milliseconds(100))
+        _ = e.advance(to: at(150))
+        // v0 fills the slot before the mode change at 0 is seen by the main thread? No: the mode
+        // changes at step 2, before the vsync; the slot fills at v0 and waits (DL7) until 100.
+        let fires = trace.firings.filter { $0.id == l }
+        #expect(fires.first?.start == at(100))
+        #expect(fires.first?.scheduled == .zero)  // the stale timestamp of v0
+        #expect(fires.first?.cause == .mode)
+    }
+
+    @Test func dl2_timestampTargetAndDuration() {
+        let e = DeviceEngine()
+        var seen: [(SimTime, SimTime)] = []
+        _ = e.addDisplayLink(DisplayLinkConfig(preferredFramesPerSecond: 30, owner: .app, label: "l")) { cb in
+            seen.append((cb.timestamp, cb.targetTimestamp))
+            return .zero
+        }
+        _ = e.advance(to: at(70))
+        #expect(seen.map { $0.0.nanoseconds } == [0, 33_333_333, 66_666_666])
+        #expect(seen.map { $0.1.nanoseconds } == [33_333_333, 66_666_666, 100_000_000])
+    }
+
+    @Test(arguments: [(60, 30, 2), (60, 40, 2), (60, 45, 1), (120, 60, 2), (120, 50, 2), (120, 0, 1), (60, 20, 3), (60, 7, 9)])
+    func dl3_theGridStepRoundsHalvesUp(rate: Int, fps: Int, step: Int) {
+        #expect(DeviceEngine.gridStep(rate: Int64(rate), fps: fps) == Int64(step))
+    }
+
+    @Test func dl3_theGridIsCountedFromTheAnchor() {
+        let (e, trace) = traced([.timerFired])
+        _ = e.advance(to: at(5))
+        let l = link(e, fps: 30)
+        _ = e.advance(to: at(90))
+        // Grid vsyncs k mod 2 == 0 from the anchor at 0: 33.3, 66.7 (v1 is not on the grid).
+        #expect(trace.firings.filter { $0.id == l }.map(\.scheduled.nanoseconds) == [33_333_333, 66_666_666])
+    }
+
+    @Test func dl4_aPausedLinkFillsNoSlotAndResumesFresh() {
+        let (e, trace) = traced([.timerFired])
+        let l = link(e)
+        e.stall(.milliseconds(30), dirtiesUI: false)
+        _ = e.advance(to: at(20))  // v0 filled, v1 skipped
+        e.pause(l)
+        _ = e.advance(to: at(60))
+        e.resume(l)
+        _ = e.advance(to: at(70))
+        #expect(trace.firings.filter { $0.id == l }.map(\.scheduled.nanoseconds) == [66_666_666])
+        #expect(e.timerInfo(l)?.skipped == 1)
+    }
+
+    @Test func dl5_theFirstSlotIsTheFirstGridVsyncAtOrAfterAdding() {
+        let (e, trace) = traced([.timerFired])
+        let a = link(e)  // at 0: v0
+        _ = e.advance(to: at(5))
+        let b = link(e)  // at 5: v1
+        _ = e.advance(to: at(20))
+        #expect(trace.firings.filter { $0.id == a }.map(\.scheduled.nanoseconds) == [0, 16_666_666])
+        #expect(trace.firings.filter { $0.id == b }.map(\.scheduled.nanoseconds) == [16_666_666])
+    }
+
+    @Test func dl6_invalidatingEmptiesTheSlot() {
+        let (e, trace) = traced([.timerFired])
+        let l = link(e)
+        e.stall(.milliseconds(30), dirtiesUI: false)
+        _ = e.advance(to: at(10))
+        e.invalidate(l)
+        _ = e.advance(to: at(100))
+        #expect(trace.firings.isEmpty)
+        #expect(e.timerInfo(l)?.state == .invalidated)
+    }
+
+    @Test func dl7_aBusyMainThreadDropsVsyncsAndTheSlotKeepsTheStaleOne() {
+        let (e, trace) = traced([.timerFired])
+        let l = link(e)
+        e.stall(.milliseconds(100), dirtiesUI: false)
+        _ = e.advance(to: at(130))
+        let fires = trace.firings.filter { $0.id == l }
+        #expect(fires.map(\.scheduled.nanoseconds) == [0, 116_666_666])
+        #expect(fires[0].start == at(100) && fires[0].lateness == .milliseconds(100) && fires[0].cause == .busy)
+        #expect(e.timerInfo(l)?.skipped == 6)  // v1…v6
+    }
+
+    @Test func dl8_oneWakeUpServicesEveryLinkInTheOrderAdded() {
+        let (e, trace) = traced([.timerFired])
+        let a = link(e, cost: .milliseconds(2), label: "a")
+        let b = link(e, cost: .milliseconds(3), label: "b")
+        let c = link(e, mode: .tracking, label: "c")
+        _ = e.advance(to: at(10))
+        #expect(trace.firings.map(\.id) == [a, b])
+        #expect(trace.firings.map(\.start.nanoseconds) == [0, 2_000_000])
+        #expect(e.timerInfo(c)?.fires == 0)
+    }
+}
+
+// MARK: - T: run-loop timers
+
+@Suite struct RunLoopTimerTests {
+    @Test func t1_t2_firstFireIsNowPlusIntervalAndNeverEarly() {
+        let (e, trace) = traced([.timerFired])
+        _ = e.advance(to: at(7))
+        let t = nstimer(e, .milliseconds(50))
+        _ = e.advance(to: at(200))
+        #expect(trace.starts(t) == [57, 107, 157])
+        #expect(trace.firings.allSatisfy { $0.lateness == .zero })
+    }
+
+    @Test func t3_aWakeUpFiresEveryDueTimerInFireDateOrder() {
+        let (e, trace) = traced([.timerFired])
+        e.stall(.milliseconds(40), dirtiesUI: false)
+        let late = nstimer(e, .milliseconds(30), repeats: false, cost: .milliseconds(5), label: "b")
+        let early = nstimer(e, .milliseconds(20), repeats: false, cost: .milliseconds(5), label: "a")
+        let tie = nstimer(e, .milliseconds(30), repeats: false, label: "c")
+        let during = nstimer(e, .milliseconds(42), repeats: false, label: "d")
+        _ = e.advance(to: at(100))
+        // Due at 40: a (20), b (30), c (30, created after b). d becomes due during the batch.
+        #expect(trace.firings.map(\.id) == [early, late, tie, during])
+        #expect(trace.firings.map { $0.start.nanoseconds / msec } == [40, 45, 50, 50])
+    }
+
+    @Test func t4_aLateRepeatingTimerFiresOnceAndSkipsTheGridPointsPassed() {
+        let (e, trace) = traced([.timerFired])
+        let t = nstimer(e, .milliseconds(50), cost: .milliseconds(120))
+        _ = e.advance(to: at(500))
+        // Fires at 50 (returns 170: next is 200, points 100 and 150 skipped), 200 (returns 320:
+        // next 350, 250 and 300 skipped).
+        #expect(trace.starts(t) == [50, 200, 350])
+        #expect(trace.firings.map(\.skipped) == [2, 2, 2])
+        #expect(e.timerInfo(t)?.skipped == 6)
+    }
+
+    @Test func t5_toleranceMovesNothingWithoutCoalescing() {
+        let (e, trace) = traced([.timerFired])
+        let t = nstimer(e, .milliseconds(50), tolerance: .milliseconds(10))
+        _ = e.advance(to: at(120))
+        #expect(trace.starts(t) == [50, 100])
+    }
+
+    @Test func t5_coalescingWakesAtTheSmallestFireDatePlusTolerance() {
+        let (e, trace) = traced([.timerFired])
+        e.coalescing = true
+        let a = nstimer(e, .milliseconds(50), tolerance: .milliseconds(10), label: "a")
+        let b = nstimer(e, .milliseconds(55), tolerance: .milliseconds(20), label: "b")
+        _ = e.advance(to: at(70))
+        // Wake-up at min(50+10, 55+20) = 60 fires both (both due by then).
+        #expect(trace.firings.map(\.id) == [a, b])
+        #expect(trace.firings.map(\.start) == [at(60), at(60)])
+        #expect(trace.firings.map(\.cause) == [.coalesced, .coalesced])
+        #expect(e.timerWakeups(appOnly: true) == 1)
+        // The grid never drifts: the next fire dates are 100 and 110.
+        #expect(e.timerInfo(a)?.nextFire == at(100))
+        #expect(e.timerInfo(b)?.nextFire == at(110))
+    }
+
+    @Test func t5_toleranceIsClampedToHalfTheIntervalForRepeatingTimers() {
+        let e = DeviceEngine()
+        let t = nstimer(e, .milliseconds(50), tolerance: .milliseconds(40))
+        #expect(e.timerInfo(t)?.slack == .milliseconds(25))
+        let once = nstimer(e, .milliseconds(50), repeats: false, tolerance: .milliseconds(40))
+        #expect(e.timerInfo(once)?.slack == .milliseconds(40))
+    }
+
+    @Test func t6_aNonRepeatingTimerIsDoneAfterItFires() {
+        let (e, trace) = traced([.timerFired])
+        let t = nstimer(e, .milliseconds(10), repeats: false)
+        _ = e.advance(to: at(100))
+        #expect(trace.starts(t) == [10])
+        #expect(e.timerInfo(t)?.state == .done)
+    }
+
+    @Test func t7_aDefaultModeTimerFiresOnceWhenTrackingEndsAndResumesItsGrid() {
+        let (e, trace) = traced([.timerFired])
+        let t = nstimer(e, .milliseconds(100), mode: .default)
+        e.scroll(for: .milliseconds(350))
+        _ = e.advance(to: at(500))
+        #expect(trace.starts(t) == [350, 400])
+        let first = trace.firings.first { $0.id == t }
+        #expect(first?.cause == .mode && first?.skipped == 2)
+    }
+
+    @Test func t8_pauseAndResumeSkipThePointsPassed() {
+        let (e, trace) = traced([.timerFired])
+        let t = nstimer(e, .milliseconds(50))
+        _ = e.advance(to: at(60))
+        e.pause(t)
+        _ = e.advance(to: at(170))
+        e.resume(t)
+        _ = e.advance(to: at(260))
+        #expect(trace.starts(t) == [50, 200, 250])
+        #expect(e.timerInfo(t)?.skipped == 2)  // 100 and 150
+    }
+}
+
+// MARK: - D: dispatch timers
+
+@Suite struct DispatchTimerTests {
+    @Test func d1_theFirstTargetIsNowPlusStartThenAFixedGrid() {
+        let (e, trace) = traced([.timerFired])
+        let g = gcd(e, .milliseconds(30), start: .milliseconds(5), queue: .background)
+        _ = e.advance(to: at(100))
+        #expect(trace.starts(g) == [5, 35, 65, 95])
+    }
+
+    @Test func d2_leewayIsClampedAndCoalescesPerQueueKind() {
+        let (e, trace) = traced([.timerFired])
+        e.coalescing = true
+        let a = gcd(e, .milliseconds(40), leeway: .milliseconds(30), queue: .background)
+        let b = gcd(e, .milliseconds(45), leeway: .milliseconds(5), queue: .background)
+        #expect(e.timerInfo(a)?.slack == .milliseconds(20))
+        _ = e.advance(to: at(55))
+        // Deadlines 40+20 = 60 and 45+5 = 50: the wake-up at 50 fires both.
+        #expect(trace.firings.map(\.start) == [at(50), at(50)])
+        #expect(trace.firings.map(\.id) == [a, b])
+    }
+
+    @Test func d3_d4_aBusyHandlerAccumulatesData() {
+        let (e, trace) = traced([.timerFired])
+        let g = gcd(e, .milliseconds(10), queue: .background, cost: .milliseconds(25))
+        _ = e.advance(to: at(80))
+        // Runs at 10 (to 35): targets 20, 30 wait; runs again at 35 with data 2 (to 60): 40, 50
+        // wait; at 60 with data 3 (60 itself counts).
+        #expect(trace.starts(g) == [10, 35, 60])
+        #expect(trace.firings.map(\.data) == [1, 2, 3])
+        #expect(trace.firings.map(\.lateness) == [.zero, .milliseconds(15), .milliseconds(20)])
+    }
+
+    @Test func d4_pauseThenResumeDeliversInOneInvocation() {
+        let (e, trace) = traced([.timerFired])
+        let g = gcd(e, .milliseconds(10), queue: .background)
+        _ = e.advance(to: at(15))
+        e.pause(g)
+        _ = e.advance(to: at(47))
+        e.resume(g)
+        _ = e.advance(to: at(55))
+        #expect(trace.starts(g) == [10, 47, 50])
+        #expect(trace.firings.map(\.data) == [1, 3, 1])
+        #expect(trace.firings[1].cause == .paused && trace.firings[1].lateness == .milliseconds(27))
+    }
+
+    @Test func d5_backgroundIgnoresTheMainThreadAndMainIsEnqueuedOnce() {
+        let (e, trace) = traced([.timerFired])
+        e.stall(.milliseconds(100), dirtiesUI: false)
+        let bg = gcd(e, .milliseconds(30), queue: .background)
+        let main = gcd(e, .milliseconds(30), queue: .main)
+        _ = e.advance(to: at(130))
+        #expect(trace.starts(bg) == [30, 60, 90, 120])
+        #expect(trace.starts(main) == [100, 120])
+        #expect(trace.firings.filter { $0.id == main }.map(\.data) == [3, 1])
+    }
+
+    @Test func d6_aOneShotMainQueueTimerIsDoneAfterItsHandler() {
+        let (e, trace) = traced([.timerFired])
+        let g = gcd(e, .milliseconds(70), start: .milliseconds(70), leeway: .milliseconds(7), queue: .main, once: true)
+        _ = e.advance(to: at(300))
+        #expect(trace.starts(g) == [70])
+        #expect(e.timerInfo(g)?.state == .done)
+    }
+}
+
+// MARK: - A and R: the app, commits, the render server, hitches
+
+@Suite struct RenderTests {
+    @Test func a1_ticksAtEveryVsyncOfTheAnimationAndAStaleTickDoesNothing() {
+        let (e, trace) = traced([.animationTick, .mainItem])
+        _ = e.advance(to: at(10))
+        e.animate(for: .milliseconds(50))
+        e.schedule(at: at(40)) { e.stall(.milliseconds(25), dirtiesUI: false) }
+        _ = e.advance(to: at(200))
+        // Ticks at v1, v2 (16.7, 33.3); v3 = 50 fills the slot while the stall runs (40–65), but
+        // the animation ended at 60: the stale tick at 65 does nothing.
+        #expect(trace.ticks.map(\.timestamp.nanoseconds) == [16_666_666, 33_333_333])
+        #expect(!trace.items.contains { $0.kind == .displayLink && $0.start == at(65) })
+    }
+
+    @Test func a1_scrollIsTrackingPlusAnAnimation() throws {
+        try expectTranscript(
+            """
+            > scroll 100ms
+            > run 50ms
+            > get clock.mode
+            clock.mode = tracking
+            > run 100ms
+            > get clock.mode
+            clock.mode = default
+            > get render.commits
+            render.commits = 6
+            """)
+    }
+
+    @Test func a2_r4_onlyFramesCommittedDuringAnimatingTimeCount() {
+        let (e, trace) = traced([.present])
+        e.animate(for: .milliseconds(30))
+        e.schedule(at: at(200)) { e.stall(.milliseconds(1), dirtiesUI: true) }
+        _ = e.advance(to: at(300))
+        #expect(trace.presents.map(\.counted) == [true, true, false])
+    }
+
+    @Test func r1_r2_renderAfterTheCommitPresentAtTheVsyncAfterTheRender() {
+        let (e, trace) = traced([.present, .render])
+        e.commitCost = .milliseconds(5)
+        e.gpuCost = .milliseconds(10)
+        e.stall(.milliseconds(1), dirtiesUI: true)
+        _ = e.advance(to: at(100))
+        // Commit 1–6; render starts at v1 (16.7) ends 26.7; present at v2 (33.3).
+        #expect(trace.renders.map { [$0.start.nanoseconds, $0.end.nanoseconds] } == [[16_666_666, 26_666_666]])
+        #expect(trace.presents.map(\.present.nanoseconds) == [33_333_333])
+        // No animation tick: expected = the vsync after the vsync after the commit end (R3).
+        #expect(trace.presents.first?.expectedPresent.nanoseconds == 33_333_333)
+        #expect(trace.presents.first?.hitch == .zero)
+    }
+
+    @Test func r1_waitingFramesMergeIntoTheNewest() {
+        let (e, trace) = traced([.present, .render])
+        e.gpuCost = .milliseconds(40)
+        for t in [0, 20, 25, 45] as [Int64] { e.schedule(at: at(t)) { e.stall(.zero, dirtiesUI: true) } }
+        _ = e.advance(to: at(200))
+        // Frame 1 renders 16.7–56.7; frames 2, 3, 4 wait and merge; the newest (4) renders at 66.7.
+        #expect(trace.renders.map(\.frame) == [1, 4])
+        #expect(trace.presents.map(\.mergedFrames) == [1, 3])
+    }
+
+    @Test func r3_r4_aCommitHitch() {
+        let (e, trace) = traced([.present])
+        e.animate(for: .milliseconds(40))
+        e.commitCost = .milliseconds(20)
+        _ = e.advance(to: at(200))
+        // Tick at 0, commit 0–20 ends after v1 (16.7): it missed its render vsync.
+        let first = trace.presents[0]
+        #expect(first.newestTick == .zero && first.commitLate && !first.renderLate)
+        #expect(first.expectedPresent.nanoseconds == 33_333_333)
+        #expect(first.present.nanoseconds == 50_000_000)
+        #expect(first.hitch.nanoseconds == 16_666_667)
+    }
+
+    @Test func r4_theHitchCountsFromTheVsyncAfterThePreviousPresent() {
+        let (e, trace) = traced([.present])
+        e.animate(for: .milliseconds(200))
+        e.gpuCost = .milliseconds(20)
+        _ = e.advance(to: at(150))
+        // R-A: presents every other vsync, each late by one period against max(x, after(p−1)).
+        #expect(trace.presents.map(\.present.nanoseconds).prefix(3) == [50_000_000, 83_333_333, 116_666_666])
+        #expect(trace.presents.dropFirst().allSatisfy { $0.previousCountedPresent != nil })
+        #expect(trace.presents.allSatisfy { $0.renderLate && ($0.hitch.nanoseconds - 16_666_666).magnitude <= 1 })
+    }
+}
+
+// MARK: - K: lateness causes
+
+@Suite struct LatenessCauseTests {
+    @Test func k2_modeThenBusyThenCoalesced() {
+        let (e, trace) = traced([.timerFired])
+        e.scroll(for: .milliseconds(60))
+        let mode = nstimer(e, .milliseconds(20), repeats: false, mode: .default, label: "mode")
+        e.schedule(at: at(100)) {
+            e.stall(.milliseconds(30), dirtiesUI: false)
+            _ = nstimer(e, .milliseconds(10), repeats: false, label: "busy")
+            e.coalescing = true
+            _ = nstimer(e, .milliseconds(50), repeats: false, tolerance: .milliseconds(5), label: "coalesced")
+        }
+        _ = e.advance(to: at(300))
+        let app = trace.firings.filter { $0.owner == .app }
+        #expect(app.map(\.label) == ["mode", "busy", "coalesced"])
+        #expect(app.map(\.cause) == [.mode, .busy, .coalesced])
+        #expect(app.map(\.lateness) == [.milliseconds(40), .milliseconds(20), .milliseconds(5)])
+        _ = mode
+    }
+}
