@@ -172,7 +172,10 @@ public struct TimerCallback: Sendable {
     /// Which invocation this is, from 1.
     public var invocation: Int64
 
-    public init(id: TimerID, kind: TimerKind, start: SimTime, scheduled: SimTime, timestamp: SimTime, targetTimestamp: SimTime, data: Int64, invocation: Int64) {
+    public init(
+        id: TimerID, kind: TimerKind, start: SimTime, scheduled: SimTime, timestamp: SimTime, targetTimestamp: SimTime,
+        data: Int64, invocation: Int64
+    ) {
         self.id = id
         self.kind = kind
         self.start = start
@@ -203,7 +206,10 @@ public struct TimerFiring: Sendable {
     /// Grid points passed without a callback since the previous firing (T4, DL7).
     public var skipped: Int64
 
-    public init(id: TimerID, kind: TimerKind, owner: TimerOwner, label: String, scheduled: SimTime, start: SimTime, end: SimTime, lateness: SimDuration, cause: LatenessCause?, data: Int64, skipped: Int64) {
+    public init(
+        id: TimerID, kind: TimerKind, owner: TimerOwner, label: String, scheduled: SimTime, start: SimTime,
+        end: SimTime, lateness: SimDuration, cause: LatenessCause?, data: Int64, skipped: Int64
+    ) {
         self.id = id
         self.kind = kind
         self.owner = owner
@@ -246,7 +252,12 @@ public struct TimerInfo: Sendable {
     /// The next scheduled firing: fire date, target, or the link's next grid vsync.
     public var nextFire: SimTime?
 
-    public init(id: TimerID, kind: TimerKind, owner: TimerOwner, label: String, state: TimerState, mode: RunLoopMode?, queue: DispatchQueueKind?, interval: SimDuration, repeats: Bool, slack: SimDuration, cost: SimDuration, dirtiesUI: Bool, preferredFramesPerSecond: Int, fires: Int64, skipped: Int64, maxLateness: SimDuration, lastData: Int64, totalData: Int64, nextFire: SimTime?) {
+    public init(
+        id: TimerID, kind: TimerKind, owner: TimerOwner, label: String, state: TimerState, mode: RunLoopMode?,
+        queue: DispatchQueueKind?, interval: SimDuration, repeats: Bool, slack: SimDuration, cost: SimDuration,
+        dirtiesUI: Bool, preferredFramesPerSecond: Int, fires: Int64, skipped: Int64, maxLateness: SimDuration,
+        lastData: Int64, totalData: Int64, nextFire: SimTime?
+    ) {
         self.id = id
         self.kind = kind
         self.owner = owner
@@ -298,7 +309,11 @@ public struct PresentInfo: Sendable {
     /// that starts counting later uses `max(0, p − x)` for its own first present.
     public var hitch: SimDuration
 
-    public init(frame: Int64, commitStart: SimTime, commitEnd: SimTime, newestTick: SimTime?, renderStart: SimTime, renderEnd: SimTime, present: SimTime, expectedPresent: SimTime, counted: Bool, commitLate: Bool, renderLate: Bool, mergedFrames: Int, previousCountedPresent: SimTime?, hitch: SimDuration) {
+    public init(
+        frame: Int64, commitStart: SimTime, commitEnd: SimTime, newestTick: SimTime?, renderStart: SimTime,
+        renderEnd: SimTime, present: SimTime, expectedPresent: SimTime, counted: Bool, commitLate: Bool,
+        renderLate: Bool, mergedFrames: Int, previousCountedPresent: SimTime?, hitch: SimDuration
+    ) {
         self.frame = frame
         self.commitStart = commitStart
         self.commitEnd = commitEnd

@@ -60,7 +60,8 @@ public enum Transcript {
 
     /// Runs a whole script (as a file would run) and returns stdout, stderr and the outcome.
     public static func run(
-        _ script: String, tools: [any DebugTool.Type], options: SessionOptions = SessionOptions(), name: String = "test.dsh"
+        _ script: String, tools: [any DebugTool.Type], options: SessionOptions = SessionOptions(),
+        name: String = "test.dsh"
     ) throws -> (stdout: String, stderr: String, outcome: ScriptOutcome) {
         let sink = MemorySink()
         let session = try Session(tools: tools, options: options, sink: sink)
@@ -85,7 +86,9 @@ extension Transcript {
         for spec in specs {
             for verb in spec.verbs {
                 for example in verb.examples {
-                    out.append(LabeledExample(command: verb.name.isEmpty ? spec.name : "\(spec.name) \(verb.name)", example: example))
+                    out.append(
+                        LabeledExample(
+                            command: verb.name.isEmpty ? spec.name : "\(spec.name) \(verb.name)", example: example))
                 }
             }
         }

@@ -22,6 +22,12 @@ struct InteractiveSession {
     ///
     /// - Returns: the exit status: 0 for Ctrl-D and `quit`, `n` for `exit n`, 128 + the signal
     ///   for a hang-up or termination.
+    /// `shell.history-size`: how many commands the history file keeps.
+    private func historySize() -> Int32 {
+        if case .integer(let n)? = session.settingValue("shell.history-size") { return Int32(clamping: n) }
+        return 1000
+    }
+
     func run() -> Int32 {
         session.options.interactive = true
         guard let signalPipe = Signals.openSignalPipe() else {
@@ -34,6 +40,7 @@ struct InteractiveSession {
         LineEditor.color = StatusBlock.colorAllowed
         LineEditor.complete = { [session] in session.complete($0) }
         LineEditor.statusLines = { [session] in InteractiveSession.statusLines(of: session) }
+        LineEditor.historyLimit = historySize()
         LineEditor.loadHistory(from: paths.history)
         sink.willWrite = { [unowned sink] in
             LineEditor.hideForOutput()
@@ -41,8 +48,9 @@ struct InteractiveSession {
         }
         session.timeDidMove = { LineEditor.blockIsStale = true }
 
-        let leave = { (status: Int32) -> Int32 in
+        let leave = { [self] (status: Int32) -> Int32 in
             sink.flush()
+            LineEditor.historyLimit = historySize()
             if let message = LineEditor.saveHistory(to: paths.history) { report("debugsh: \(message)") }
             return status
         }

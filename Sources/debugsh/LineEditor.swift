@@ -45,8 +45,9 @@ enum LineEditor {
     nonisolated(unsafe) private static var candidates: [String] = []
     nonisolated(unsafe) private static var candidateIndex = 0
 
-    /// The most history entries kept (SPEC §10 "capped"; `shell.history-size` defaults to it).
-    static let historyLimit: Int32 = 1000
+    /// The most history entries kept (SPEC §10 "capped"): `shell.history-size`, set by the
+    /// session before the history is read (the rc file may change it).
+    nonisolated(unsafe) static var historyLimit: Int32 = 1000
 
     // MARK: - Set-up
 
@@ -307,6 +308,7 @@ enum LineEditor {
     ///
     /// - Returns: an error message, or nil when the file was written.
     static func saveHistory(to path: String) -> String? {
+        stifle_history(historyLimit)
         FileIO.makeDirectories(FileIO.directory(of: path), mode: 0o700)
         let temp = path + ".tmp.\(getpid())"
         let status = write_history(temp)

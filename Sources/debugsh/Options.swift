@@ -7,7 +7,9 @@ struct DebugshOptions: ParsableArguments {
         help: ArgumentHelp("Run these commands (repeatable; after the scripts, in order).", valueName: "commands"))
     var commands: [String] = []
 
-    @Flag(name: [.customShort("k"), .customLong("keep-going")], help: "Continue after a failed command; exit 1 at the end.")
+    @Flag(
+        name: [.customShort("k"), .customLong("keep-going")],
+        help: "Continue after a failed command; exit 1 at the end.")
     var keepGoing = false
 
     @Flag(name: .customLong("json"), help: "JSON lines on stdout: one per command and one per event.")
@@ -16,7 +18,8 @@ struct DebugshOptions: ParsableArguments {
     @Flag(name: .customLong("echo"), help: "Print each script command before running it.")
     var echo = false
 
-    @Flag(name: [.customShort("i"), .customLong("interactive")], help: "Stay interactive after the scripts and commands.")
+    @Flag(
+        name: [.customShort("i"), .customLong("interactive")], help: "Stay interactive after the scripts and commands.")
     var interactive = false
 
     @Flag(name: .customLong("no-rc"), help: "Do not read the rc file ($XDG_CONFIG_HOME/debugsh/init.dsh).")

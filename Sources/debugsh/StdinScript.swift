@@ -35,7 +35,9 @@ struct StdinScript {
             if logical.isEmpty { logicalStart = lineNumber }
             if Lexer.endsWithContinuation(Substring(text)) {
                 logical += text.dropLast()
-                if logical.utf8.count > Lexer.maxLineBytes { return report("line longer than 1 MiB (the limit)", line: logicalStart) }
+                if logical.utf8.count > Lexer.maxLineBytes {
+                    return report("line longer than 1 MiB (the limit)", line: logicalStart)
+                }
                 return nil
             }
             logical += text

@@ -19,7 +19,9 @@ func main() -> Int32 {
             return 0
         }
         let message = DebugshOptions.message(for: error)
-        TerminalSink.writeAll(fd: 2, Array("debugsh: \(message)\nUsage: debugsh [options] [script.dsh ...] (see 'debugsh --help')\n".utf8))
+        TerminalSink.writeAll(
+            fd: 2, Array("debugsh: \(message)\nUsage: debugsh [options] [script.dsh ...] (see 'debugsh --help')\n".utf8)
+        )
         // ArgumentParser's usage errors exit 64 (EX_USAGE); ours exit 2 (SPEC §8).
         return code == 64 ? 2 : code
     }
@@ -30,7 +32,9 @@ func main() -> Int32 {
 
     let stdinIsTerminal = isatty(0) == 1
     let stdoutIsTerminal = isatty(1) == 1
-    let goInteractive = options.interactive || (options.scripts.isEmpty && options.commands.isEmpty && stdinIsTerminal && stdoutIsTerminal)
+    let goInteractive =
+        options.interactive
+        || (options.scripts.isEmpty && options.commands.isEmpty && stdinIsTerminal && stdoutIsTerminal)
 
     // A missing script is a usage error, found before anything runs.
     for path in options.scripts where !FileIO.exists(path) {
@@ -39,7 +43,8 @@ func main() -> Int32 {
     }
 
     let sink = TerminalSink()
-    let sessionOptions = SessionOptions(json: options.json, echo: options.echo, keepGoing: options.keepGoing, interactive: false)
+    let sessionOptions = SessionOptions(
+        json: options.json, echo: options.echo, keepGoing: options.keepGoing, interactive: false)
     let session: Session
     do {
         session = try Session(tools: BuiltInTools.all, options: sessionOptions, sink: sink)

@@ -19,10 +19,13 @@ import Testing
     static func pluginTargets() throws -> [String: String] {
         let manifest = try String(contentsOf: packageRoot.appendingPathComponent("Package.swift"), encoding: .utf8)
         var targets: [String: String] = [:]
-        let pattern = try NSRegularExpression(pattern: #"name:\s*"(\w+)"[^)]*?path:\s*"Plugins/(\w+)""#, options: [.dotMatchesLineSeparators])
+        let pattern = try NSRegularExpression(
+            pattern: #"name:\s*"(\w+)"[^)]*?path:\s*"Plugins/(\w+)""#, options: [.dotMatchesLineSeparators])
         let range = NSRange(manifest.startIndex..., in: manifest)
         for match in pattern.matches(in: manifest, range: range) {
-            guard let name = Range(match.range(at: 1), in: manifest), let folder = Range(match.range(at: 2), in: manifest) else { continue }
+            guard let name = Range(match.range(at: 1), in: manifest),
+                let folder = Range(match.range(at: 2), in: manifest)
+            else { continue }
             targets[String(manifest[folder])] = String(manifest[name])
         }
         return targets
@@ -35,9 +38,14 @@ import Testing
         let targets = try Self.pluginTargets()
         let registeredModules = Set(BuiltInTools.all.map { String(String(reflecting: $0).split(separator: ".")[0]) })
         for folder in folders {
-            let target = try #require(targets[folder], "Plugins/\(folder) has no target with path: \"Plugins/\(folder)\" in Package.swift")
-            #expect(registeredModules.contains(target), "Plugins/\(folder) (target \(target)) is not listed in BuiltInTools.all")
+            let target = try #require(
+                targets[folder], "Plugins/\(folder) has no target with path: \"Plugins/\(folder)\" in Package.swift")
+            #expect(
+                registeredModules.contains(target),
+                "Plugins/\(folder) (target \(target)) is not listed in BuiltInTools.all")
         }
-        #expect(BuiltInTools.all.count == folders.count, "BuiltInTools.all lists \(BuiltInTools.all.count) tools for \(folders.count) plugin folders")
+        #expect(
+            BuiltInTools.all.count == folders.count,
+            "BuiltInTools.all lists \(BuiltInTools.all.count) tools for \(folders.count) plugin folders")
     }
 }

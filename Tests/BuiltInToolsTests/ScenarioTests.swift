@@ -20,7 +20,8 @@ import Testing
         let text = try String(contentsOfFile: path, encoding: .utf8)
         let sink = MemorySink()
         let session = try Session(tools: BuiltInTools.all, sink: sink)
-        let outcome = session.runScript(text, origin: ScriptOrigin(name: "Examples/\(name)", directory: Self.examples.path))
+        let outcome = session.runScript(
+            text, origin: ScriptOrigin(name: "Examples/\(name)", directory: Self.examples.path))
         #expect(outcome == .finished, "\(name)\n\(sink.combined)")
         #expect(sink.standardError == "", "\(name)")
         #expect(session.failures == 0)

@@ -2,10 +2,11 @@ import DebugShellCore
 import Testing
 
 @Suite struct FormattingTests {
-    @Test(arguments: [
-        (516_666_666, "0.516666666s"), (500_000_000, "0.5s"), (0, "0s"), (2_000_000_000, "2s"), (1, "0.000000001s"),
-        (16_666_667, "0.016666667s"), (-1_500_000_000, "-1.5s"), (Int64(1) << 62, "4611686018.427387904s"),
-    ] as [(Int64, String)])
+    @Test(
+        arguments: [
+            (516_666_666, "0.516666666s"), (500_000_000, "0.5s"), (0, "0s"), (2_000_000_000, "2s"), (1, "0.000000001s"),
+            (16_666_667, "0.016666667s"), (-1_500_000_000, "-1.5s"), (Int64(1) << 62, "4611686018.427387904s"),
+        ] as [(Int64, String)])
     func secondsHaveUpToNineDecimalsAndNoTrailingZeros(_ ns: Int64, _ text: String) {
         #expect(SimDuration(nanoseconds: ns).description == text)
         #expect(SimTime(nanoseconds: ns).description == text)
@@ -83,7 +84,9 @@ import Testing
             "s": "a\"b\\c\nd\u{1}", "n": .number(MetricNumber(thousandths: 494_444)), "i": -3, "b": true, "z": .null,
             "a": .array([1, "x"]),
         ])
-        #expect(value.serialized == #"{"s": "a\"b\\c\nd\u0001", "n": 494.444, "i": -3, "b": true, "z": null, "a": [1, "x"]}"#)
+        #expect(
+            value.serialized
+                == #"{"s": "a\"b\\c\nd\u0001", "n": 494.444, "i": -3, "b": true, "z": null, "a": [1, "x"]}"#)
     }
 
     @Test func eventsRenderAsTextAndJSON() {
@@ -91,7 +94,10 @@ import Testing
             name: "layout.settled", time: SimTime(nanoseconds: 500_000_000), message: "settled (window, 2 views)",
             fields: [("views", 2)])
         #expect(event.text == "[0.500s] layout: settled (window, 2 views)")
-        #expect(event.json.serialized == #"{"event": "layout.settled", "t_ns": 500000000, "message": "settled (window, 2 views)", "views": 2}"#)
+        #expect(
+            event.json.serialized
+                == #"{"event": "layout.settled", "t_ns": 500000000, "message": "settled (window, 2 views)", "views": 2}"#
+        )
     }
 
     @Test func hueColoursMatchUIColor() {

@@ -33,7 +33,10 @@ import Testing
     @Test func valuesAreTyped() throws {
         #expect(try holds("n == 494.444", ["n": .number(MetricNumber(thousandths: 494_444))]))
         #expect(try holds("n > 494.4439", ["n": .number(MetricNumber(thousandths: 494_444))]))
-        #expect(try holds("d == 30f and t == 0.5s", ["d": .duration(.milliseconds(500)), "t": .time(SimTime(nanoseconds: 500_000_000))]))
+        #expect(
+            try holds(
+                "d == 30f and t == 0.5s",
+                ["d": .duration(.milliseconds(500)), "t": .time(SimTime(nanoseconds: 500_000_000))]))
         #expect(throws: CommandError.self) { try condition("i == 1s") }
         #expect(throws: CommandError.self) { try condition("d == 5") }
         #expect(throws: CommandError.self) { try condition("w < x") }

@@ -12,17 +12,23 @@ final class CounterTool: DebugTool {
                     VerbSpec(
                         "add", abstract: "Add to the count.",
                         arguments: [ArgumentSpec("amount", .integer(0...1000), abstract: "How much.")],
-                        options: [OptionSpec("label", .name(NameDomain("counter-label")), abstract: "A label for this add.")],
+                        options: [
+                            OptionSpec("label", .name(NameDomain("counter-label")), abstract: "A label for this add.")
+                        ],
                         examples: [Example("> counter add 2 --label two\n> get counter.total\ncounter.total = 2")]),
                     VerbSpec("show", abstract: "Show the count.", examples: [Example("> counter\ncount 0")]),
                     VerbSpec(
                         "tick", abstract: "Count vsync callbacks of a display link; emit an event at a target.",
                         options: [
-                            OptionSpec("until", .integer(1...1_000_000), abstract: "Emit counter.reached at this many callbacks.", default: "10"),
-                            OptionSpec("mode", .choice(["common", "default", "tracking"]), abstract: "The link's mode.", default: "common"),
+                            OptionSpec(
+                                "until", .integer(1...1_000_000),
+                                abstract: "Emit counter.reached at this many callbacks.", default: "10"),
+                            OptionSpec(
+                                "mode", .choice(["common", "default", "tracking"]), abstract: "The link's mode.",
+                                default: "common"),
                         ],
                         examples: [Example("> counter tick --until 3\n> run 100ms\n[0.033s] counter: reached 3 ticks")]),
-                ], defaultVerb: "show"),
+                ], defaultVerb: "show")
         ],
         metrics: [
             MetricSpec("counter.total", .integer, abstract: "The count."),
@@ -57,7 +63,8 @@ final class CounterTool: DebugTool {
                 ticks += 1
                 if case .integer(let step)? = host.setting("counter.step") { total += step }
                 if ticks == target {
-                    host.emit(ToolEvent(name: "counter.reached", time: callback.start, message: "reached \(ticks) ticks"))
+                    host.emit(
+                        ToolEvent(name: "counter.reached", time: callback.start, message: "reached \(ticks) ticks"))
                 }
                 return .zero
             }

@@ -9,9 +9,13 @@ final class Log: DeviceObserver {
     func device(_ device: any SimulatedDevice, observed o: DeviceObservation) {
         switch o {
         case .timerFired(let f):
-            lines.append("fire \(f.id) \(f.scheduled.nanoseconds) \(f.start.nanoseconds) \(f.end.nanoseconds) \(f.data) \(f.skipped) \(f.cause?.rawValue ?? "-")")
+            lines.append(
+                "fire \(f.id) \(f.scheduled.nanoseconds) \(f.start.nanoseconds) \(f.end.nanoseconds) \(f.data) \(f.skipped) \(f.cause?.rawValue ?? "-")"
+            )
         case .presented(let p):
-            lines.append("present \(p.frame) \(p.present.nanoseconds) \(p.expectedPresent.nanoseconds) \(p.counted) \(p.commitLate) \(p.renderLate)")
+            lines.append(
+                "present \(p.frame) \(p.present.nanoseconds) \(p.expectedPresent.nanoseconds) \(p.counted) \(p.commitLate) \(p.renderLate)"
+            )
         case .modeChanged(let t, let m): lines.append("mode \(t.nanoseconds) \(m)")
         case .commit(let f, let s, let e, _): lines.append("commit \(f) \(s.nanoseconds) \(e.nanoseconds)")
         case .mainItem(let m): lines.append("item \(m.kind) \(m.label) \(m.start.nanoseconds) \(m.end.nanoseconds)")
@@ -41,7 +45,9 @@ struct SplitMix: RandomNumberGenerator {
         let engine = DeviceEngine()
         engine.visitsEveryItemEnd = visitEveryEnd
         let log = Log()
-        if observe { _ = engine.addObserver(log, kinds: [.timerFired, .present, .modeChange, .commit, .mainItem, .render]) }
+        if observe {
+            _ = engine.addObserver(log, kinds: [.timerFired, .present, .modeChange, .commit, .mainItem, .render])
+        }
         engine.frameCost = .microseconds(Int64.random(in: 0...6000, using: &rng))
         engine.commitCost = .microseconds(Int64.random(in: 0...3000, using: &rng))
         engine.gpuCost = .microseconds(Int64.random(in: 0...25000, using: &rng))
@@ -53,25 +59,32 @@ struct SplitMix: RandomNumberGenerator {
             let cost = SimDuration.microseconds(Int64.random(in: 0...3000, using: &rng))
             switch Int.random(in: 0..<4, using: &rng) {
             case 0:
-                ids.append(engine.addRunLoopTimer(
-                    RunLoopTimerConfig(
-                        interval: interval, repeats: Bool.random(using: &rng), tolerance: .microseconds(Int64.random(in: 0...20_000, using: &rng)),
-                        mode: modes.randomElement(using: &rng)!, cost: cost, dirtiesUI: Bool.random(using: &rng), owner: .app, label: "t"),
-                    callback: nil))
+                ids.append(
+                    engine.addRunLoopTimer(
+                        RunLoopTimerConfig(
+                            interval: interval, repeats: Bool.random(using: &rng),
+                            tolerance: .microseconds(Int64.random(in: 0...20_000, using: &rng)),
+                            mode: modes.randomElement(using: &rng)!, cost: cost, dirtiesUI: Bool.random(using: &rng),
+                            owner: .app, label: "t"),
+                        callback: nil))
             case 1:
-                ids.append(engine.addDispatchTimer(
-                    DispatchTimerConfig(
-                        interval: interval, leeway: .microseconds(Int64.random(in: 0...20_000, using: &rng)),
-                        queue: Bool.random(using: &rng) ? .main : .background, cost: cost, owner: .app, label: "g"),
-                    callback: nil))
+                ids.append(
+                    engine.addDispatchTimer(
+                        DispatchTimerConfig(
+                            interval: interval, leeway: .microseconds(Int64.random(in: 0...20_000, using: &rng)),
+                            queue: Bool.random(using: &rng) ? .main : .background, cost: cost, owner: .app, label: "g"),
+                        callback: nil))
             case 2:
-                ids.append(engine.addDisplayLink(
-                    DisplayLinkConfig(
-                        mode: modes.randomElement(using: &rng)!, preferredFramesPerSecond: [0, 30, 20, 45].randomElement(using: &rng)!,
-                        cost: cost, owner: .tool("x"), label: "l"),
-                    callback: nil))
+                ids.append(
+                    engine.addDisplayLink(
+                        DisplayLinkConfig(
+                            mode: modes.randomElement(using: &rng)!,
+                            preferredFramesPerSecond: [0, 30, 20, 45].randomElement(using: &rng)!,
+                            cost: cost, owner: .tool("x"), label: "l"),
+                        callback: nil))
             default:
-                engine.stall(.microseconds(Int64.random(in: 0...120_000, using: &rng)), dirtiesUI: Bool.random(using: &rng))
+                engine.stall(
+                    .microseconds(Int64.random(in: 0...120_000, using: &rng)), dirtiesUI: Bool.random(using: &rng))
             }
         }
         for _ in 0..<Int.random(in: 0...6, using: &rng) {
@@ -93,7 +106,9 @@ struct SplitMix: RandomNumberGenerator {
         }
         engine.animate(for: .milliseconds(Int64.random(in: 0...1500, using: &rng)))
         _ = engine.advance(to: SimTime(nanoseconds: 3_000_000_000))
-        let counts = ids.compactMap { engine.timerInfo($0) }.flatMap { [$0.fires, $0.skipped, $0.totalData, $0.maxLateness.nanoseconds] }
+        let counts = ids.compactMap { engine.timerInfo($0) }.flatMap {
+            [$0.fires, $0.skipped, $0.totalData, $0.maxLateness.nanoseconds]
+        }
         return (log.lines, counts + [engine.commits, engine.presents, engine.hangs, engine.timerWakeups])
     }
 

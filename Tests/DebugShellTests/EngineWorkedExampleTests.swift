@@ -51,7 +51,8 @@ let ms: Int64 = 1_000_000
         let engine = DeviceEngine()
         let rec = Recorder()
         _ = engine.addObserver(rec, kinds: .timerFired)
-        let id = engine.addRunLoopTimer(RunLoopTimerConfig(interval: .milliseconds(50), repeats: true, owner: .app, label: "poll"), callback: nil)
+        let id = engine.addRunLoopTimer(
+            RunLoopTimerConfig(interval: .milliseconds(50), repeats: true, owner: .app, label: "poll"), callback: nil)
         engine.stall(.milliseconds(100), dirtiesUI: false)
         _ = engine.advance(to: SimTime(nanoseconds: 300 * ms))
         let starts = rec.firings.map { $0.start.nanoseconds / ms }
@@ -67,7 +68,8 @@ let ms: Int64 = 1_000_000
         let engine = DeviceEngine()
         let rec = Recorder()
         _ = engine.addObserver(rec, kinds: .timerFired)
-        let id = engine.addDispatchTimer(DispatchTimerConfig(interval: .milliseconds(50), queue: .main, owner: .app, label: "poll"), callback: nil)
+        let id = engine.addDispatchTimer(
+            DispatchTimerConfig(interval: .milliseconds(50), queue: .main, owner: .app, label: "poll"), callback: nil)
         engine.stall(.milliseconds(100), dirtiesUI: false)
         _ = engine.advance(to: SimTime(nanoseconds: 300 * ms))
         #expect(rec.firings.map { $0.start.nanoseconds / ms } == [100, 150, 200, 250])
@@ -84,7 +86,9 @@ let ms: Int64 = 1_000_000
         let engine = DeviceEngine()
         let rec = Recorder()
         _ = engine.addObserver(rec, kinds: .timerFired)
-        _ = engine.addDispatchTimer(DispatchTimerConfig(interval: .milliseconds(50), queue: .background, owner: .app, label: "poll"), callback: nil)
+        _ = engine.addDispatchTimer(
+            DispatchTimerConfig(interval: .milliseconds(50), queue: .background, owner: .app, label: "poll"),
+            callback: nil)
         engine.stall(.milliseconds(100), dirtiesUI: false)
         _ = engine.advance(to: SimTime(nanoseconds: 300 * ms))
         #expect(rec.firings.map { $0.start.nanoseconds / ms } == [50, 100, 150, 200, 250])
@@ -97,7 +101,9 @@ let ms: Int64 = 1_000_000
         let rec = Recorder()
         _ = engine.addObserver(rec, kinds: .present)
         var callbacks = 0
-        _ = engine.addDisplayLink(DisplayLinkConfig(owner: .tool("fps"), label: "meter")) { _ in callbacks += 1; return .zero }
+        _ = engine.addDisplayLink(DisplayLinkConfig(owner: .tool("fps"), label: "meter")) { _ in
+            callbacks += 1; return .zero
+        }
         engine.animate(for: .seconds(10))
         engine.gpuCost = .milliseconds(20)
         _ = engine.advance(to: SimTime(nanoseconds: 3_000 * ms))

@@ -18,7 +18,8 @@ import Testing
 
     @Test func commentsAndSemicolons() throws {
         #expect(try words("echo a # comment ; echo b") == [["echo", "a"]])
-        #expect(try words("echo a;echo b ; ; echo 'c;d' \"#\"") == [["echo", "a"], ["echo", "b"], ["echo", "c;d", "#"]])
+        #expect(
+            try words("echo a;echo b ; ; echo 'c;d' \"#\"") == [["echo", "a"], ["echo", "b"], ["echo", "c;d", "#"]])
         #expect(try words("   # only a comment\n\n\t\n") == [])
     }
 

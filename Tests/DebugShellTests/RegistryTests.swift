@@ -34,20 +34,33 @@ final class DeclaredTool: DebugTool {
     }
 
     @Test func badNamesAreRefused() {
-        #expect(register(ToolDescriptor(name: "Bad", abstract: "a", commands: [])) == .badName(kind: "tool", name: "Bad", owner: "tool 'Bad'"))
-        let badVerb = ToolDescriptor(name: "t", abstract: "a", commands: [CommandSpec("t", abstract: "a", verbs: [VerbSpec("Go!", abstract: "a")])])
+        #expect(
+            register(ToolDescriptor(name: "Bad", abstract: "a", commands: []))
+                == .badName(kind: "tool", name: "Bad", owner: "tool 'Bad'"))
+        let badVerb = ToolDescriptor(
+            name: "t", abstract: "a",
+            commands: [CommandSpec("t", abstract: "a", verbs: [VerbSpec("Go!", abstract: "a")])])
         #expect(register(badVerb) == .badName(kind: "verb", name: "t Go!", owner: "tool 't'"))
         let badOption = ToolDescriptor(
             name: "t", abstract: "a",
-            commands: [CommandSpec("t", abstract: "a", verbs: [VerbSpec("go", abstract: "a", options: [OptionSpec("--x", abstract: "a")])])])
+            commands: [
+                CommandSpec(
+                    "t", abstract: "a",
+                    verbs: [VerbSpec("go", abstract: "a", options: [OptionSpec("--x", abstract: "a")])])
+            ])
         #expect(register(badOption) == .badName(kind: "option", name: "----x of 't go'", owner: "tool 't'"))
     }
 
     @Test func emptyAbstractsAreRefused() {
-        #expect(register(ToolDescriptor(name: "t", abstract: "", commands: [])) == .emptyAbstract(kind: "tool", name: "t", owner: "tool 't'"))
-        let d = ToolDescriptor(name: "t", abstract: "a", commands: [CommandSpec("t", abstract: "a", verbs: [VerbSpec("go", abstract: "")])])
+        #expect(
+            register(ToolDescriptor(name: "t", abstract: "", commands: []))
+                == .emptyAbstract(kind: "tool", name: "t", owner: "tool 't'"))
+        let d = ToolDescriptor(
+            name: "t", abstract: "a", commands: [CommandSpec("t", abstract: "a", verbs: [VerbSpec("go", abstract: "")])]
+        )
         #expect(register(d) == .emptyAbstract(kind: "verb", name: "t go", owner: "tool 't'"))
-        let m = ToolDescriptor(name: "t", abstract: "a", commands: [], metrics: [MetricSpec("t.m", .integer, abstract: "")])
+        let m = ToolDescriptor(
+            name: "t", abstract: "a", commands: [], metrics: [MetricSpec("t.m", .integer, abstract: "")])
         #expect(register(m) == .emptyAbstract(kind: "metric", name: "t.m", owner: "tool 't'"))
     }
 
@@ -56,7 +69,8 @@ final class DeclaredTool: DebugTool {
         let twoVerbs = ToolDescriptor(
             name: "t", abstract: "a", commands: [CommandSpec("t", abstract: "a", verbs: [Self.verb, Self.verb])])
         #expect(register(twoVerbs) == .duplicate(kind: "verb", name: "t go", owner: "tool 't'"))
-        let aliasClash = ToolDescriptor(name: "t", abstract: "a", commands: [CommandSpec("t", aliases: ["ctr"], abstract: "a", verbs: [Self.verb])])
+        let aliasClash = ToolDescriptor(
+            name: "t", abstract: "a", commands: [CommandSpec("t", aliases: ["ctr"], abstract: "a", verbs: [Self.verb])])
         #expect(register(aliasClash) == .duplicate(kind: "command", name: "ctr", owner: "tool 't'"))
         let twoMetrics = ToolDescriptor(
             name: "t", abstract: "a", commands: [],
@@ -65,16 +79,20 @@ final class DeclaredTool: DebugTool {
     }
 
     @Test func builtInsCannotBeTaken() {
-        let d = ToolDescriptor(name: "t", abstract: "a", commands: [CommandSpec("run", abstract: "a", verbs: [Self.verb])])
+        let d = ToolDescriptor(
+            name: "t", abstract: "a", commands: [CommandSpec("run", abstract: "a", verbs: [Self.verb])])
         #expect(register(d) == .clashesWithBuiltIn(command: "run", tool: "t"))
         let ns = ToolDescriptor(name: "clock", abstract: "a", commands: [])
         #expect(register(ns) == .clashesWithBuiltIn(command: "clock", tool: "clock"))
     }
 
     @Test func metricsAndSettingsLiveInTheToolsNamespace() {
-        let m = ToolDescriptor(name: "t", abstract: "a", commands: [], metrics: [MetricSpec("fps.value", .integer, abstract: "a")])
+        let m = ToolDescriptor(
+            name: "t", abstract: "a", commands: [], metrics: [MetricSpec("fps.value", .integer, abstract: "a")])
         #expect(register(m) == .outsideNamespace(kind: "metric", name: "fps.value", tool: "t"))
-        let s = ToolDescriptor(name: "t", abstract: "a", commands: [], settings: [SettingSpec("shell.x", .boolean, default: "on", abstract: "a")])
+        let s = ToolDescriptor(
+            name: "t", abstract: "a", commands: [],
+            settings: [SettingSpec("shell.x", .boolean, default: "on", abstract: "a")])
         #expect(register(s) == .outsideNamespace(kind: "setting", name: "shell.x", tool: "t"))
     }
 

@@ -40,7 +40,9 @@ func traced(_ kinds: ObservationKinds = .all, rate: Int = 60) -> (DeviceEngine, 
 func link(_ e: DeviceEngine, mode: RunLoopMode = .common, fps: Int = 0, cost: SimDuration = .zero, label: String = "l")
     -> TimerID
 {
-    e.addDisplayLink(DisplayLinkConfig(mode: mode, preferredFramesPerSecond: fps, cost: cost, owner: .app, label: label), callback: nil)
+    e.addDisplayLink(
+        DisplayLinkConfig(mode: mode, preferredFramesPerSecond: fps, cost: cost, owner: .app, label: label),
+        callback: nil)
 }
 
 func nstimer(
@@ -48,7 +50,9 @@ func nstimer(
     mode: RunLoopMode = .default, cost: SimDuration = .zero, label: String = "t"
 ) -> TimerID {
     e.addRunLoopTimer(
-        RunLoopTimerConfig(interval: interval, repeats: repeats, tolerance: tolerance, mode: mode, cost: cost, owner: .app, label: label),
+        RunLoopTimerConfig(
+            interval: interval, repeats: repeats, tolerance: tolerance, mode: mode, cost: cost, owner: .app,
+            label: label),
         callback: nil)
 }
 
@@ -57,7 +61,9 @@ func gcd(
     queue: DispatchQueueKind = .main, cost: SimDuration = .zero, once: Bool = false
 ) -> TimerID {
     e.addDispatchTimer(
-        DispatchTimerConfig(interval: interval, start: start, leeway: leeway, queue: queue, cost: cost, once: once, owner: .app, label: "g"),
+        DispatchTimerConfig(
+            interval: interval, start: start, leeway: leeway, queue: queue, cost: cost, once: once, owner: .app,
+            label: "g"),
         callback: nil)
 }
 
@@ -163,7 +169,10 @@ func gcd(
         e.stall(.milliseconds(20), dirtiesUI: false)
         let t = nstimer(e, .milliseconds(10), repeats: false)
         _ = e.advance(to: at(100))
-        #expect(trace.items.map { [$0.start.nanoseconds / msec, $0.end.nanoseconds / msec] } == [[0, 30], [30, 50], [50, 50]])
+        #expect(
+            trace.items.map { [$0.start.nanoseconds / msec, $0.end.nanoseconds / msec] } == [
+                [0, 30], [30, 50], [50, 50],
+            ])
         #expect(trace.starts(t) == [50])
     }
 
@@ -262,7 +271,9 @@ func gcd(
         #expect(seen.map { $0.1.nanoseconds } == [33_333_333, 66_666_666, 100_000_000])
     }
 
-    @Test(arguments: [(60, 30, 2), (60, 40, 2), (60, 45, 1), (120, 60, 2), (120, 50, 2), (120, 0, 1), (60, 20, 3), (60, 7, 9)])
+    @Test(arguments: [
+        (60, 30, 2), (60, 40, 2), (60, 45, 1), (120, 60, 2), (120, 50, 2), (120, 0, 1), (60, 20, 3), (60, 7, 9),
+    ])
     func dl3_theGridStepRoundsHalvesUp(rate: Int, fps: Int, step: Int) {
         #expect(DeviceEngine.gridStep(rate: Int64(rate), fps: fps) == Int64(step))
     }

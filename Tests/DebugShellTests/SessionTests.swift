@@ -10,7 +10,9 @@ func expectTranscript(_ transcript: String, sourceLocation: Testing.SourceLocati
     #expect(result.matches, "\(result)", sourceLocation: sourceLocation)
 }
 
-func runScript(_ script: String, options: SessionOptions = SessionOptions()) throws -> (stdout: String, stderr: String, outcome: ScriptOutcome) {
+func runScript(_ script: String, options: SessionOptions = SessionOptions()) throws -> (
+    stdout: String, stderr: String, outcome: ScriptOutcome
+) {
     try Transcript.run(script, tools: [CounterTool.self], options: options)
 }
 
@@ -254,9 +256,13 @@ func runScript(_ script: String, options: SessionOptions = SessionOptions()) thr
     }
 
     @Test func keepGoingRunsEverythingAndFails() throws {
-        let r = try runScript("bogus\necho after\nexpect clock.rate == 30\necho end\n", options: SessionOptions(keepGoing: true))
+        let r = try runScript(
+            "bogus\necho after\nexpect clock.rate == 30\necho end\n", options: SessionOptions(keepGoing: true))
         #expect(r.stdout == "after\nend\n")
-        #expect(r.stderr == "test.dsh:1: error: unknown command 'bogus' (try 'help')\ntest.dsh:3: error: expectation failed: clock.rate == 30 (clock.rate = 60)\n")
+        #expect(
+            r.stderr
+                == "test.dsh:1: error: unknown command 'bogus' (try 'help')\ntest.dsh:3: error: expectation failed: clock.rate == 30 (clock.rate = 60)\n"
+        )
         #expect(r.outcome == .finished)
     }
 

@@ -4,13 +4,16 @@ import Testing
 @testable import DebugShell
 
 @Suite struct ValueParserTests {
-    func ns(_ text: String, rate: Int = 60) throws(CommandError) -> Int64 { try ValueParser.duration(text, rate: rate).nanoseconds }
+    func ns(_ text: String, rate: Int = 60) throws(CommandError) -> Int64 {
+        try ValueParser.duration(text, rate: rate).nanoseconds
+    }
 
-    @Test(arguments: [
-        ("1ns", 1), ("2us", 2_000), ("2µs", 2_000), ("16ms", 16_000_000), ("1.5s", 1_500_000_000),
-        ("0.000000001s", 1), ("2min", 120_000_000_000), ("0s", 0), ("16.666666ms", 16_666_666),
-        ("1.000ms", 1_000_000), ("+3ms", 3_000_000),
-    ] as [(String, Int64)])
+    @Test(
+        arguments: [
+            ("1ns", 1), ("2us", 2_000), ("2µs", 2_000), ("16ms", 16_000_000), ("1.5s", 1_500_000_000),
+            ("0.000000001s", 1), ("2min", 120_000_000_000), ("0s", 0), ("16.666666ms", 16_666_666),
+            ("1.000ms", 1_000_000), ("+3ms", 3_000_000),
+        ] as [(String, Int64)])
     func durations(_ text: String, _ expected: Int64) throws {
         #expect(try ns(text) == expected)
     }
@@ -27,7 +30,8 @@ import Testing
     @Test(arguments: [
         ("5", "add a unit"), ("1.5ns", "not a whole number of nanoseconds"), ("-5ms", "negative duration"),
         ("1e3s", "exponents are not allowed"), ("nan", "not a number"), ("5parsecs", "unknown unit 'parsecs'"),
-        ("99999999999999999999999999999s", "horizon"), ("9999999999999999999999999999999999999999s", "too large"), ("200years", "unknown unit"),
+        ("99999999999999999999999999999s", "horizon"), ("9999999999999999999999999999999999999999s", "too large"),
+        ("200years", "unknown unit"),
         ("146000000000s", "beyond the 2^62 ns horizon"), ("1..2s", "not a number"), ("s", "expected a number"),
     ])
     func badDurations(_ text: String, _ message: String) {

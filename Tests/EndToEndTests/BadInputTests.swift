@@ -17,7 +17,10 @@ import Testing
         ("stall 10ms --uii", "<stdin>:1: error: unknown option '--uii' for 'stall'; did you mean '--ui'?"),
         ("run 10parsecs", "<stdin>:1: error: '10parsecs': unknown unit 'parsecs' (use ns, us, ms, s, min or f)"),
         ("run 0.5ns", "<stdin>:1: error: '0.5ns' is not a whole number of nanoseconds"),
-        ("run 99999999999999999999999s", "<stdin>:1: error: '99999999999999999999999s' is beyond the 2^62 ns horizon (about 146 years)"),
+        (
+            "run 99999999999999999999999s",
+            "<stdin>:1: error: '99999999999999999999999s' is beyond the 2^62 ns horizon (about 146 years)"
+        ),
         ("run nan", "<stdin>:1: error: 'nan' is not a duration (not a number)"),
         ("run NaNs", "<stdin>:1: error: 'NaNs' is not a duration (not a number)"),
         ("run -5ms", "<stdin>:1: error: negative duration '-5ms' is not allowed"),
@@ -45,7 +48,10 @@ import Testing
         #expect(r.stderr == "bin.dsh:2: error: binary file (a NUL byte): debugsh scripts are text\n")
         #expect(r.status == 1)
         let viaSource = try Binary.run(["-c", "source bin.dsh"], directory: dir)
-        #expect(viaSource.stderr == "bin.dsh:2: error: binary file (a NUL byte): debugsh scripts are text (sourced from <command-line>:1)\n")
+        #expect(
+            viaSource.stderr
+                == "bin.dsh:2: error: binary file (a NUL byte): debugsh scripts are text (sourced from <command-line>:1)\n"
+        )
         #expect(viaSource.status == 1)
     }
 
@@ -71,9 +77,13 @@ import Testing
     @Test func randomBytesNeverCrash() throws {
         var generator = SystemRandomNumberGenerator()
         var bytes: [UInt8] = []
-        let alphabet = Array("run step at every after expect get set alias source echo --ui --times 1s 5ms -3 nan ' \" \\ ; # = == >= and or f Hz µs\n 9999999999999999999999 x.y".utf8)
+        let alphabet = Array(
+            "run step at every after expect get set alias source echo --ui --times 1s 5ms -3 nan ' \" \\ ; # = == >= and or f Hz µs\n 9999999999999999999999 x.y"
+                .utf8)
         for _ in 0..<20_000 {
-            bytes.append(Bool.random(using: &generator) ? alphabet.randomElement(using: &generator)! : UInt8.random(in: 1...255, using: &generator))
+            bytes.append(
+                Bool.random(using: &generator)
+                    ? alphabet.randomElement(using: &generator)! : UInt8.random(in: 1...255, using: &generator))
         }
         let r = try Binary.run(["-k"], stdinData: Data(bytes))
         expectNoCrash(r)

@@ -83,7 +83,8 @@ struct Binary {
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         for (name, text) in files {
             let file = url.appendingPathComponent(name)
-            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
             try text.write(to: file, atomically: true, encoding: .utf8)
         }
         return url

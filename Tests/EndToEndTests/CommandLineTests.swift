@@ -47,7 +47,10 @@ import Testing
         ])
         let r = try Binary.run(["outer.dsh"], directory: dir)
         #expect(r.stdout == "outer\ninner\ndeeper\n")
-        #expect(r.stderr == "sub/deeper.dsh:3: error: unknown command 'bogus' (try 'help') (sourced from sub/inner.dsh:2, outer.dsh:7)\n")
+        #expect(
+            r.stderr
+                == "sub/deeper.dsh:3: error: unknown command 'bogus' (try 'help') (sourced from sub/inner.dsh:2, outer.dsh:7)\n"
+        )
         #expect(r.status == 1)
     }
 

@@ -26,7 +26,8 @@ extension DeviceEngine {
     public func advance(
         until condition: () -> Bool, limit: SimTime, interrupted: () -> Bool = { false }
     ) -> AdvanceOutcome {
-        advance(limit: limit.nanoseconds, inclusive: false, checks: true, condition: condition, interrupted: interrupted)
+        advance(
+            limit: limit.nanoseconds, inclusive: false, checks: true, condition: condition, interrupted: interrupted)
     }
 
     /// The n-th vsync at or after now that has not been processed yet (a vsync at now counts as
@@ -100,7 +101,9 @@ extension DeviceEngine {
         if let v = nextVsync, v.time == t { processVsync(v) }
         // 4–5: run-loop timers become ready; dispatch timers fire.
         while let top = queue.top, top.time <= t {
-            if EventKey.step(top.key) == 5 && EventKey.sub(top.key) == 0 && backgroundTargetOnTime(top, at: t) { continue }
+            if EventKey.step(top.key) == 5 && EventKey.sub(top.key) == 0 && backgroundTargetOnTime(top, at: t) {
+                continue
+            }
             queue.popTop()
             dispatch(top, at: t)
         }

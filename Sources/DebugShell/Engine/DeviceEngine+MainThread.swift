@@ -133,7 +133,9 @@ extension DeviceEngine {
         }
         var linkTime = Int64.max
         if let first = filledLinks.first(a), let slot = timers[first].slot { linkTime = slot.time }
-        if let first = filledLinks.first(b), let slot = timers[first].slot, slot.time < linkTime { linkTime = slot.time }
+        if let first = filledLinks.first(b), let slot = timers[first].slot, slot.time < linkTime {
+            linkTime = slot.time
+        }
         if linkTime < bestTime {
             best = .links
             bestTime = linkTime
@@ -346,10 +348,13 @@ extension DeviceEngine {
         timers[i].totalData += 1
         var cost = timers[i].cost
         if timers[i].hasCallback, let callback = timers[i].callback {
-            cost = cost + callback(
-                TimerCallback(
-                    id: TimerID(rawValue: i), kind: .runLoopTimer, start: t, scheduled: scheduled, timestamp: scheduled,
-                    targetTimestamp: scheduled, data: 1, invocation: timers[i].fires))
+            cost =
+                cost
+                + callback(
+                    TimerCallback(
+                        id: TimerID(rawValue: i), kind: .runLoopTimer, start: t, scheduled: scheduled,
+                        timestamp: scheduled,
+                        targetTimestamp: scheduled, data: 1, invocation: timers[i].fires))
         }
         if timers[i].dirtiesUI { uiDirty = true }
         // T4: the next fire date is the first grid point strictly after the callback returns,
@@ -406,10 +411,13 @@ extension DeviceEngine {
         if !isUILink {
             if timers[i].hasCallback, let callback = timers[i].callback {
                 let target = grid.nextOnGrid(after: slot, step: timers[i].gridStep)
-                cost = cost + callback(
-                    TimerCallback(
-                        id: TimerID(rawValue: i), kind: .displayLink, start: t, scheduled: timestamp, timestamp: timestamp,
-                        targetTimestamp: SimTime(nanoseconds: target.time), data: 1, invocation: timers[i].fires))
+                cost =
+                    cost
+                    + callback(
+                        TimerCallback(
+                            id: TimerID(rawValue: i), kind: .displayLink, start: t, scheduled: timestamp,
+                            timestamp: timestamp,
+                            targetTimestamp: SimTime(nanoseconds: target.time), data: 1, invocation: timers[i].fires))
             }
             if timers[i].dirtiesUI { uiDirty = true }
         }
@@ -450,7 +458,8 @@ extension DeviceEngine {
             frame.commitEnd = end
             commits += 1
             if wants(.commit) {
-                notify(.commit, .commit(frame: frame.id, start: frame.commitStart, end: end, newestTick: frame.newestTick))
+                notify(
+                    .commit, .commit(frame: frame.id, start: frame.commitStart, end: end, newestTick: frame.newestTick))
             }
             handToRenderServer(frame)
         case .timer:
@@ -475,7 +484,8 @@ extension DeviceEngine {
 
     func enqueueHandler(_ i: Int) {
         timers[i].handlerEnqueued = true
-        enqueue(MainBlock(kind: .dispatchHandler(i), cost: timers[i].cost, dirtiesUI: false, label: "", enqueuedAt: now))
+        enqueue(
+            MainBlock(kind: .dispatchHandler(i), cost: timers[i].cost, dirtiesUI: false, label: "", enqueuedAt: now))
     }
 
     // MARK: The render server (R1–R3)

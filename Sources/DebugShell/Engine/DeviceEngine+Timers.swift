@@ -3,13 +3,16 @@ import DebugShellCore
 extension DeviceEngine {
     // MARK: Creating timers and links
 
-    private func makeRecord(_ kind: TimerKind, owner: TimerOwner, label: String, cost: SimDuration, dirtiesUI: Bool) -> Int {
+    private func makeRecord(_ kind: TimerKind, owner: TimerOwner, label: String, cost: SimDuration, dirtiesUI: Bool)
+        -> Int
+    {
         timers.append(TimerRecord(kind: kind, owner: owner, label: label, cost: max(.zero, cost), dirtiesUI: dirtiesUI))
         return timers.count - 1
     }
 
     public func addDisplayLink(_ config: DisplayLinkConfig, callback: TimerCallbackHandler?) -> TimerID {
-        let i = makeRecord(.displayLink, owner: config.owner, label: config.label, cost: config.cost, dirtiesUI: config.dirtiesUI)
+        let i = makeRecord(
+            .displayLink, owner: config.owner, label: config.label, cost: config.cost, dirtiesUI: config.dirtiesUI)
         timers[i].mode = config.mode
         timers[i].preferredFramesPerSecond = max(0, config.preferredFramesPerSecond)
         timers[i].callback = callback
@@ -21,7 +24,8 @@ extension DeviceEngine {
     }
 
     public func addRunLoopTimer(_ config: RunLoopTimerConfig, callback: TimerCallbackHandler?) -> TimerID {
-        let i = makeRecord(.runLoopTimer, owner: config.owner, label: config.label, cost: config.cost, dirtiesUI: config.dirtiesUI)
+        let i = makeRecord(
+            .runLoopTimer, owner: config.owner, label: config.label, cost: config.cost, dirtiesUI: config.dirtiesUI)
         let interval = max(SimDuration(nanoseconds: 1), config.interval)
         timers[i].mode = config.mode
         timers[i].interval = interval
@@ -39,7 +43,8 @@ extension DeviceEngine {
     }
 
     public func addDispatchTimer(_ config: DispatchTimerConfig, callback: TimerCallbackHandler?) -> TimerID {
-        let i = makeRecord(.dispatchTimer, owner: config.owner, label: config.label, cost: config.cost, dirtiesUI: config.dirtiesUI)
+        let i = makeRecord(
+            .dispatchTimer, owner: config.owner, label: config.label, cost: config.cost, dirtiesUI: config.dirtiesUI)
         let interval = max(SimDuration(nanoseconds: 1), config.interval)
         timers[i].queue = config.queue
         timers[i].interval = interval
@@ -105,7 +110,8 @@ extension DeviceEngine {
         case .runLoopTimer:
             // T8: the next fire date is the first grid point after now; those passed are skipped.
             if timers[i].fireDate <= now {
-                timers[i].skipped += timers[i].gridPoints(after: timers[i].fireDate - SimDuration(nanoseconds: 1), through: now)
+                timers[i].skipped += timers[i].gridPoints(
+                    after: timers[i].fireDate - SimDuration(nanoseconds: 1), through: now)
                 timers[i].fireDate = timers[i].gridPoint(after: now)
             }
             scheduleRunLoopTimer(i)
@@ -364,10 +370,13 @@ extension DeviceEngine {
         var cost = timers[i].cost
         let invocation = timers[i].fires
         if timers[i].hasCallback, let callback = timers[i].callback {
-            cost = cost + callback(
-                TimerCallback(
-                    id: TimerID(rawValue: i), kind: .dispatchTimer, start: t, scheduled: scheduled, timestamp: scheduled,
-                    targetTimestamp: timers[i].fireDate, data: data, invocation: invocation))
+            cost =
+                cost
+                + callback(
+                    TimerCallback(
+                        id: TimerID(rawValue: i), kind: .dispatchTimer, start: t, scheduled: scheduled,
+                        timestamp: scheduled,
+                        targetTimestamp: timers[i].fireDate, data: data, invocation: invocation))
         }
         if timers[i].dirtiesUI { uiDirty = true }
         if invocation >= timers[i].handlerLimit && timers[i].state == .scheduled { finish(i) }

@@ -28,12 +28,15 @@ struct CommandParser {
         let (values, flags) = try parseArguments(rest, verb: verb, label: label)
         return ParsedCommand(
             command: command, verb: verb,
-            invocation: Invocation(command: command.spec.name, verb: verb.name, text: text, values: values, flags: flags))
+            invocation: Invocation(
+                command: command.spec.name, verb: verb.name, text: text, values: values, flags: flags))
     }
 
     func resolveCommand(_ word: Word) throws(CommandError) -> RegisteredCommand {
         if let exact = registry.command(exactly: word.text) { return exact }
-        let matches = registry.commands.filter { ([$0.spec.name] + $0.spec.aliases).contains { $0.hasPrefix(word.text) } }
+        let matches = registry.commands.filter {
+            ([$0.spec.name] + $0.spec.aliases).contains { $0.hasPrefix(word.text) }
+        }
         if matches.count == 1 { return matches[0] }
         if matches.count > 1 {
             throw CommandError(
@@ -120,7 +123,8 @@ struct CommandParser {
                     text = inline
                 } else {
                     guard i < words.count else {
-                        throw CommandError("option '--\(option.name)' of '\(label)' needs a value (\(kind.placeholder))")
+                        throw CommandError(
+                            "option '--\(option.name)' of '\(label)' needs a value (\(kind.placeholder))")
                     }
                     text = words[i].text
                     i += 1
@@ -160,7 +164,8 @@ struct CommandParser {
         if positional < verb.arguments.count {
             let missing = verb.arguments[positional...].filter { !$0.isOptional && values[$0.name] == nil }
             if let first = missing.first {
-                throw CommandError("missing \(first.usage) for '\(label)' (usage: \(CommandParser.usage(verb, label: label)))")
+                throw CommandError(
+                    "missing \(first.usage) for '\(label)' (usage: \(CommandParser.usage(verb, label: label)))")
             }
         }
         return (values, flags)

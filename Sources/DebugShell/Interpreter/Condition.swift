@@ -51,7 +51,8 @@ struct Condition {
     // MARK: Parsing
 
     /// Parses words; `typeOf` names a metric's type or throws for an unknown metric.
-    static func parse(_ words: [Word], rate: Int, typeOf: (String) throws(CommandError) -> MetricType) throws(CommandError)
+    static func parse(_ words: [Word], rate: Int, typeOf: (String) throws(CommandError) -> MetricType)
+        throws(CommandError)
         -> Condition
     {
         var tokens: [(text: String, quoted: Bool)] = []
@@ -73,7 +74,8 @@ struct Condition {
                 throw CommandError("condition ends after '\(metric)': expected an operator (== != < <= > >=)")
             }
             guard let op = Op(rawValue: tokens[position].text), !tokens[position].quoted else {
-                throw CommandError("expected an operator (== != < <= > >=) after '\(metric)', got '\(tokens[position].text)'")
+                throw CommandError(
+                    "expected an operator (== != < <= > >=) after '\(metric)', got '\(tokens[position].text)'")
             }
             position += 1
             guard position < tokens.count else {
@@ -82,7 +84,8 @@ struct Condition {
             let valueText = tokens[position].text
             position += 1
             let type = try typeOf(metric)
-            let literal = try parseLiteral(valueText, quoted: tokens[position - 1].quoted, metric: metric, type: type, rate: rate)
+            let literal = try parseLiteral(
+                valueText, quoted: tokens[position - 1].quoted, metric: metric, type: type, rate: rate)
             if type == .word || { if case .none = literal { return true } else { return false } }() {
                 guard op == .eq || op == .ne else {
                     throw CommandError("'\(metric) \(op.rawValue) \(valueText)': only == and != apply here")
@@ -134,7 +137,8 @@ struct Condition {
         return out
     }
 
-    static func parseLiteral(_ text: String, quoted: Bool, metric: String, type: MetricType, rate: Int) throws(CommandError)
+    static func parseLiteral(_ text: String, quoted: Bool, metric: String, type: MetricType, rate: Int)
+        throws(CommandError)
         -> Literal
     {
         if text == "none" && !quoted { return .none }

@@ -12,7 +12,8 @@ public enum RegistrationError: Error, Equatable, Sendable, CustomStringConvertib
     public var description: String {
         switch self {
         case .badName(let kind, let name, let owner):
-            return "\(owner): \(kind) name '\(name)' is not valid (lowercase letters, digits and '-', starting with a letter)"
+            return
+                "\(owner): \(kind) name '\(name)' is not valid (lowercase letters, digits and '-', starting with a letter)"
         case .emptyAbstract(let kind, let name, let owner):
             return "\(owner): \(kind) '\(name)' has an empty abstract"
         case .duplicate(let kind, let name, let owner):
@@ -79,19 +80,27 @@ public struct ToolRegistry: Sendable {
         }
         var seen = Set<String>()
         for metric in d.metrics {
-            guard !metric.abstract.isEmpty else { throw .emptyAbstract(kind: "metric", name: metric.name, owner: owner) }
+            guard !metric.abstract.isEmpty else {
+                throw .emptyAbstract(kind: "metric", name: metric.name, owner: owner)
+            }
             guard let space = metric.name.split(separator: ".").first, spaces.contains(String(space)),
                 metric.name.contains(".")
             else { throw .outsideNamespace(kind: "metric", name: metric.name, tool: d.name) }
-            guard seen.insert(metric.name).inserted else { throw .duplicate(kind: "metric", name: metric.name, owner: owner) }
+            guard seen.insert(metric.name).inserted else {
+                throw .duplicate(kind: "metric", name: metric.name, owner: owner)
+            }
         }
         seen = []
         for setting in d.settings {
-            guard !setting.abstract.isEmpty else { throw .emptyAbstract(kind: "setting", name: setting.name, owner: owner) }
+            guard !setting.abstract.isEmpty else {
+                throw .emptyAbstract(kind: "setting", name: setting.name, owner: owner)
+            }
             guard let space = setting.name.split(separator: ".").first, spaces.contains(String(space)),
                 setting.name.contains(".")
             else { throw .outsideNamespace(kind: "setting", name: setting.name, tool: d.name) }
-            guard seen.insert(setting.name).inserted else { throw .duplicate(kind: "setting", name: setting.name, owner: owner) }
+            guard seen.insert(setting.name).inserted else {
+                throw .duplicate(kind: "setting", name: setting.name, owner: owner)
+            }
         }
         seen = []
         for event in d.events {
@@ -99,17 +108,23 @@ public struct ToolRegistry: Sendable {
             guard let space = event.name.split(separator: ".").first, spaces.contains(String(space)) else {
                 throw .outsideNamespace(kind: "event", name: event.name, tool: d.name)
             }
-            guard seen.insert(event.name).inserted else { throw .duplicate(kind: "event", name: event.name, owner: owner) }
+            guard seen.insert(event.name).inserted else {
+                throw .duplicate(kind: "event", name: event.name, owner: owner)
+            }
         }
         for space in spaces { namespaces[space] = index }
         toolDescriptors.append(d)
     }
 
     private mutating func add(_ spec: CommandSpec, owner: CommandOwner, ownerName: String) throws(RegistrationError) {
-        guard ToolRegistry.isIdentifier(spec.name) else { throw .badName(kind: "command", name: spec.name, owner: ownerName) }
+        guard ToolRegistry.isIdentifier(spec.name) else {
+            throw .badName(kind: "command", name: spec.name, owner: ownerName)
+        }
         guard !spec.abstract.isEmpty else { throw .emptyAbstract(kind: "command", name: spec.name, owner: ownerName) }
         for name in [spec.name] + spec.aliases {
-            guard ToolRegistry.isIdentifier(name) else { throw .badName(kind: "command alias", name: name, owner: ownerName) }
+            guard ToolRegistry.isIdentifier(name) else {
+                throw .badName(kind: "command alias", name: name, owner: ownerName)
+            }
             guard byName[name] == nil, byAlias[name] == nil else {
                 throw .duplicate(kind: "command", name: name, owner: ownerName)
             }
@@ -118,11 +133,15 @@ public struct ToolRegistry: Sendable {
         for verb in spec.verbs {
             let label = verb.name.isEmpty ? spec.name : "\(spec.name) \(verb.name)"
             if !verb.name.isEmpty {
-                guard ToolRegistry.isIdentifier(verb.name) else { throw .badName(kind: "verb", name: label, owner: ownerName) }
+                guard ToolRegistry.isIdentifier(verb.name) else {
+                    throw .badName(kind: "verb", name: label, owner: ownerName)
+                }
             }
             guard !verb.abstract.isEmpty else { throw .emptyAbstract(kind: "verb", name: label, owner: ownerName) }
             for name in [verb.name] + verb.aliases {
-                guard verbNames.insert(name).inserted else { throw .duplicate(kind: "verb", name: "\(spec.name) \(name)", owner: ownerName) }
+                guard verbNames.insert(name).inserted else {
+                    throw .duplicate(kind: "verb", name: "\(spec.name) \(name)", owner: ownerName)
+                }
             }
             var optionNames = Set<String>()
             for option in verb.options {

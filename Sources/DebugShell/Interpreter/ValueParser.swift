@@ -12,7 +12,9 @@ public enum ValueParser {
     ]
 
     /// A duration: `<decimal><unit>` or `<n>f` (n refresh periods at `rate`, floor(n·1e9/R)).
-    public static func duration(_ word: String, rate: Int, allowNegative: Bool = false) throws(CommandError) -> SimDuration {
+    public static func duration(_ word: String, rate: Int, allowNegative: Bool = false) throws(CommandError)
+        -> SimDuration
+    {
         let (number, unit) = splitNumber(word)
         guard !number.isEmpty, number != "-", number != "+" else {
             if word.lowercased().contains("nan") || word.lowercased().contains("inf") {
@@ -154,7 +156,8 @@ public enum ValueParser {
             first.properties.isAlphabetic || first == "_"
         else { return false }
         return word.unicodeScalars.allSatisfy {
-            $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "." || $0 == "-")
+            $0.isASCII
+                && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "." || $0 == "-")
         }
     }
 

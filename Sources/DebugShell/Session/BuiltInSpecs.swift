@@ -18,7 +18,11 @@ extension Session {
     public static let builtInSpecs: [CommandSpec] = [
         CommandSpec(
             "help", abstract: "Show help for a command, a verb, a metric or a setting, or list the commands.",
-            arguments: [ArgumentSpec("topic", .word, abstract: "A command, optionally with a verb, or a metric or setting.", optional: true, rest: true)],
+            arguments: [
+                ArgumentSpec(
+                    "topic", .word, abstract: "A command, optionally with a verb, or a metric or setting.",
+                    optional: true, rest: true)
+            ],
             examples: [
                 Example(
                     """
@@ -48,8 +52,13 @@ extension Session {
         CommandSpec("tools", abstract: "List the registered tools, one line each."),
         CommandSpec(
             "status",
-            abstract: "Print every tool's status line; 'status on|off' and 'status <tool> on|off' choose what the live block shows.",
-            arguments: [ArgumentSpec("target", .word, abstract: "on|off, or a tool's name followed by on|off.", optional: true, rest: true)],
+            abstract:
+                "Print every tool's status line; 'status on|off' and 'status <tool> on|off' choose what the live block shows.",
+            arguments: [
+                ArgumentSpec(
+                    "target", .word, abstract: "on|off, or a tool's name followed by on|off.", optional: true,
+                    rest: true)
+            ],
             examples: [Example("> status off\n> status on")]),
         CommandSpec(
             "clock", abstract: "Show now, the vsync count, the refresh rate, the run-loop mode and the main thread.",
@@ -95,7 +104,9 @@ extension Session {
                 VerbSpec(
                     "until", abstract: "Run until a condition holds after an instant, or fail at the timeout.",
                     arguments: [
-                        ArgumentSpec("condition", .word, abstract: "<metric> <op> <value>, joined by and/or.", rest: true, restAllowsOptions: true)
+                        ArgumentSpec(
+                            "condition", .word, abstract: "<metric> <op> <value>, joined by and/or.", rest: true,
+                            restAllowsOptions: true)
                     ],
                     options: [OptionSpec("timeout", .duration, abstract: "Give up after this long.", default: "60s")],
                     examples: [
@@ -105,17 +116,23 @@ extension Session {
                             > run until main.hangs > 0 or main.busy_until > 1s --timeout 2s
                             error: timed out after 2s: main.hangs > 0 or main.busy_until > 1s (main.hangs = 0, main.busy_until = 0.1s)
                             """),
-                        Example("> every 250ms echo tick\n> run until clock.now >= 0.5s\ntick\ntick\n> get clock.now\nclock.now = 0.5s"),
+                        Example(
+                            "> every 250ms echo tick\n> run until clock.now >= 0.5s\ntick\ntick\n> get clock.now\nclock.now = 0.5s"
+                        ),
                     ]),
             ], defaultVerb: ""),
         CommandSpec(
             "step", abstract: "Run through the n-th vsync after now (a vsync at now counts as the first).",
-            arguments: [ArgumentSpec("n", .integer(1...1_000_000_000), abstract: "How many vsyncs (default 1).", optional: true)],
+            arguments: [
+                ArgumentSpec("n", .integer(1...1_000_000_000), abstract: "How many vsyncs (default 1).", optional: true)
+            ],
             examples: [Example("> step 3\n> get clock.now\nclock.now = 0.033333333s")]),
         CommandSpec(
             "load", abstract: "Show or set the app's costs per animation tick, per commit and per frame on the GPU.",
             verbs: [
-                VerbSpec("", abstract: "Show the costs.", examples: [Example("> load gpu 20ms\n> load\nframe 0s · commit 0s · gpu 0.02s")]),
+                VerbSpec(
+                    "", abstract: "Show the costs.",
+                    examples: [Example("> load gpu 20ms\n> load\nframe 0s · commit 0s · gpu 0.02s")]),
                 VerbSpec(
                     "frame", abstract: "Main-thread work per animation tick (SEMANTICS A1).",
                     arguments: [ArgumentSpec("duration", .duration, abstract: "The cost.")],
@@ -139,7 +156,11 @@ extension Session {
         CommandSpec(
             "scroll", abstract: "The user scrolls: tracking mode and an animation for this long (A1).",
             arguments: [ArgumentSpec("duration", .duration, abstract: "How long.")],
-            examples: [Example("> scroll 1s\n> get clock.mode\nclock.mode = default\n> run 1ms\n> get clock.mode\nclock.mode = tracking")]),
+            examples: [
+                Example(
+                    "> scroll 1s\n> get clock.mode\nclock.mode = default\n> run 1ms\n> get clock.mode\nclock.mode = tracking"
+                )
+            ]),
         CommandSpec(
             "stall", abstract: "Enqueue one main-queue block of this cost: heavy work on the main thread.",
             arguments: [ArgumentSpec("duration", .duration, abstract: "The block's cost.")],
@@ -165,7 +186,9 @@ extension Session {
                 ArgumentSpec("duration", .duration, abstract: "The interval, at least 1us."),
                 ArgumentSpec("command", .word, abstract: "The command, with its own options.", rest: true),
             ],
-            options: [OptionSpec("times", .integer(1...Int64.max), abstract: "Stop after this many runs.", default: "forever")],
+            options: [
+                OptionSpec("times", .integer(1...Int64.max), abstract: "Stop after this many runs.", default: "forever")
+            ],
             examples: [Example("> every 100ms --times 2 echo tick\n> run 1s\ntick\ntick")]),
         CommandSpec(
             "get", abstract: "Print one metric as 'name = value', exactly as 'expect' compares it.",
@@ -173,7 +196,9 @@ extension Session {
             examples: [Example("> get clock.rate\nclock.rate = 60")]),
         CommandSpec(
             "metrics", abstract: "Print every metric, or those starting with a prefix.",
-            arguments: [ArgumentSpec("prefix", .word, abstract: "Only metrics whose names start with it.", optional: true)],
+            arguments: [
+                ArgumentSpec("prefix", .word, abstract: "Only metrics whose names start with it.", optional: true)
+            ],
             examples: [Example("> metrics render\nrender.commits = 0\nrender.presents = 0")]),
         CommandSpec(
             "expect", abstract: "Fail unless a condition holds: <metric> <op> <value>, joined by and/or.",
@@ -190,15 +215,24 @@ extension Session {
             ]),
         CommandSpec(
             "echo", abstract: "Print the words.",
-            arguments: [ArgumentSpec("words", .word, abstract: "The words to print, separated by one space.", optional: true, rest: true)],
+            arguments: [
+                ArgumentSpec(
+                    "words", .word, abstract: "The words to print, separated by one space.", optional: true, rest: true)
+            ],
             examples: [Example("> echo hello,   world\nhello, world")]),
         CommandSpec(
             "source", abstract: "Run a script; relative paths resolve against the including script's folder.",
             arguments: [ArgumentSpec("file", .path, abstract: "The script.")],
-            examples: [Example("> source no-such-file.dsh\nerror: cannot open 'no-such-file.dsh': No such file or directory")]),
+            examples: [
+                Example("> source no-such-file.dsh\nerror: cannot open 'no-such-file.dsh': No such file or directory")
+            ]),
         CommandSpec(
             "alias", abstract: "Define an alias ('alias name = expansion', %1…%9 and %*), or list them.",
-            arguments: [ArgumentSpec("definition", .word, abstract: "<name> = <expansion…>, or a name to show.", optional: true, rest: true)],
+            arguments: [
+                ArgumentSpec(
+                    "definition", .word, abstract: "<name> = <expansion…>, or a name to show.", optional: true,
+                    rest: true)
+            ],
             examples: [
                 Example(
                     """
@@ -212,7 +246,11 @@ extension Session {
         CommandSpec(
             "unalias", abstract: "Remove an alias.",
             arguments: [ArgumentSpec("name", .name(.alias), abstract: "The alias.")],
-            examples: [Example("> alias greet = echo hi\n> greet\nhi\n> unalias greet\n> alias\n> unalias greet\nerror: unknown alias 'greet'")]),
+            examples: [
+                Example(
+                    "> alias greet = echo hi\n> greet\nhi\n> unalias greet\n> alias\n> unalias greet\nerror: unknown alias 'greet'"
+                )
+            ]),
         CommandSpec(
             "history", abstract: "Show the session's commands, the last n of them.",
             arguments: [ArgumentSpec("n", .integer(1...Int64.max), abstract: "How many.", optional: true)],
@@ -223,14 +261,25 @@ extension Session {
                 ArgumentSpec("setting", .name(.setting), abstract: "The setting's name."),
                 ArgumentSpec("value", .word, abstract: "Its new value, of the setting's type."),
             ],
-            examples: [Example("> set runloop.coalescing on\n> settings runloop\nrunloop.coalescing = on  Coalesce timer wake-ups within tolerance and leeway (SEMANTICS T5, D2).")]),
+            examples: [
+                Example(
+                    "> set runloop.coalescing on\n> settings runloop\nrunloop.coalescing = on  Coalesce timer wake-ups within tolerance and leeway (SEMANTICS T5, D2)."
+                )
+            ]),
         CommandSpec(
             "settings", abstract: "Show every setting with its value and description, or those starting with a prefix.",
-            arguments: [ArgumentSpec("prefix", .word, abstract: "Only settings whose names start with it.", optional: true)],
-            examples: [Example("> settings shell.echo\nshell.echo = off  Print each script command, as '> command', before running it (like --echo).")]),
+            arguments: [
+                ArgumentSpec("prefix", .word, abstract: "Only settings whose names start with it.", optional: true)
+            ],
+            examples: [
+                Example(
+                    "> settings shell.echo\nshell.echo = off  Print each script command, as '> command', before running it (like --echo)."
+                )
+            ]),
         CommandSpec(
             "reset",
-            abstract: "A fresh simulation: keeps tools, settings, aliases and the rate; clears time, loads, timers, views and metrics.",
+            abstract:
+                "A fresh simulation: keeps tools, settings, aliases and the rate; clears time, loads, timers, views and metrics.",
             examples: [Example("> run 1s\n> reset\n> get clock.now\nclock.now = 0s")]),
         CommandSpec("quit", abstract: "Leave debugsh."),
         CommandSpec(

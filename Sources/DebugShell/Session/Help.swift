@@ -84,7 +84,8 @@ struct HelpRenderer {
     private func examplesText(_ examples: [Example]) -> String {
         var blocks: [String] = []
         for example in examples {
-            var lines = example.transcript.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }[...]
+            var lines = example.transcript.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }[
+                ...]
             while let last = lines.last, Substring(last).trimmingSpaces.isEmpty { lines.removeLast() }
             blocks.append(lines.map { Substring($0).trimmingSpaces.isEmpty ? "" : $0 }.joined(separator: "\n"))
         }
@@ -155,12 +156,19 @@ extension Session {
             if let spec = Session.coreMetrics.first(where: { $0.name == first }) ?? registry.metricSpec(first) {
                 return CommandOutput(
                     text: "\(first) (metric, \(spec.type.rawValue)) — \(spec.abstract)",
-                    json: .fields(["metric": .string(first), "type": .string(spec.type.rawValue), "abstract": .string(spec.abstract)]))
+                    json: .fields([
+                        "metric": .string(first), "type": .string(spec.type.rawValue),
+                        "abstract": .string(spec.abstract),
+                    ]))
             }
             if let spec = settings.spec(first) {
                 return CommandOutput(
-                    text: "\(first) (setting, \(spec.kind.placeholder), default \(spec.defaultValue)) — \(spec.abstract)",
-                    json: .fields(["setting": .string(first), "default": .string(spec.defaultValue), "abstract": .string(spec.abstract)]))
+                    text:
+                        "\(first) (setting, \(spec.kind.placeholder), default \(spec.defaultValue)) — \(spec.abstract)",
+                    json: .fields([
+                        "setting": .string(first), "default": .string(spec.defaultValue),
+                        "abstract": .string(spec.abstract),
+                    ]))
             }
             throw CommandError("no help for '\(first)': not a command, metric or setting")
         }
@@ -185,7 +193,9 @@ extension Session {
         for c in registry.commands {
             for verb in c.spec.verbs {
                 let label = verb.name.isEmpty ? c.spec.name : "\(c.spec.name) \(verb.name)"
-                if matches(label, verb.abstract, verb.discussion ?? "") || (verb.name.isEmpty && matches(c.spec.abstract)) {
+                if matches(label, verb.abstract, verb.discussion ?? "")
+                    || (verb.name.isEmpty && matches(c.spec.abstract))
+                {
                     hits.append((label, verb.name.isEmpty ? c.spec.abstract : verb.abstract))
                 }
                 for option in verb.options where matches("--" + option.name, option.abstract) {
@@ -205,5 +215,19 @@ extension Session {
         return CommandOutput(
             text: hits.map { "\($0.0) — \($0.1)" }.joined(separator: "\n"),
             json: .array(hits.map { .fields(["topic": .string($0.0), "abstract": .string($0.1)]) }))
+    }
+}
+
+extension Session {
+    /// The text `help <topic>` prints, for generated docs.
+    public func helpTextForDocs(_ topic: String) -> String {
+        let words = topic.split(separator: " ").map(String.init)
+        return (try? help(words).text) ?? ""
+    }
+
+    /// A settings table row for generated docs.
+    public func runHelpText(_ setting: String) -> String? {
+        guard let spec = settings.spec(setting) else { return nil }
+        return "| `\(spec.name)` | `\(spec.kind.placeholder)` | \(spec.defaultValue) | \(spec.abstract) |\n"
     }
 }

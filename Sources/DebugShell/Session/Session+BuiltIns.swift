@@ -94,7 +94,10 @@ extension Session {
         let end = try later(start, by: duration)
         _ = try advance("run") { engine.advance(to: end, interrupted: isInterrupted) }
         return CommandOutput(
-            json: .fields(["from_ns": .int(start.nanoseconds), "to_ns": .int(end.nanoseconds), "events": .int(Int64(eventsPrinted))]))
+            json: .fields([
+                "from_ns": .int(start.nanoseconds), "to_ns": .int(end.nanoseconds),
+                "events": .int(Int64(eventsPrinted)),
+            ]))
     }
 
     private func runUntil(_ inv: Invocation) throws -> CommandOutput {
@@ -103,14 +106,16 @@ extension Session {
         let start = engine.now
         let limit = try later(start, by: timeout)
         let outcome = try advance("run until") {
-            engine.advance(until: { condition.evaluate(metricValueOrNone).holds }, limit: limit, interrupted: isInterrupted)
+            engine.advance(
+                until: { condition.evaluate(metricValueOrNone).holds }, limit: limit, interrupted: isInterrupted)
         }
         if outcome != .conditionMet {
             // Conditions are checked after instants at which something happened (SPEC §3), not at
             // the timeout itself.
             throw CommandError("timed out after \(timeout): \(condition.text) (\(describeValues(condition)))")
         }
-        return CommandOutput(json: .fields(["from_ns": .int(start.nanoseconds), "to_ns": .int(engine.now.nanoseconds), "met": true]))
+        return CommandOutput(
+            json: .fields(["from_ns": .int(start.nanoseconds), "to_ns": .int(engine.now.nanoseconds), "met": true]))
     }
 
     private func step(_ n: Int64) throws -> CommandOutput {
@@ -159,7 +164,8 @@ extension Session {
     ) {
         engine.schedule(at: time) { [unowned self] in
             if interval > .zero && remaining > 1, let next = try? time.adding(interval) {
-                scheduleCommand(words, text: text, at: next, every: interval, remaining: remaining - 1, scheduledAt: location)
+                scheduleCommand(
+                    words, text: text, at: next, every: interval, remaining: remaining - 1, scheduledAt: location)
             }
             runScheduled(words, text: text, scheduledAt: location)
         }
@@ -259,8 +265,12 @@ extension Session {
         }
         let name = words[0].text
         if words.count == 1 {
-            guard let found = aliases.first(where: { $0.name == name }) else { throw CommandError("unknown alias '\(name)'") }
-            return CommandOutput(text: "\(found.name) = \(found.expansion)", json: .fields(["name": .string(name), "expansion": .string(found.expansion)]))
+            guard let found = aliases.first(where: { $0.name == name }) else {
+                throw CommandError("unknown alias '\(name)'")
+            }
+            return CommandOutput(
+                text: "\(found.name) = \(found.expansion)",
+                json: .fields(["name": .string(name), "expansion": .string(found.expansion)]))
         }
         guard words[1].text == "=", !words[1].quoted else {
             throw CommandError("expected 'alias \(name) = <expansion>'")
@@ -295,7 +305,9 @@ extension Session {
     private func set(_ name: String, _ value: String) throws(CommandError) -> CommandOutput {
         try settings.set(name, text: value, rate: engine.refreshRate.hertz)
         if name == "runloop.coalescing" { engine.coalescing = settings.boolean(name) }
-        if let index = registry.toolIndex(forNamespace: name), registry.toolDescriptors[index].settings.contains(where: { $0.name == name }) {
+        if let index = registry.toolIndex(forNamespace: name),
+            registry.toolDescriptors[index].settings.contains(where: { $0.name == name })
+        {
             tools[index].settingDidChange(name)
         }
         return CommandOutput(json: .fields(["setting": .string(name), "value": settings.value(name)?.json ?? .null]))
@@ -309,7 +321,10 @@ extension Session {
         let lines = zip(heads, specs).map { head, spec in head.padding(width) + "  " + spec.abstract }
         let json = JSONValue.array(
             specs.map {
-                .fields(["name": .string($0.name), "value": settings.value($0.name)?.json ?? .null, "abstract": .string($0.abstract)])
+                .fields([
+                    "name": .string($0.name), "value": settings.value($0.name)?.json ?? .null,
+                    "abstract": .string($0.abstract),
+                ])
             })
         return CommandOutput(text: lines.joined(separator: "\n"), json: json)
     }
@@ -349,7 +364,8 @@ extension Session {
             }
             if lines.isEmpty { lines = ["no tools registered"] }
             return CommandOutput(
-                text: lines.joined(separator: "\n"), json: .fields(["block": .bool(statusBlockEnabled), "tools": .array(json)]))
+                text: lines.joined(separator: "\n"),
+                json: .fields(["block": .bool(statusBlockEnabled), "tools": .array(json)]))
         case 1:
             statusBlockEnabled = try ValueParser.boolean(words[0])
             return CommandOutput(json: .fields(["block": .bool(statusBlockEnabled)]))
@@ -398,7 +414,9 @@ extension Session {
     private func display() -> CommandOutput {
         var json: [(String, JSONValue)] = [("rate_hz", .int(Int64(engine.refreshRate.hertz)))]
         if let pending = engine.pendingRate {
-            json += [("pending_rate_hz", .int(Int64(pending.rate.hertz))), ("pending_from_ns", .int(pending.at.nanoseconds))]
+            json += [
+                ("pending_rate_hz", .int(Int64(pending.rate.hertz))), ("pending_from_ns", .int(pending.at.nanoseconds)),
+            ]
         }
         return CommandOutput(text: displayText(), json: .object(json))
     }

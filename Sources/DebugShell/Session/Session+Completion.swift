@@ -58,7 +58,9 @@ extension Session {
                 let tail = rest[(i - 1)...].map(\.text)
                 return completeRest(verb.arguments[positional], words: tail, current: current, label: label)
             }
-            if w.hasPrefix("--"), let option = verb.options.first(where: { "--" + $0.name == w || w.hasPrefix("--\($0.name)=") }) {
+            if w.hasPrefix("--"),
+                let option = verb.options.first(where: { "--" + $0.name == w || w.hasPrefix("--\($0.name)=") })
+            {
                 if option.kind != nil && !w.contains("=") { pendingOption = option }
                 continue
             }
@@ -69,7 +71,8 @@ extension Session {
             positional += 1
         }
         if let option = pendingOption, let kind = option.kind {
-            return Completion(candidates: candidates(for: kind, command: spec.name, previous: []), filePaths: kind == .path)
+            return Completion(
+                candidates: candidates(for: kind, command: spec.name, previous: []), filePaths: kind == .path)
         }
         if current.hasPrefix("--") {
             return Completion(candidates: verb.options.map { "--" + $0.name })
@@ -92,7 +95,9 @@ extension Session {
             return complete(words: words, current: current)
         case "expect", "run until":
             // A metric at the start of each term.
-            if words.isEmpty || ["and", "or"].contains(words.last ?? "") { return Completion(candidates: allMetricNames()) }
+            if words.isEmpty || ["and", "or"].contains(words.last ?? "") {
+                return Completion(candidates: allMetricNames())
+            }
             if words.count % 4 == 1 { return Completion(candidates: Condition.Op.allCases.map(\.rawValue)) }
             if words.count % 4 == 3 { return Completion(candidates: ["and", "or"]) }
             return Completion(candidates: [])

@@ -13,7 +13,9 @@ public struct SessionOptions: Sendable {
     /// Width for help text.
     public var width = 80
 
-    public init(json: Bool = false, echo: Bool = false, keepGoing: Bool = false, interactive: Bool = false, width: Int = 80) {
+    public init(
+        json: Bool = false, echo: Bool = false, keepGoing: Bool = false, interactive: Bool = false, width: Int = 80
+    ) {
         self.json = json
         self.echo = echo
         self.keepGoing = keepGoing
@@ -178,6 +180,10 @@ public final class Session {
 
     var stopOnError: Bool { settings.boolean("shell.stop-on-error") }
 
+    /// The current value of a setting (`shell.history-size` for the front end), or nil for an
+    /// unknown name.
+    public func settingValue(_ name: String) -> ArgumentValue? { settings.value(name) }
+
     /// Whether a failure stops a script (`shell.stop-on-error`, off with --keep-going).
     public var stopsOnError: Bool { stopOnError }
 
@@ -249,7 +255,8 @@ public final class Session {
         while let first = words.first, !first.quoted, let alias = aliases.first(where: { $0.name == first.text }) {
             depth += 1
             guard depth <= Session.maxAliasDepth, !seen.contains(alias.name) else {
-                throw CommandError("alias '\(alias.name)' expands to itself (\((seen + [alias.name]).joined(separator: " → ")))")
+                throw CommandError(
+                    "alias '\(alias.name)' expands to itself (\((seen + [alias.name]).joined(separator: " → ")))")
             }
             seen.append(alias.name)
             let args = Array(words.dropFirst())
@@ -296,7 +303,9 @@ public final class Session {
 
     // MARK: - Output
 
-    func render(_ output: CommandOutput, command: String, at location: SourceLocation, extra: [(String, JSONValue)] = []) {
+    func render(
+        _ output: CommandOutput, command: String, at location: SourceLocation, extra: [(String, JSONValue)] = []
+    ) {
         for warning in output.warnings {
             sink.write("\(location.prefix("warning"))\(warning)\(location.suffix)\n", to: .standardError)
         }
@@ -309,7 +318,9 @@ public final class Session {
         }
     }
 
-    func reportError(_ message: String, command: String?, at location: SourceLocation, extra: [(String, JSONValue)] = []) {
+    func reportError(
+        _ message: String, command: String?, at location: SourceLocation, extra: [(String, JSONValue)] = []
+    ) {
         failures += 1
         if options.json, let command {
             let line = JSONValue.object(
