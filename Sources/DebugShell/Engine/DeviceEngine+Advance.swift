@@ -82,7 +82,7 @@ extension DeviceEngine {
     /// is published), or work waits for the thread. Otherwise the item ends quietly and the next
     /// instant that comes finds the thread free — the same simulation, one instant fewer.
     @inline(__always) var mainItemEndMatters: Bool {
-        if visitsEveryItemEnd || (main.running != .timer && main.running != .link) { return true }
+        if referenceMode || (main.running != .timer && main.running != .link) { return true }
         if main.pendingFiring != nil || main.batch != .none || main.inStep3 || uiDirty || !mainQueue.isEmpty {
             return true
         }
@@ -101,9 +101,9 @@ extension DeviceEngine {
         if let v = nextVsync, v.time == t { processVsync(v) }
         // 4–5: run-loop timers become ready; dispatch timers fire.
         while let top = queue.top, top.time <= t {
-            if EventKey.step(top.key) == 5 && EventKey.sub(top.key) == 0 && backgroundTargetOnTime(top, at: t) {
-                continue
-            }
+            let step = EventKey.step(top.key)
+            if step == 5 && EventKey.sub(top.key) == 0 && backgroundTargetOnTime(top, at: t) { continue }
+            if step == 4 && runLoopTimerFiresAtOnce(top, at: t) { continue }
             queue.popTop()
             dispatch(top, at: t)
         }

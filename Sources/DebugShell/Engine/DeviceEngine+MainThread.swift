@@ -108,6 +108,41 @@ extension DeviceEngine {
         }
     }
 
+    /// The most common event: a run-loop timer comes due while the main thread sleeps with
+    /// nothing else to do and nothing else happens at this instant. RL4 then reduces to one
+    /// iteration whose step 3 services this timer alone (T3), so its callback starts now.
+    ///
+    /// - Returns: false when the general path must handle the entry.
+    @inline(__always)
+    func runLoopTimerFiresAtOnce(_ entry: EventQueue.Entry, at t: Int64) -> Bool {
+        let i = Int(EventKey.id(entry.key))
+        guard !referenceMode, i < timers.count, !coalescing, main.batch == .none, !main.inStep3, !uiDirty,
+            mainQueue.isEmpty, queue.secondTime > t, timers[i].eventTime == entry.time, timers[i].state == .scheduled,
+            timers[i].mode.includes(currentMode), main.running == .none || main.busyUntil.nanoseconds <= t
+        else { return false }
+        let (a, b) = currentClasses
+        guard dueTimers.isEmpty(a), dueTimers.isEmpty(b), filledLinks.isEmpty(a), filledLinks.isEmpty(b) else {
+            return false
+        }
+        // A previous item that ended quietly (nothing waited for its end) is over.
+        if main.running != .none {
+            guard !mainItemEndMatters else { return false }
+            finishRunningItem(at: main.busyUntil)
+        }
+        timers[i].eventTime = Int64.max
+        main.lastIterationDrained = false
+        main.batchReadyAt = timers[i].fireDate
+        countTimerWakeup(app: timers[i].isApp)
+        if timers[i].hasCallback {
+            // A tool's callback may queue events: take the entry off first.
+            queue.popTop()
+            startTimerCallback(i, at: SimTime(nanoseconds: t))
+        } else {
+            startTimerCallback(i, at: SimTime(nanoseconds: t), replacingTop: true)
+        }
+        return true
+    }
+
     /// Work for the main thread: main-queue blocks, a dirty UI, or a ready source of the mode.
     @inline(__always) private func hasWork(at t: SimTime) -> Bool {
         if uiDirty || !mainQueue.isEmpty { return true }
@@ -119,7 +154,7 @@ extension DeviceEngine {
     }
 
     /// The mode classes serviced in the current mode: its own and `common` (RL1).
-    @inline(__always) private var currentClasses: (Int, Int) {
+    @inline(__always) var currentClasses: (Int, Int) {
         currentMode == .tracking ? (1, 2) : (0, 2)
     }
 
@@ -327,8 +362,13 @@ extension DeviceEngine {
         }
     }
 
-    private func startTimerCallback(_ i: Int, at t: SimTime) {
-        guard timers[i].state == .scheduled else { return }
+    /// Starts a run-loop timer's callback. With `replacingTop`, the timer's due entry is still the
+    /// queue's top (the caller checked that no callback can push before it is replaced).
+    func startTimerCallback(_ i: Int, at t: SimTime, replacingTop: Bool = false) {
+        guard timers[i].state == .scheduled else {
+            if replacingTop { queue.popTop() }
+            return
+        }
         let scheduled = timers[i].fireDate
         let lateness = t - scheduled
         var cause: LatenessCause?
@@ -372,11 +412,14 @@ extension DeviceEngine {
                     timers[i].skipped += skipped
                     timers[i].fireDate = later
                 }
-                scheduleRunLoopTimer(i)
+                scheduleRunLoopTimer(i, replacingTop: replacingTop)
             } else {
                 timers[i].state = .done
                 timers[i].fireDate = .never
+                if replacingTop { queue.popTop() }
             }
+        } else if replacingTop {
+            queue.popTop()
         }
         if wants(.timerFired) {
             main.pendingFiring = TimerFiring(
@@ -439,7 +482,7 @@ extension DeviceEngine {
     }
 
     /// The end of the current item: what happens when it returns.
-    private func finishRunningItem(at end: SimTime) {
+    func finishRunningItem(at end: SimTime) {
         let running = main.running
         let i = main.runningIndex
         main.running = .none

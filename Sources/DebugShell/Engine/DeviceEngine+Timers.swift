@@ -62,15 +62,22 @@ extension DeviceEngine {
         return TimerID(rawValue: i)
     }
 
-    @inline(__always) func scheduleRunLoopTimer(_ i: Int) {
+    /// Queues a run-loop timer's next fire date. With `replacingTop`, its old entry is still the
+    /// queue's top and is replaced in one sift (or removed when there is no next fire).
+    @inline(__always) func scheduleRunLoopTimer(_ i: Int, replacingTop: Bool = false) {
         let fireDate = timers[i].fireDate
         guard fireDate < .horizon else {
             timers[i].eventTime = Int64.max
+            if replacingTop { queue.popTop() }
             return
         }
         let time = max(fireDate, now).nanoseconds
         timers[i].eventTime = time
-        queue.push(time: time, key: EventKey.runLoopTimer(i))
+        if replacingTop {
+            queue.replaceTop(time: time, key: EventKey.runLoopTimer(i))
+        } else {
+            queue.push(time: time, key: EventKey.runLoopTimer(i))
+        }
     }
 
     @inline(__always) private func scheduleDispatchTarget(_ i: Int) {
@@ -222,7 +229,8 @@ extension DeviceEngine {
     @inline(__always)
     func backgroundTargetOnTime(_ entry: EventQueue.Entry, at t: Int64) -> Bool {
         let i = Int(EventKey.id(entry.key))
-        guard !coalescing, i < timers.count, timers[i].eventTime == entry.time, timers[i].state == .scheduled,
+        guard !referenceMode, !coalescing, i < timers.count, timers[i].eventTime == entry.time,
+            timers[i].state == .scheduled,
             timers[i].repeats, timers[i].fireDate.nanoseconds == t, timers[i].pendingData == 0,
             timers[i].handlerBusyUntil.nanoseconds <= t
         else { return false }

@@ -26,9 +26,11 @@ public final class DeviceEngine: SimulatedDevice {
     var animations = SpanUnion()
     /// `runloop.coalescing` (T5, D2).
     public var coalescing = false
-    /// Makes the end of every main-thread item an instant of its own; the default skips ends
-    /// that nothing waits for. Differential tests check that both give the same simulation.
-    var visitsEveryItemEnd = false
+    /// Turns every shortcut of the hot loop off: every main-thread item's end is an instant of
+    /// its own, due timers always go through the run loop's due lists and batches, dispatch
+    /// targets through the general path. Differential tests check that both ways give the same
+    /// simulation.
+    var referenceMode = false
 
     // MARK: The app's costs (`load`)
 

@@ -32,6 +32,14 @@ struct EventQueue: ~Copyable {
     /// The time of the earliest entry, or `Int64.max` when there is none.
     @inline(__always) var topTime: Int64 { entries.isEmpty ? Int64.max : entries[0].time }
 
+    /// The time of the second-earliest entry (one of the top's children), or `Int64.max`.
+    @inline(__always) var secondTime: Int64 {
+        let n = entries.count
+        if n <= 1 { return Int64.max }
+        if n == 2 { return entries[1].time }
+        return min(entries[1].time, entries[2].time)
+    }
+
     mutating func removeAll() { entries.removeAll() }
 
     @inline(__always) mutating func push(time: Int64, key: UInt64) {
