@@ -39,7 +39,7 @@ func runScript(_ script: String, options: SessionOptions = SessionOptions()) thr
             > counter shw
             error: unknown verb 'shw' for 'counter'; did you mean 'show'?
             > r 1s
-            error: ambiguous command 'r': run, reset
+            error: ambiguous command 'r': run, reset, record
             """)
     }
 

@@ -281,6 +281,27 @@ extension Session {
             abstract:
                 "A fresh simulation: keeps tools, settings, aliases and the rate; clears time, loads, timers, views and metrics.",
             examples: [Example("> run 1s\n> reset\n> get clock.now\nclock.now = 0s")]),
+        CommandSpec(
+            "play",
+            abstract:
+                "Let virtual time follow the wall clock, at speed × real time, while the prompt stays usable (interactive).",
+            arguments: [ArgumentSpec("speed", .decimal, abstract: "× real time, above 0 (default 1).", optional: true)],
+            examples: [
+                Example(
+                    "> play 2\nerror: play needs the interactive session, where time can follow the wall clock; use 'run' here"
+                )
+            ]),
+        CommandSpec(
+            "pause", abstract: "Stop virtual time following the wall clock.",
+            examples: [Example("> pause\nnot playing (now 0s)")]),
+        CommandSpec(
+            "record",
+            abstract:
+                "Write the session's commands with their virtual times as 'at' lines, so that the file replays it; 'record stop' ends.",
+            arguments: [
+                ArgumentSpec("target", .path, abstract: "The file to write, or 'stop'.", optional: true, rest: true)
+            ],
+            examples: [Example("> record\nnot recording\n> record stop\nerror: not recording")]),
         CommandSpec("quit", abstract: "Leave debugsh."),
         CommandSpec(
             "exit", abstract: "Leave debugsh with an exit status (from inside 'source' too).",

@@ -107,6 +107,17 @@ public final class Session {
     var eventsPrinted = 0
     /// Called after time moved (the live front end redraws its status block).
     public var timeDidMove: () -> Void = {}
+    /// Set by a front end where virtual time can follow the wall clock (`play`, SPEC §10).
+    public var supportsPlay = false
+    /// The speed of `play` (× real time), or nil when time does not follow the wall clock.
+    public internal(set) var playSpeed: Double?
+    /// Nanoseconds of virtual time owed to `play` but not yet whole.
+    var playRemainder = 0.0
+    /// The commands since the start or the last `reset`, with the virtual time each was issued
+    /// at, for `record` (SPEC §10).
+    var replayLog: [(time: SimTime, command: String)] = []
+    /// The file `record` writes, while recording.
+    public internal(set) var recordingPath: String?
 
     /// The deepest `source` nesting (SPEC §13).
     public static let maxSourceDepth = 64
@@ -136,6 +147,8 @@ public final class Session {
     /// A fresh simulation: a new device at the current rate, new tool instances (SPEC §4 `reset`).
     func resetSimulation() {
         engine = DeviceEngine(rate: engine.refreshRate)
+        replayLog.removeAll()
+        playSpeed = nil
         makeTools()
     }
 
@@ -197,12 +210,15 @@ public final class Session {
         if settings.boolean("shell.echo") && !scheduledContext {
             sink.write("> \(command.text)\n", to: .standardOutput)
         }
-        if sourceDepth == 0 && !scheduledContext { history.append(command.text) }
+        let topLevel = sourceDepth == 0 && !scheduledContext
+        if topLevel { history.append(command.text) }
         do {
             let words = try expandAliases(command.words)
             if words.isEmpty { return .finished }
             let parsed = try parser.parse(words, text: command.text)
+            let issuedAt = engine.instantDone ? engine.now + SimDuration(nanoseconds: 1) : engine.now
             let output = try run(parsed, at: location)
+            if topLevel { logForReplay(parsed, words: words, issuedAt: issuedAt) }
             render(output, command: command.text, at: location)
             return .finished
         } catch let error as CommandError {

@@ -1,0 +1,126 @@
+import DebugShellCore
+
+/// `play`, `pause` and `record`: the live session (SPEC §10).
+extension Session {
+    /// Built-in commands that move time or control the session are not replayed by `record`;
+    /// nor is help that changes nothing.
+    static let notRecorded: Set<String> = [
+        "run", "step", "play", "pause", "record", "quit", "exit", "reset", "history", "help", "apropos", "tools",
+        "alias", "unalias",
+    ]
+
+    /// Logs a command that ran at the top level, for `record`. Aliases are expanded, so a
+    /// recording replays without them.
+    func logForReplay(_ parsed: ParsedCommand, words: [Word], issuedAt: SimTime) {
+        if parsed.command.owner == .builtIn, Session.notRecorded.contains(parsed.command.spec.name) { return }
+        replayLog.append((issuedAt, words.map(\.raw).joined(separator: " ")))
+        if recordingPath != nil { writeRecording() }
+    }
+
+    // MARK: play
+
+    func play(_ speed: Double?) throws(CommandError) -> CommandOutput {
+        guard supportsPlay else {
+            throw CommandError(
+                "play needs the interactive session, where time can follow the wall clock; use 'run' here")
+        }
+        let speed = speed ?? 1
+        guard speed > 0, speed <= 1_000_000, speed.isFinite else {
+            throw CommandError("play speed must be above 0 and at most 1000000 (got \(FrameRect.format(speed)))")
+        }
+        playSpeed = speed
+        playRemainder = 0
+        return CommandOutput(json: .fields(["speed": .string(FrameRect.format(speed))]))
+    }
+
+    func pause() -> CommandOutput {
+        let wasPlaying = playSpeed != nil
+        playSpeed = nil
+        return CommandOutput(
+            text: wasPlaying ? "paused at \(engine.now)" : "not playing (now \(engine.now))",
+            json: .fields(["now_ns": .int(engine.now.nanoseconds), "was_playing": .bool(wasPlaying)]))
+    }
+
+    /// Moves virtual time on by `wallNanoseconds` × the play speed, processing what happens;
+    /// called by the front end between keystrokes. Returns false when time could not move (not
+    /// playing, the horizon, an interrupt).
+    @discardableResult
+    public func playTick(wallNanoseconds: Int64) -> Bool {
+        guard let speed = playSpeed, wallNanoseconds > 0 else { return false }
+        let exact = Double(wallNanoseconds) * speed + playRemainder
+        let whole = exact.rounded(.down)
+        playRemainder = exact - whole
+        guard whole >= 1 else { return false }
+        let step = SimDuration(nanoseconds: Int64(min(whole, Double(SimTime.horizon.nanoseconds))))
+        guard let end = try? engine.now.adding(step) else {
+            playSpeed = nil
+            sink.write("error: play stopped at the 2^62 ns horizon\n", to: .standardError)
+            return false
+        }
+        scheduledFailures = 0
+        let outcome = engine.advance(to: end, interrupted: isInterrupted)
+        timeDidMove()
+        if outcome == .interrupted {
+            playSpeed = nil
+            sink.write("error: interrupted at \(engine.now)\n", to: .standardError)
+            return false
+        }
+        return true
+    }
+
+    // MARK: record
+
+    func record(_ words: [Word]) throws(CommandError) -> CommandOutput {
+        guard let first = words.first else {
+            if let path = recordingPath {
+                return CommandOutput(text: "recording to \(path)", json: .fields(["file": .string(path)]))
+            }
+            return CommandOutput(text: "not recording", json: .fields(["file": .null]))
+        }
+        if first.text == "stop" && !first.quoted && words.count == 1 {
+            guard let path = recordingPath else { throw CommandError("not recording") }
+            writeRecording()
+            recordingPath = nil
+            return CommandOutput(
+                text: "recorded \(replayLog.count) commands to \(path)",
+                json: .fields(["file": .string(path), "commands": .int(Int64(replayLog.count))]))
+        }
+        guard words.count == 1 else { throw CommandError("usage: record <file.dsh> | record stop") }
+        if let path = recordingPath { throw CommandError("already recording to \(path) ('record stop' first)") }
+        recordingPath = first.text
+        guard writeRecording() else {
+            recordingPath = nil
+            throw CommandError("cannot write '\(first.text)'")
+        }
+        return CommandOutput(
+            text: "recording to \(first.text) (\(replayLog.count) commands so far)",
+            json: .fields(["file": .string(first.text), "commands": .int(Int64(replayLog.count))]))
+    }
+
+    /// Writes the recording: every command since the start or the last reset as an `at` line,
+    /// then a `run` to now, so that replaying the file reproduces the simulation.
+    @discardableResult
+    func writeRecording() -> Bool {
+        guard let path = recordingPath else { return false }
+        var text = "# A debugsh session recorded with 'record': replay it with 'debugsh \(path)'.\n"
+        if engine.refreshRate.hertz != 60 || !replayLog.isEmpty {
+            text += "# Commands carry the virtual time they were issued at (S3, S4.1).\n"
+        }
+        for (time, command) in replayLog { text += "at \(time) \(command)\n" }
+        text += "run \(engine.now)\n"
+        do {
+            try FileIO.writeAtomically(text, to: path)
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    /// Finishes a recording when the session ends.
+    public func finishRecording() {
+        if recordingPath != nil {
+            writeRecording()
+            recordingPath = nil
+        }
+    }
+}
