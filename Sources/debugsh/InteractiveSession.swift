@@ -18,16 +18,27 @@ struct InteractiveSession {
     /// After a line that ends with a backslash: the next line continues it.
     static let continuationPrompt = "... "
 
-    /// Runs until Ctrl-D, `quit` or `exit n`.
-    ///
-    /// - Returns: the exit status: 0 for Ctrl-D and `quit`, `n` for `exit n`, 128 + the signal
-    ///   for a hang-up or termination.
     /// `shell.history-size`: how many commands the history file keeps.
     private func historySize() -> Int32 {
         if case .integer(let n)? = session.settingValue("shell.history-size") { return Int32(clamping: n) }
         return 1000
     }
 
+    /// The wall clock, for `play` only: the simulation itself never reads it.
+    static func monotonicNanoseconds() -> Int64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
+    }
+
+    /// While `play` runs, time moves in slices this long at most between keystrokes, and the
+    /// block redraws at most this often (about 20 times a second, SPEC §10).
+    static let playSlice: Int64 = 50_000_000
+
+    /// Runs until Ctrl-D, `quit` or `exit n`.
+    ///
+    /// - Returns: the exit status: 0 for Ctrl-D and `quit`, `n` for `exit n`, 128 + the signal
+    ///   for a hang-up or termination.
     func run() -> Int32 {
         session.options.interactive = true
         guard let signalPipe = Signals.openSignalPipe() else {
@@ -47,8 +58,10 @@ struct InteractiveSession {
             InteractiveSession.breakLineAfterInterrupt(sink)
         }
         session.timeDidMove = { LineEditor.blockIsStale = true }
+        session.supportsPlay = true
 
         let leave = { [self] (status: Int32) -> Int32 in
+            session.finishRecording()
             sink.flush()
             LineEditor.historyLimit = historySize()
             if let message = LineEditor.saveHistory(to: paths.history) { report("debugsh: \(message)") }
@@ -61,6 +74,8 @@ struct InteractiveSession {
         }
 
         var pending = ""
+        var lastTick = Self.monotonicNanoseconds()
+        var lastRedraw = lastTick
         sink.flush()
         LineEditor.showPrompt(Self.prompt)
         while true {
@@ -68,14 +83,39 @@ struct InteractiveSession {
                 pollfd(fd: 0, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: signalPipe, events: Int16(POLLIN), revents: 0),
             ]
-            if poll(&fds, 2, -1) < 0 {
+            // While playing, wake at least every slice to move time and redraw the block.
+            let timeout: Int32 = session.playSpeed != nil ? Int32(Self.playSlice / 1_000_000) : -1
+            if poll(&fds, 2, timeout) < 0 {
                 if errno == EINTR { continue }
                 LineEditor.stop()
                 return leave(1)
             }
+            let wall = Self.monotonicNanoseconds()
+            if fds[1].revents == 0 && session.playSpeed != nil {
+                // play: virtual time follows the wall clock between keystrokes; what happens
+                // prints above the block, and the half-typed line stays as it is.
+                session.playTick(wallNanoseconds: wall - lastTick)
+                sink.flush()
+                if LineEditor.needsRestore {
+                    LineEditor.restoreAfterOutput()
+                    lastRedraw = wall
+                } else if LineEditor.blockIsStale && wall - lastRedraw >= Self.playSlice {
+                    LineEditor.blockIsStale = false
+                    LineEditor.redrawBlock()
+                    lastRedraw = wall
+                }
+            }
+            lastTick = wall
             if fds[1].revents != 0 {
                 for signal in Signals.drainSignalPipe(signalPipe) {
                     switch signal {
+                    case SIGINT where session.playSpeed != nil:
+                        // Ctrl-C during play stops time where it is; the line stays.
+                        _ = Signals.takeInterrupt()
+                        session.stopPlaying()
+                        LineEditor.hideForOutput()
+                        LineEditor.writeTerminal("paused at \(session.engine.now)\r\n")
+                        LineEditor.restoreAfterOutput()
                     case SIGINT:
                         _ = Signals.takeInterrupt()
                         LineEditor.interruptAtPrompt()
@@ -119,6 +159,9 @@ struct InteractiveSession {
                 if case .exited(let status) = outcome { return leave(status) }
                 if let status = afterCommand(signalPipe) { return leave(status) }
                 LineEditor.showPrompt(Self.prompt)
+                // The wall time a command took is not played.
+                lastTick = Self.monotonicNanoseconds()
+                lastRedraw = lastTick
             }
         }
     }

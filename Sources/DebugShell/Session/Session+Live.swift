@@ -41,6 +41,9 @@ extension Session {
             json: .fields(["now_ns": .int(engine.now.nanoseconds), "was_playing": .bool(wasPlaying)]))
     }
 
+    /// Stops `play` (Ctrl-C at the prompt while playing).
+    public func stopPlaying() { playSpeed = nil }
+
     /// Moves virtual time on by `wallNanoseconds` × the play speed, processing what happens;
     /// called by the front end between keystrokes. Returns false when time could not move (not
     /// playing, the horizon, an interrupt).
