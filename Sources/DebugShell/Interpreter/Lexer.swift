@@ -28,15 +28,17 @@ public enum Lexer {
     public static func lex(_ text: String, firstLine: Int = 1) -> (commands: [LexedCommand], error: LexError?) {
         var commands: [LexedCommand] = []
         var lineNumber = firstLine
-        var pending = ""
+        var pending: [UInt8] = []
         var pendingStart = firstLine
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        if text.hasSuffix("\n") { lines.removeLast() }
-        for rawLine in lines {
-            var line = Substring(rawLine)
-            if line.hasSuffix("\r") { line = line.dropLast() }
+        var bytes = Array(text.utf8)[...]
+        if bytes.last == UInt8(ascii: "\n") { bytes = bytes.dropLast() }
+        if bytes.isEmpty && text.isEmpty { return ([], nil) }
+        var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)[...]
+        while let raw = lines.popFirst() {
+            var line = raw
+            if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
             if pending.isEmpty { pendingStart = lineNumber }
-            if pending.utf8.count + line.utf8.count > maxLineBytes {
+            if pending.count + line.count > maxLineBytes {
                 return (commands, LexError(message: "line longer than 1 MiB (the limit)", line: pendingStart))
             }
             if endsWithContinuation(line) {
@@ -44,18 +46,22 @@ public enum Lexer {
                 lineNumber += 1
                 continue
             }
-            pending += line
             do {
-                commands += try lexLine(pending, line: pendingStart)
+                if pending.isEmpty {
+                    commands += try lexLine(line, line: pendingStart)
+                } else {
+                    pending += line
+                    commands += try lexLine(pending[...], line: pendingStart)
+                    pending.removeAll(keepingCapacity: true)
+                }
             } catch {
                 return (commands, error)
             }
-            pending = ""
             lineNumber += 1
         }
         if !pending.isEmpty {
             do {
-                commands += try lexLine(pending, line: pendingStart)
+                commands += try lexLine(pending[...], line: pendingStart)
             } catch {
                 return (commands, error)
             }
@@ -66,129 +72,152 @@ public enum Lexer {
     /// Whether a line ends with a `\` that continues it: an odd run of backslashes outside
     /// quotes and comments.
     public static func endsWithContinuation(_ line: Substring) -> Bool {
-        guard line.hasSuffix("\\") else { return false }
-        var quote: Character?
+        endsWithContinuation(Array(line.utf8)[...])
+    }
+
+    static func endsWithContinuation(_ line: ArraySlice<UInt8>) -> Bool {
+        guard line.last == UInt8(ascii: "\\") else { return false }
+        var quote: UInt8 = 0
         var escaped = false
         for c in line {
             if escaped {
                 escaped = false
                 continue
             }
-            if let q = quote {
-                if c == "\\" && q == "\"" { escaped = true } else if c == q { quote = nil }
+            if quote != 0 {
+                if c == UInt8(ascii: "\\") && quote == UInt8(ascii: "\"") {
+                    escaped = true
+                } else if c == quote {
+                    quote = 0
+                }
                 continue
             }
             switch c {
-            case "\\": escaped = true
-            case "'", "\"": quote = c
-            case "#": return false
+            case UInt8(ascii: "\\"): escaped = true
+            case UInt8(ascii: "'"), UInt8(ascii: "\""): quote = c
+            case UInt8(ascii: "#"): return false
             default: break
             }
         }
-        return escaped && quote == nil
+        return escaped && quote == 0
     }
 
     /// Lexes one logical line into its commands.
     public static func lexLine(_ line: String, line number: Int) throws(LexError) -> [LexedCommand] {
+        try lexLine(Array(line.utf8)[...], line: number)
+    }
+
+    /// Lexes one logical line, given as UTF-8 bytes. Quotes, escapes, `;` and `#` are ASCII, so
+    /// the scan works on bytes; multi-byte characters pass through untouched.
+    static func lexLine(_ bytes: ArraySlice<UInt8>, line number: Int) throws(LexError) -> [LexedCommand] {
         var commands: [LexedCommand] = []
         var words: [Word] = []
-        var text = ""
-        var raw = ""
-        var inWord = false
+        var text: [UInt8] = []
+        var wordStart = -1
         var quoted = false
-        var commandText = ""
+        var commandStart = -1
+        var commandEnd = -1
 
-        func endWord() {
-            if inWord { words.append(Word(text: text, raw: raw, quoted: quoted)) }
-            text = ""
-            raw = ""
-            inWord = false
+        func endWord(at end: Int) {
+            if wordStart >= 0 {
+                words.append(
+                    Word(
+                        text: String(decoding: text, as: UTF8.self),
+                        raw: String(decoding: bytes[wordStart..<end], as: UTF8.self), quoted: quoted))
+            }
+            text.removeAll(keepingCapacity: true)
+            wordStart = -1
             quoted = false
         }
-        func endCommand() {
-            endWord()
+        func endCommand(at end: Int) {
+            endWord(at: end)
             if !words.isEmpty {
-                commands.append(
-                    LexedCommand(words: words, line: number, text: trimmed(commandText)))
+                let source = commandStart >= 0 ? String(decoding: bytes[commandStart..<commandEnd], as: UTF8.self) : ""
+                commands.append(LexedCommand(words: words, line: number, text: source))
             }
             words = []
-            commandText = ""
+            commandStart = -1
+            commandEnd = -1
+        }
+        func begin(_ i: Int) {
+            if wordStart < 0 { wordStart = i }
+            if commandStart < 0 { commandStart = i }
         }
 
-        var chars = Array(line.unicodeScalars)[...]
-        while let c = chars.popFirst() {
+        var i = bytes.startIndex
+        let end = bytes.endIndex
+        while i < end {
+            let c = bytes[i]
             switch c {
-            case " ", "\t":
-                endWord()
-                commandText.unicodeScalars.append(c)
-            case ";":
-                endCommand()
-            case "#":
-                endCommand()
+            case UInt8(ascii: " "), UInt8(ascii: "\t"):
+                endWord(at: i)
+                i += 1
+            case UInt8(ascii: ";"):
+                endCommand(at: i)
+                i += 1
+            case UInt8(ascii: "#"):
+                endCommand(at: i)
                 return commands
-            case "'":
-                inWord = true
+            case UInt8(ascii: "'"):
+                begin(i)
                 quoted = true
-                raw.unicodeScalars.append(c)
-                commandText.unicodeScalars.append(c)
-                var closed = false
-                while let d = chars.popFirst() {
-                    raw.unicodeScalars.append(d)
-                    commandText.unicodeScalars.append(d)
-                    if d == "'" {
-                        closed = true
-                        break
-                    }
-                    text.unicodeScalars.append(d)
+                i += 1
+                guard let close = bytes[i...].firstIndex(of: UInt8(ascii: "'")) else {
+                    throw LexError(message: "unterminated ' quote", line: number)
                 }
-                if !closed { throw LexError(message: "unterminated ' quote", line: number) }
-            case "\"":
-                inWord = true
+                text += bytes[i..<close]
+                i = close + 1
+                commandEnd = i
+            case UInt8(ascii: "\""):
+                begin(i)
                 quoted = true
-                raw.unicodeScalars.append(c)
-                commandText.unicodeScalars.append(c)
+                i += 1
                 var closed = false
-                while let d = chars.popFirst() {
-                    raw.unicodeScalars.append(d)
-                    commandText.unicodeScalars.append(d)
-                    if d == "\"" {
+                while i < end {
+                    let d = bytes[i]
+                    if d == UInt8(ascii: "\"") {
                         closed = true
+                        i += 1
                         break
                     }
-                    if d == "\\", let e = chars.popFirst() {
-                        raw.unicodeScalars.append(e)
-                        commandText.unicodeScalars.append(e)
+                    if d == UInt8(ascii: "\\"), i + 1 < end {
+                        let e = bytes[i + 1]
                         switch e {
-                        case "n": text += "\n"
-                        case "t": text += "\t"
-                        case "\"", "\\": text.unicodeScalars.append(e)
+                        case UInt8(ascii: "n"): text.append(UInt8(ascii: "\n"))
+                        case UInt8(ascii: "t"): text.append(UInt8(ascii: "\t"))
+                        case UInt8(ascii: "\""), UInt8(ascii: "\\"): text.append(e)
                         default:
-                            text.unicodeScalars.append(d)
-                            text.unicodeScalars.append(e)
+                            text.append(d)
+                            text.append(e)
                         }
+                        i += 2
                         continue
                     }
-                    text.unicodeScalars.append(d)
+                    text.append(d)
+                    i += 1
                 }
                 if !closed { throw LexError(message: "unterminated \" quote", line: number) }
-            case "\\":
-                inWord = true
-                raw.unicodeScalars.append(c)
-                commandText.unicodeScalars.append(c)
-                if let e = chars.popFirst() {
+                commandEnd = i
+            case UInt8(ascii: "\\"):
+                begin(i)
+                i += 1
+                if i < end {
                     quoted = true
-                    raw.unicodeScalars.append(e)
-                    commandText.unicodeScalars.append(e)
-                    text.unicodeScalars.append(e)
+                    // The escaped character, whole even if it takes several bytes.
+                    var j = i + 1
+                    while j < end && bytes[j] & 0xC0 == 0x80 { j += 1 }
+                    text += bytes[i..<j]
+                    i = j
                 }
+                commandEnd = i
             default:
-                inWord = true
-                text.unicodeScalars.append(c)
-                raw.unicodeScalars.append(c)
-                commandText.unicodeScalars.append(c)
+                begin(i)
+                text.append(c)
+                i += 1
+                commandEnd = i
             }
         }
-        endCommand()
+        endCommand(at: end)
         return commands
     }
 

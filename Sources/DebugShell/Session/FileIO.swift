@@ -56,22 +56,18 @@ public enum FileIO {
             let line = bytes[..<nul].reduce(1) { $0 + ($1 == 10 ? 1 : 0) }
             throw Failure("binary file (a NUL byte): debugsh scripts are text", line: line)
         }
-        var text = ""
+        if let text = String(validating: bytes, as: UTF8.self) { return text }
+        // Invalid: find the line of the first bad sequence.
         var iterator = bytes.makeIterator()
         var decoder = UTF8()
         var line = 1
-        loop: while true {
+        while true {
             switch decoder.decode(&iterator) {
-            case .scalarValue(let s):
-                if s == "\n" { line += 1 }
-                text.unicodeScalars.append(s)
-            case .emptyInput:
-                break loop
-            case .error:
-                throw Failure("not UTF-8 text: debugsh scripts are UTF-8", line: line)
+            case .scalarValue(let s): if s == "\n" { line += 1 }
+            case .emptyInput: return String(decoding: bytes, as: UTF8.self)
+            case .error: throw Failure("not UTF-8 text: debugsh scripts are UTF-8", line: line)
             }
         }
-        return text
     }
 
     /// Writes a file atomically: a temporary file beside it, then rename.
