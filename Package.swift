@@ -32,8 +32,10 @@ let package = Package(
             swiftSettings: strict + [.unsafeFlags(["-enforce-exclusivity=unchecked"])]),
         // Test support for tools: transcript replay, so examples are tests.
         .target(name: "DebugShellTesting", dependencies: ["DebugShell", "DebugShellCore"], swiftSettings: strict),
+        // The tools: each a folder under Plugins/ that sees only the plugin API.
+        .target(name: "FPSMeterTool", dependencies: ["DebugShellCore"], path: "Plugins/FPSMeter", swiftSettings: strict),
         // The one list of built-in tools.
-        .target(name: "BuiltInTools", dependencies: ["DebugShellCore"], swiftSettings: strict),
+        .target(name: "BuiltInTools", dependencies: ["DebugShellCore", "FPSMeterTool"], swiftSettings: strict),
         // GNU readline; only the executable imports it.
         .systemLibrary(name: "CReadline", providers: [.apt(["libreadline-dev"])]),
         .executableTarget(
@@ -48,6 +50,9 @@ let package = Package(
         .testTarget(name: "DebugShellTests", dependencies: ["DebugShell", "DebugShellTesting"], swiftSettings: strict),
         .testTarget(
             name: "BuiltInToolsTests", dependencies: ["BuiltInTools", "DebugShell", "DebugShellTesting"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "FPSMeterToolTests", dependencies: ["FPSMeterTool", "DebugShell", "DebugShellTesting", "BuiltInTools"],
             swiftSettings: strict),
         // Runs the built binary: depends on it so `swift test` builds it first.
         .testTarget(name: "EndToEndTests", dependencies: ["debugsh"], swiftSettings: strict),

@@ -1,4 +1,5 @@
 import DebugShellCore
+import FPSMeterTool
 
 /// The one list of tools that ship with debugsh, in registration order.
 ///
@@ -7,6 +8,6 @@ import DebugShellCore
 public enum BuiltInTools {
     /// Every built-in tool, in the order their status lines stand.
     public static var all: [any DebugTool.Type] {
-        []
+        [FPSMeter.self]
     }
 }

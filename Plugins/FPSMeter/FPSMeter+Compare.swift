@@ -1,0 +1,186 @@
+import DebugShellCore
+
+/// `fps compare`: each classic estimator's last reading beside the ground truth of the same span.
+extension FPSMeter {
+    /// One estimator's line in the lab.
+    struct EstimatorResult {
+        var name: String
+        /// What it computes, in a few words.
+        var definition: String
+        /// The unit of `reading`, `truth` and `error` in JSON: `fps`, `vsyncs` or `ns`.
+        var unit: String
+        var reading: Int64?
+        var truth: Int64?
+        var readingText = "—"
+        var truthText = "—"
+        var spanText: String
+        var span: (from: SimTime, to: SimTime)?
+        var extra: [(String, JSONValue)] = []
+
+        var error: Int64? {
+            guard let reading, let truth else { return nil }
+            return reading - truth
+        }
+
+        var errorText: String {
+            guard let error else { return "—" }
+            switch unit {
+            case "ns": return FPSMeter.signedMilliseconds(error)
+            case "fps": return FPSMeter.signed(error, unit: " fps")
+            default: return FPSMeter.signed(error)
+            }
+        }
+
+        var json: JSONValue {
+            var fields: [(String, JSONValue)] = [
+                ("name", .string(name)), ("definition", .string(definition)), ("unit", .string(unit)),
+                ("reading", reading.map { .int($0) } ?? .null), ("truth", truth.map { .int($0) } ?? .null),
+                ("error", error.map { .int($0) } ?? .null),
+                ("from_ns", span.map { JSONValue($0.from) } ?? .null), ("to_ns", span.map { JSONValue($0.to) } ?? .null),
+            ]
+            fields += extra
+            return .object(fields)
+        }
+    }
+
+    /// `round(count / span in s)`, half away from zero.
+    static func perSecond(_ count: Int64, over span: SimDuration) -> Int64 {
+        guard span > .zero else { return 0 }
+        return Int64(clamping: SimFormat.roundedDivide(Int128(count) * 1_000_000_000, by: Int128(span.nanoseconds)))
+    }
+
+    func compareReport() throws(CommandError) -> CommandOutput {
+        try requireStarted()
+        let results = estimatorResults()
+        var rows = [["estimator", "reading", "truth", "error", "span"]]
+        for r in results { rows.append([r.name, r.readingText, r.truthText, r.errorText, r.spanText]) }
+        let text =
+            FPSMeter.table(rows)
+            + "\ntruth: frames presented over the same span; missed = vsyncs that expected a present (animating, R3) and had none"
+        return CommandOutput(text: text, json: .fields(["estimators": .array(results.map(\.json))]))
+    }
+
+    func estimatorResults() -> [EstimatorResult] {
+        [tumbling(clamp: nil), tumbling(clamp: 60), sliding(), tracking(), geiger(), sentry(), matrix()]
+    }
+
+    /// YYFPSLabel (F1, 1 s windows, no clamp) and HyFPSLabel (the same, clamped to 60).
+    private func tumbling(clamp: Int64?) -> EstimatorResult {
+        var r = EstimatorResult(
+            name: clamp == nil ? "YYFPSLabel" : "HyFPSLabel",
+            definition: clamp == nil ? "F1 over 1s windows, no clamp" : "F1 over 1s windows, clamped to 60",
+            unit: "fps", spanText: "no 1s window yet")
+        guard let w = lab.lastWindow else { return r }
+        let reading = clamp.map { min(w.rate, $0) } ?? w.rate
+        let truth = FPSMeter.perSecond(lab.lastWindowPresents, over: w.span)
+        r.reading = reading
+        r.truth = truth
+        r.readingText = "\(reading) fps"
+        r.truthText = "\(truth) fps"
+        r.span = (w.from, w.to)
+        r.spanText = "(\(w.from), \(w.to)]"
+        return r
+    }
+
+    /// GDPerformanceView: callbacks in the sliding second before the last one, inclusive.
+    private func sliding() -> EstimatorResult {
+        var r = EstimatorResult(
+            name: "GDPerformanceView", definition: "callbacks in [last - 1s, last]", unit: "fps",
+            spanText: "no full second of callbacks yet")
+        guard lab.hasFullSecond, let last = lab.lastTimestamp else { return r }
+        let from = last - EstimatorLab.second
+        let presents = ledger.span(after: from - SimDuration(nanoseconds: 1), through: last).presents
+        r.reading = lab.slidingCount
+        r.truth = presents
+        r.readingText = "\(lab.slidingCount) fps"
+        r.truthText = "\(presents) fps"
+        r.span = (from, last)
+        r.spanText = "[\(from), \(last)]"
+        return r
+    }
+
+    /// DXFPSLabel: callbacks per second of tracking time only, clamped to 60.
+    private func tracking() -> EstimatorResult {
+        let time = trackingTimeNow
+        var r = EstimatorResult(
+            name: "DXFPSLabel", definition: "callbacks per second of tracking time, clamped to 60", unit: "fps",
+            spanText: "tracking \(time), under 1s")
+        r.extra = [("tracking_ns", JSONValue(time))]
+        guard time >= EstimatorLab.second else { return r }
+        let reading = min(60, FPSMeter.perSecond(lab.trackingCallbacks, over: time))
+        let truth = FPSMeter.perSecond(lab.trackingPresents, over: time)
+        r.reading = reading
+        r.truth = truth
+        r.readingText = "\(reading) fps"
+        r.truthText = "\(truth) fps"
+        r.spanText = "tracking \(time)"
+        return r
+    }
+
+    /// KMCGeigerCounter: vsyncs without a callback in the last second; clicks.
+    private func geiger() -> EstimatorResult {
+        var r = EstimatorResult(
+            name: "KMCGeigerCounter", definition: "vsyncs without a callback in (last - 1s, last]", unit: "vsyncs",
+            spanText: "no full second of callbacks yet")
+        r.extra = [("clicks", .int(lab.clicks))]
+        guard lab.hasFullSecond, let last = lab.lastTimestamp else { return r }
+        let from = last - EstimatorLab.second
+        let one = SimDuration(nanoseconds: 1)
+        let vsyncs = device.vsyncs(from: from + one, to: last + one)
+        let drawn = lab.callbacksInOpenSecond
+        let dropped = max(0, vsyncs - drawn)
+        let missed = ledger.span(after: from, through: last).missed
+        r.reading = dropped
+        r.truth = missed
+        r.readingText = "\(dropped) dropped · \(lab.clicks) clicks"
+        r.truthText = "\(missed) missed"
+        r.span = (from, last)
+        r.spanText = "(\(from), \(last)]"
+        r.extra = [("drawn", .int(drawn)), ("clicks", .int(lab.clicks))]
+        return r
+    }
+
+    /// The span from the first callback's timestamp to the last one's, for the since-start
+    /// estimators.
+    private var callbackSpan: (from: SimTime, to: SimTime)? {
+        guard let first = lab.firstTimestamp, let last = lab.lastTimestamp, last > first else { return nil }
+        return (first, last)
+    }
+
+    /// Sentry: slow and frozen frames, and the frames delay Σ(interval − expected).
+    private func sentry() -> EstimatorResult {
+        var r = EstimatorResult(
+            name: "Sentry", definition: "frames delay: sum of (interval - period); slow above 1/(rate-1) s, frozen above 700ms",
+            unit: "ns", spanText: "no interval yet")
+        r.extra = [("frames", .int(lab.frames)), ("slow", .int(lab.slowFrames)), ("frozen", .int(lab.frozenFrames))]
+        guard let span = callbackSpan else { return r }
+        let missed = ledger.span(after: span.from, through: span.to)
+        r.reading = lab.framesDelay
+        r.truth = missed.missedTime
+        r.readingText =
+            "delay \(SimDuration(nanoseconds: lab.framesDelay).millisecondsDescription) · slow \(lab.slowFrames) · frozen \(lab.frozenFrames)"
+        r.truthText = "\(SimDuration(nanoseconds: missed.missedTime).millisecondsDescription) missed (\(missed.missed))"
+        r.span = span
+        r.spanText = "(\(span.from), \(span.to)]"
+        return r
+    }
+
+    /// Matrix: drop time Σ 40·(Δ/40)^2.5 ms over intervals Δ above 40 ms.
+    private func matrix() -> EstimatorResult {
+        var r = EstimatorResult(
+            name: "Matrix", definition: "drop time: sum of 40*(d/40)^2.5 ms over intervals d above 40ms", unit: "ns",
+            spanText: "no interval yet")
+        r.extra = [("slow_intervals", .int(lab.matrixSlowIntervals))]
+        guard let span = callbackSpan else { return r }
+        let missed = ledger.span(after: span.from, through: span.to)
+        let ns = (lab.matrixDropTime * 1_000_000).rounded()
+        let drop = ns < 9.2e18 ? Int64(ns) : Int64.max
+        r.reading = drop
+        r.truth = missed.missedTime
+        r.readingText = "drop \(SimDuration(nanoseconds: drop).millisecondsDescription) (\(lab.matrixSlowIntervals) over 40ms)"
+        r.truthText = "\(SimDuration(nanoseconds: missed.missedTime).millisecondsDescription) missed (\(missed.missed))"
+        r.span = span
+        r.spanText = "(\(span.from), \(span.to)]"
+        return r
+    }
+}

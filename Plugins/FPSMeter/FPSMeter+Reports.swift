@@ -1,0 +1,185 @@
+import DebugShellCore
+
+/// The meter's reports: `fps` (show), `fps frames`, `fps history`; their text and JSON shapes
+/// are documented in docs/FPSMeter.md.
+extension FPSMeter {
+    // MARK: fps show
+
+    func showReport() throws(CommandError) -> CommandOutput {
+        try requireStarted()
+        let c = configuration
+        let state = stoppedAt.map { "stopped at \($0) (ran since \(since))" } ?? "running since \(since)"
+        var rows: [[String]] = []
+        rows.append(["meter", "\(state) · \(c.mode.rawValue) mode · window \(c.window) · cost \(c.cost) · label \(c.label ? "on" : "off")"])
+
+        let window = windows.last
+        if let reading, let window {
+            rows.append(["reading", "\(reading) fps (last window (\(window.from), \(window.to)]: \(window.callbacks) callbacks, \(window.presents) presents)"])
+        } else {
+            rows.append(["reading", "— (no window has closed yet)"])
+        }
+        let second = lastWholeSecond
+        let secondText = second.map { "[\($0)s, \($0 + 1)s)" } ?? ""
+        if let second {
+            rows.append(["render", "\(presentTally.count(inSecond: second)) fps (presents in \(secondText))"])
+            rows.append(["callbacks", "\(callbackTally.count(inSecond: second)) in \(secondText) · skipped vsyncs \(skipped)"])
+        } else {
+            rows.append(["render", "— (no whole second since the start yet)"])
+            rows.append(["callbacks", "— · skipped vsyncs \(skipped)"])
+        }
+        let h = hitches
+        let hitchTime = SimDuration(nanoseconds: h.time)
+        rows.append(["hitches", "\(h.count) (commit \(h.commit) · render \(h.render) · both \(h.both)), \(hitchTime.millisecondsDescription) in \(animatingTime) animating"])
+        if let ratio = hitchRatio {
+            rows.append(["hitch ratio", "\(ratio) ms/s · \(tierScale.tier(for: ratio).rawValue) (\(tierScale.rawValue) tiers)"])
+        } else {
+            rows.append(["hitch ratio", "— (no animating time yet)"])
+        }
+        if let p50 = intervals.percentile(50), let p95 = intervals.percentile(95), let p99 = intervals.percentile(99),
+            let max = intervals.maximum
+        {
+            let text = [("p50", p50), ("p95", p95), ("p99", p99), ("max", max)]
+                .map { "\($0.0) \(SimDuration(nanoseconds: $0.1).millisecondsDescription)" }.joined(separator: " · ")
+            rows.append(["frame time", "\(text) (\(intervals.total) intervals)"])
+        } else {
+            rows.append(["frame time", "— (fewer than two counted presents)"])
+        }
+        return CommandOutput(text: FPSMeter.table(rows), json: showJSON())
+    }
+
+    func configurationJSON() -> JSONValue {
+        .fields([
+            "mode": .string(configuration.mode.rawValue), "window_ns": JSONValue(configuration.window),
+            "cost_ns": JSONValue(configuration.cost), "label": .bool(configuration.label),
+        ])
+    }
+
+    private func showJSON() -> JSONValue {
+        func ns(_ v: Int64?) -> JSONValue { v.map { .int($0) } ?? .null }
+        let second = lastWholeSecond
+        var window = JSONValue.null
+        if let w = windows.last {
+            window = .fields([
+                "from_ns": JSONValue(w.from), "to_ns": JSONValue(w.to), "callbacks": .int(w.callbacks),
+                "presents": .int(w.presents),
+            ])
+        }
+        var secondJSON = JSONValue.null
+        if let k = second {
+            secondJSON = .fields(["from_ns": .int(k * SecondTally.nanosecondsPerSecond), "to_ns": .int((k + 1) * SecondTally.nanosecondsPerSecond)])
+        }
+        let hitchJSON = JSONValue.fields([
+            "count": .int(hitches.count), "commit": .int(hitches.commit), "render": .int(hitches.render),
+            "both": .int(hitches.both), "time_ns": .int(hitches.time), "animating_ns": JSONValue(animatingTime),
+            "ratio": hitchRatio.map { .number($0) } ?? .null, "tier": JSONValue(tier?.rawValue),
+            "tiers": .string(tierScale.rawValue),
+        ])
+        let frameTime = JSONValue.fields([
+            "intervals": .int(intervals.total), "p50_ns": ns(intervals.percentile(50)), "p95_ns": ns(intervals.percentile(95)),
+            "p99_ns": ns(intervals.percentile(99)), "max_ns": ns(intervals.maximum),
+        ])
+        let fields: [(String, JSONValue)] = [
+            ("running", .bool(link != nil)), ("since_ns", JSONValue(since)),
+            ("stopped_ns", stoppedAt.map { JSONValue($0) } ?? .null), ("config", configurationJSON()),
+            ("reading", ns(reading)), ("window", window), ("second", secondJSON),
+            ("render", ns(second.map { presentTally.count(inSecond: $0) })),
+            ("callbacks", ns(second.map { callbackTally.count(inSecond: $0) })),
+            ("skipped", .int(skipped)), ("hitches", hitchJSON), ("frame_time", frameTime),
+        ]
+        return .object(fields)
+    }
+
+    // MARK: fps frames
+
+    func framesTable(_ invocation: Invocation) throws(CommandError) -> CommandOutput {
+        try requireStarted()
+        let worst = invocation.integer("worst")
+        // The worst frames are the longest hitches: frames on time have nothing to rank.
+        let hitchesOnly = invocation.flag("hitches") || worst != nil
+        func what(_ n: Int) -> String { hitchesOnly ? (n == 1 ? "hitch" : "hitches") : (n == 1 ? "present" : "presents") }
+        let total = frames.appended
+        var candidates = frames.elements
+        if hitchesOnly { candidates = candidates.filter { $0.hitch > 0 } }
+        // --last n narrows to the last n; without --worst, 20 are shown by default.
+        if let last = invocation.integer("last") ?? (worst == nil ? 20 : nil) {
+            candidates = Array(candidates.suffix(Int(clamping: last)))
+        }
+        var kept = candidates
+        var title: String
+        if let worst {
+            kept = candidates.enumerated().sorted { a, b in
+                a.element.hitch != b.element.hitch ? a.element.hitch > b.element.hitch : a.offset < b.offset
+            }.prefix(Int(clamping: worst)).map(\.element)
+            title = "the \(kept.count) worst of \(candidates.count) \(what(candidates.count))"
+        } else {
+            let all = hitchesOnly ? hitches.count : Int64(frames.count)
+            title = Int64(kept.count) == all ? "\(kept.count) \(what(kept.count))" : "the last \(kept.count) of \(all) \(what(Int(all)))"
+        }
+        if frames.dropped > 0 { title += " (the last \(FPSMeter.frameLimit) of \(total) presents are kept)" }
+        let json = JSONValue.fields([
+            "frames": .array(kept.map(frameJSON)), "kept": .int(Int64(frames.count)), "presents": .int(total),
+        ])
+        guard !kept.isEmpty else {
+            let none = total == 0 ? "no frame has been presented since the start" : "no \(what(0)) among the \(frames.count) presents kept"
+            return CommandOutput(text: none, json: json)
+        }
+        var rows = [["frame", "commit end", "render start", "render end", "present", "expected", "hitch", "cause"]]
+        for f in kept {
+            rows.append([
+                String(f.frame), FPSMeter.fixedMilliseconds(f.commitEnd.nanoseconds),
+                FPSMeter.fixedMilliseconds(f.renderStart.nanoseconds), FPSMeter.fixedMilliseconds(f.renderEnd.nanoseconds),
+                FPSMeter.fixedMilliseconds(f.present.nanoseconds), FPSMeter.fixedMilliseconds(f.expected.nanoseconds),
+                f.counted ? FPSMeter.fixedMilliseconds(f.hitch) : "-", f.cause?.rawValue ?? "-",
+            ])
+        }
+        let text = "\(title); times in ms, hitch - = not animating (A2)\n" + FPSMeter.table(rows, right: Set(0...6))
+        return CommandOutput(text: text, json: json)
+    }
+
+    private func frameJSON(_ f: FrameRecord) -> JSONValue {
+        .fields([
+            "frame": .int(f.frame), "commit_end_ns": JSONValue(f.commitEnd), "render_start_ns": JSONValue(f.renderStart),
+            "render_end_ns": JSONValue(f.renderEnd), "present_ns": JSONValue(f.present),
+            "expected_ns": JSONValue(f.expected), "counted": .bool(f.counted),
+            "hitch_ns": f.counted ? .int(f.hitch) : .null, "cause": JSONValue(f.cause?.rawValue),
+        ])
+    }
+
+    // MARK: fps history
+
+    func historyTable(_ invocation: Invocation) throws(CommandError) -> CommandOutput {
+        try requireStarted()
+        guard !windows.isEmpty else {
+            throw CommandError(
+                "no window has closed yet: the first closes at the first callback \(configuration.window) after the meter's first one")
+        }
+        let all = windows.elements
+        let shown = Array(all.suffix(Int(clamping: invocation.integer("last") ?? 20)))
+        let firstNumber = windows.appended - Int64(shown.count) + 1
+        let rate = Int64(device.refreshRate.hertz)
+        var text = "\(FPSMeter.sparkline(shown.map(\.reading), rate: rate))  windows \(firstNumber)–\(windows.appended), 0–\(rate) fps\n"
+        var rows = [["window", "from", "to", "callbacks", "presents", "fps"]]
+        for (offset, w) in shown.enumerated() {
+            rows.append([
+                String(firstNumber + Int64(offset)), w.from.description, w.to.description, String(w.callbacks),
+                String(w.presents), String(w.reading),
+            ])
+        }
+        text += FPSMeter.table(rows, right: [0, 1, 2, 3, 4, 5])
+        if windows.dropped > 0 {
+            text += "\n(only the last \(FPSMeter.historyLimit) windows are kept: windows 1–\(windows.dropped) were dropped)"
+        }
+        let json = JSONValue.fields([
+            "windows": .array(
+                shown.enumerated().map { offset, w in
+                    .fields([
+                        "window": .int(firstNumber + Int64(offset)), "from_ns": JSONValue(w.from), "to_ns": JSONValue(w.to),
+                        "closed_ns": JSONValue(w.closedAt), "callbacks": .int(w.callbacks), "presents": .int(w.presents),
+                        "reading": .int(w.reading),
+                    ])
+                }),
+            "total": .int(windows.appended), "kept": .int(Int64(windows.count)), "limit": .int(Int64(FPSMeter.historyLimit)),
+        ])
+        return CommandOutput(text: text, json: json)
+    }
+}

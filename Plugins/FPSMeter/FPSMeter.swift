@@ -1,0 +1,517 @@
+import DebugShellCore
+
+/// The FPS meter (`fps`): the CADisplayLink frame counter of the classic FPS labels, and beside it
+/// what such a label cannot see — frames actually presented, hitches and their causes, the hitch
+/// time ratio and frame-time percentiles (SPEC §5, SEMANTICS F1–F3, R3–R5).
+///
+/// The meter adds one display link (F2) whose callback runs the seed algorithm (F1) and feeds the
+/// estimator lab; it observes presents (R4, R5), vsyncs (the lab's ground truth) and mode changes
+/// (DXFPSLabel's tracking time). Everything it does per callback, present or vsync is O(1) and
+/// allocation-free once running: bounded rings, no growing arrays.
+public final class FPSMeter: DebugTool {
+    public static let descriptor = FPSMeter.makeDescriptor()
+
+    let host: any ToolHost
+    /// The device of this simulation; the shell makes a new meter with each new device (`reset`).
+    unowned let device: any SimulatedDevice
+
+    // MARK: Configuration
+
+    /// How `fps start` set the meter up.
+    struct Configuration {
+        var mode = RunLoopMode.common
+        var window = SimDuration.seconds(1)
+        var cost = SimDuration.zero
+        var label = true
+    }
+
+    /// What `fps watch` prints as events during `run`.
+    struct Watch {
+        var hitches = false
+        var over = SimDuration.zero
+        var windows = false
+    }
+
+    var configuration = Configuration()
+    var watch = Watch()
+
+    // MARK: Life (F2)
+
+    var link: TimerID?
+    var observer: ObserverToken?
+    /// When statistics start: `fps start` or `fps reset`.
+    var since = SimTime.zero
+    /// When the meter was stopped; metrics then stay as they were at that time.
+    var stoppedAt: SimTime?
+    var hasStarted = false
+    /// The link's skipped count at `fps reset`, and its final count at `fps stop` (DL7).
+    var skippedBase: Int64 = 0
+    var skippedAtStop: Int64 = 0
+
+    // MARK: The reading (F1)
+
+    var counter = WindowCounter()
+    var reading: Int64?
+    /// When the reading last took a different value: HyFPSLabel's autohide clock.
+    var readingChangedAt = SimTime.zero
+    /// Completed windows, the last 3,600 (SPEC §13).
+    var windows = Ring(capacity: FPSMeter.historyLimit, filler: WindowRecord.zero)
+
+    // MARK: Ground truth (R4, R5)
+
+    var callbackTally = SecondTally()
+    var presentTally = SecondTally()
+    var hitches = HitchTally()
+    var intervals = IntervalHistogram()
+    var frames = Ring(capacity: FPSMeter.frameLimit, filler: FrameRecord.zero)
+    /// The previous counted present since start or reset (R4's p_{i−1}).
+    var previousCountedPresent: SimTime?
+    var ledger = VsyncLedger()
+    var lab = EstimatorLab()
+    /// Time spent in tracking mode since start or reset, and the start of the current stretch.
+    var trackingTime = SimDuration.zero
+    var trackingSince: SimTime?
+
+    /// `fps history` keeps this many windows (SPEC §13).
+    static let historyLimit = 3600
+    /// `fps frames` keeps this many presents.
+    static let frameLimit = 1000
+    /// HyFPSLabel hides its label this long after the reading last changed.
+    static let autohideDelay = SimDuration.seconds(2)
+
+    public init(host: any ToolHost) {
+        self.host = host
+        self.device = host.device
+    }
+
+    // MARK: - Commands
+
+    public func run(_ invocation: Invocation) throws(CommandError) -> CommandOutput {
+        switch invocation.verb {
+        case "start": return try start(invocation)
+        case "stop": return try stop()
+        case "reset": return try resetStatistics()
+        case "frames": return try framesTable(invocation)
+        case "history": return try historyTable(invocation)
+        case "compare": return try compareReport()
+        case "tiers": return tiers(invocation)
+        case "autohide": return autohide(invocation)
+        case "watch": return try watchCommand(invocation)
+        default: return try showReport()
+        }
+    }
+
+    /// `fps start`: adds the meter's link after the app's UI link (F2, DL5).
+    private func start(_ invocation: Invocation) throws(CommandError) -> CommandOutput {
+        guard link == nil else {
+            throw CommandError("the meter is already running (since \(since)); 'fps stop' first, or 'fps reset' to clear it")
+        }
+        var config = Configuration()
+        if let word = invocation.word("mode") { config.mode = RunLoopMode(rawValue: word) ?? .common }
+        if let window = invocation.duration("window") {
+            guard window > .zero else { throw CommandError("--window must be positive (got \(window))") }
+            config.window = window
+        }
+        if let cost = invocation.duration("cost") { config.cost = cost }
+        if let label = invocation.boolean("label") { config.label = label }
+        configuration = config
+        clearStatistics()
+        skippedBase = 0
+        stoppedAt = nil
+        hasStarted = true
+        link = device.addDisplayLink(
+            DisplayLinkConfig(mode: config.mode, cost: config.cost, owner: .tool("fps"), label: "fps meter")
+        ) { [unowned self] callback in
+            linkFired(callback)
+            return .zero
+        }
+        observer = device.addObserver(self, kinds: [.present, .vsync, .modeChange])
+        return CommandOutput(json: configurationJSON())
+    }
+
+    /// `fps stop`: removes the link (DL6); the metrics keep their values as of now.
+    private func stop() throws(CommandError) -> CommandOutput {
+        guard let id = link else { throw notRunning() }
+        skippedAtStop = skipped
+        closeTracking(at: device.now)
+        device.invalidate(id)
+        if let token = observer { device.removeObserver(token) }
+        link = nil
+        observer = nil
+        stoppedAt = device.now
+        return CommandOutput(json: .fields(["stopped_ns": JSONValue(device.now), "reading": reading.map { .int($0) } ?? .null]))
+    }
+
+    /// `fps reset`: clears readings and statistics, keeping the link and its pending slot (F2).
+    private func resetStatistics() throws(CommandError) -> CommandOutput {
+        guard let id = link else { throw notRunning() }
+        clearStatistics()
+        skippedBase = device.timerInfo(id)?.skipped ?? 0
+        return CommandOutput(json: .fields(["since_ns": JSONValue(since)]))
+    }
+
+    private func clearStatistics() {
+        since = device.now
+        counter = WindowCounter()
+        reading = nil
+        readingChangedAt = device.now
+        windows.removeAll()
+        callbackTally = SecondTally()
+        presentTally = SecondTally()
+        hitches = HitchTally()
+        intervals.removeAll()
+        frames.removeAll()
+        previousCountedPresent = nil
+        ledger.start(animating: device.isAnimating)
+        lab = EstimatorLab()
+        trackingTime = .zero
+        trackingSince = device.mode == .tracking ? device.now : nil
+    }
+
+    func notRunning() -> CommandError {
+        if hasStarted { return CommandError("the meter is not running (it stopped at \(stoppedAt ?? since)); 'fps start' runs it again") }
+        return CommandError("the meter is not running; start it with 'fps start'")
+    }
+
+    func requireStarted() throws(CommandError) {
+        guard hasStarted else { throw CommandError("the meter has not been started; start it with 'fps start'") }
+    }
+
+    /// `fps tiers [apple|wwdc20]`: the hitch-ratio scale, kept as the setting `fps.tiers`.
+    private func tiers(_ invocation: Invocation) -> CommandOutput {
+        if let word = invocation.word("scale") {
+            host.setSetting("fps.tiers", to: .word(word))
+            return CommandOutput(json: tiersJSON())
+        }
+        return CommandOutput(text: tierScale.summary, json: tiersJSON())
+    }
+
+    private func tiersJSON() -> JSONValue {
+        .fields(["tiers": .string(tierScale.rawValue), "tier": JSONValue(tier?.rawValue)])
+    }
+
+    /// `fps autohide [on|off]`, kept as the setting `fps.autohide`.
+    private func autohide(_ invocation: Invocation) -> CommandOutput {
+        if let on = invocation.boolean("state") {
+            host.setSetting("fps.autohide", to: .boolean(on))
+            return CommandOutput(json: .fields(["autohide": .bool(on)]))
+        }
+        let text = "autohide \(autohides ? "on" : "off") (the status line hides 2s after the reading last changed)"
+        return CommandOutput(text: text, json: .fields(["autohide": .bool(autohides)]))
+    }
+
+    /// `fps watch hitches [--over d] | windows | off`.
+    private func watchCommand(_ invocation: Invocation) throws(CommandError) -> CommandOutput {
+        let what = invocation.word("events") ?? "off"
+        if invocation.has("over") && what != "hitches" {
+            throw CommandError("--over applies to 'fps watch hitches' only")
+        }
+        switch what {
+        case "hitches":
+            watch.hitches = true
+            watch.over = invocation.duration("over") ?? .zero
+        case "windows":
+            watch.windows = true
+        default:
+            watch = Watch()
+        }
+        return CommandOutput(
+            json: .fields([
+                "hitches": .bool(watch.hitches), "over_ns": JSONValue(watch.over), "windows": .bool(watch.windows),
+            ]))
+    }
+
+    var tierScale: TierScale {
+        if case .word(let word)? = host.setting("fps.tiers"), let scale = TierScale(rawValue: word) { return scale }
+        return .apple
+    }
+
+    var autohides: Bool {
+        if case .boolean(let on)? = host.setting("fps.autohide") { return on }
+        return false
+    }
+
+    // MARK: - The link (F1, F3)
+
+    /// The meter's callback: the seed algorithm (F1), the label (F3) and the estimator lab.
+    private func linkFired(_ callback: TimerCallback) {
+        callbackTally.add(at: callback.start)
+        if let closed = counter.feed(callback.timestamp, window: configuration.window) {
+            closeWindow(closed, at: callback.start)
+        }
+        lab.feed(callback, tracking: device.mode == .tracking) { from, to in
+            ledger.span(after: from, through: to).presents
+        }
+    }
+
+    /// A window closed: the reading becomes `min(round(count / span), R)` (F1).
+    private func closeWindow(_ closed: WindowCounter.Closed, at time: SimTime) {
+        let value = min(closed.rate, Int64(device.refreshRate.hertz))
+        if value != reading { readingChangedAt = time }
+        reading = value
+        let presents = ledger.span(after: closed.from, through: closed.to).presents
+        windows.append(
+            WindowRecord(closedAt: time, from: closed.from, to: closed.to, callbacks: closed.callbacks, reading: value, presents: presents))
+        // F3: setting the label's text dirties the UI, so a commit follows.
+        if configuration.label { device.markUIDirty() }
+        if watch.windows {
+            host.emit(
+                ToolEvent(
+                    name: "fps.window", time: time,
+                    message: "\(value) fps (\(closed.callbacks) callbacks in \(closed.span), \(presents) presents)",
+                    fields: [
+                        ("reading", .int(value)), ("callbacks", .int(closed.callbacks)), ("presents", .int(presents)),
+                        ("from_ns", JSONValue(closed.from)), ("to_ns", JSONValue(closed.to)),
+                    ]))
+        }
+    }
+
+    // MARK: - Metrics
+
+    /// Now, or when the meter stopped: the time metrics are measured at.
+    var measuredAt: SimTime { stoppedAt ?? device.now }
+
+    /// Vsyncs the meter's link skipped since start or reset (DL7).
+    var skipped: Int64 {
+        if stoppedAt != nil { return skippedAtStop }
+        guard let id = link else { return 0 }
+        return (device.timerInfo(id)?.skipped ?? 0) - skippedBase
+    }
+
+    /// The last whole second `[k s, (k+1) s)` that began at or after the start (R5), if any.
+    var lastWholeSecond: Int64? {
+        let k = measuredAt.nanoseconds / SecondTally.nanosecondsPerSecond - 1
+        guard k >= 0, k * SecondTally.nanosecondsPerSecond >= since.nanoseconds else { return nil }
+        return k
+    }
+
+    /// Animating time since start or reset, up to now or the stop (A2).
+    var animatingTime: SimDuration {
+        let total = device.animatingTime(from: since)
+        guard let stop = stoppedAt else { return total }
+        return total - device.animatingTime(from: stop)
+    }
+
+    /// Hitch time in ms per animating second (R4); nil without animating time.
+    var hitchRatio: MetricNumber? {
+        let animating = animatingTime
+        guard hasStarted, animating > .zero else { return nil }
+        return MetricNumber(numerator: Int128(hitches.time) * 1000, denominator: Int128(animating.nanoseconds))
+    }
+
+    var tier: Tier? { hitchRatio.map { tierScale.tier(for: $0) } }
+
+    public func metric(_ name: String) -> MetricValue? {
+        guard FPSMeter.descriptor.metrics.contains(where: { $0.name == name }) else { return nil }
+        return hasStarted ? value(of: name) : MetricValue.none
+    }
+
+    /// A metric's value since start or reset; `none` until it has one.
+    private func value(of name: String) -> MetricValue {
+        func integer(_ v: Int64?) -> MetricValue { v.map { .integer($0) } ?? MetricValue.none }
+        func duration(_ ns: Int64?) -> MetricValue { ns.map { .duration(SimDuration(nanoseconds: $0)) } ?? MetricValue.none }
+        switch name {
+        case "fps.value": return integer(reading)
+        case "fps.render": return integer(lastWholeSecond.map { presentTally.count(inSecond: $0) })
+        case "fps.callbacks": return integer(lastWholeSecond.map { callbackTally.count(inSecond: $0) })
+        case "fps.skipped": return .integer(skipped)
+        case "fps.hitches": return .integer(hitches.count)
+        case "fps.hitch_time": return .duration(SimDuration(nanoseconds: hitches.time))
+        case "fps.hitch_ratio": return hitchRatio.map { .number($0) } ?? MetricValue.none
+        case "fps.tier": return tier.map { .word($0.rawValue) } ?? MetricValue.none
+        case "fps.frame_p50": return duration(intervals.percentile(50))
+        case "fps.frame_p95": return duration(intervals.percentile(95))
+        case "fps.frame_p99": return duration(intervals.percentile(99))
+        case "fps.frame_max": return duration(intervals.maximum)
+        default: return MetricValue.none
+        }
+    }
+
+    // MARK: - Status line
+
+    /// `fps 58 · render 31 · hitch 12.4 ms/s warning · ▂▃▅▇`; nil when not running or hidden.
+    public func statusLine() -> StyledText? {
+        guard link != nil else { return nil }
+        // HyFPSLabel's autohide: hidden 2 s after the reading last changed, shown when it changes.
+        if autohides, reading != nil, device.now - readingChangedAt >= FPSMeter.autohideDelay { return nil }
+        let rate = Int64(device.refreshRate.hertz)
+        var line = StyledText()
+        line.append("fps ")
+        if let reading {
+            line.append(String(reading), .color(FPSMeter.labelColor(reading, rate: rate)))
+        } else {
+            line.append("—")
+        }
+        let render = lastWholeSecond.map { String(presentTally.count(inSecond: $0)) } ?? "—"
+        line.append(" · render \(render) · hitch ")
+        if let ratio = hitchRatio {
+            line.append("\(FPSMeter.oneDecimal(ratio)) ms/s \(tierScale.tier(for: ratio).rawValue)")
+        } else {
+            line.append("—")
+        }
+        let recent = FPSMeter.sparkline(windows.elements.suffix(8).map(\.reading), rate: rate)
+        if !recent.isEmpty { line.append(" · \(recent)") }
+        return line
+    }
+
+    /// HyFPSLabel's hue, `(fps − 24) / 120` above 24 at 60 Hz, rescaled so that the refresh rate
+    /// is green (0.3) at any rate: `0.3 · (fps − 0.4 R) / 0.6 R`, red (0) at or below 0.4 R.
+    static func labelColor(_ fps: Int64, rate: Int64) -> RGB {
+        let r = Double(max(1, rate))
+        let hue = max(0, min(0.3, 0.3 * (Double(fps) - 0.4 * r) / (0.6 * r)))
+        return RGB.hue(hue)
+    }
+}
+
+// MARK: - Observing the device
+
+extension FPSMeter: DeviceObserver {
+    public func device(_ device: any SimulatedDevice, observed observation: DeviceObservation) {
+        switch observation {
+        case .presented(let info): presented(info)
+        case .vsync(let time, _):
+            ledger.vsync(at: time, animating: device.isAnimating) { device.vsync(after: time) - time }
+        case .modeChanged(let time, let mode):
+            if mode == .tracking {
+                trackingSince = time
+            } else {
+                closeTracking(at: time)
+            }
+        default: break
+        }
+    }
+
+    func closeTracking(at time: SimTime) {
+        if let start = trackingSince { trackingTime = trackingTime + (time - start) }
+        trackingSince = nil
+    }
+
+    /// Tracking time since start or reset, up to now or the stop.
+    var trackingTimeNow: SimDuration {
+        guard let start = trackingSince else { return trackingTime }
+        return trackingTime + (measuredAt - start)
+    }
+
+    /// A frame reached the display: R5's count, R4's hitch, frame intervals, the ground truth.
+    private func presented(_ info: PresentInfo) {
+        ledger.presented(at: info.present)
+        presentTally.add(at: info.present)
+        if device.mode == .tracking { lab.trackingPresents += 1 }
+        var record = FrameRecord(info)
+        if info.counted {
+            // R4: only x for the first counted present since start or reset.
+            let hitch = previousCountedPresent == nil ? max(.zero, info.present - info.expectedPresent) : info.hitch
+            if let previous = previousCountedPresent { intervals.add((info.present - previous).nanoseconds) }
+            previousCountedPresent = info.present
+            record.hitch = hitch.nanoseconds
+            if hitch > .zero {
+                let cause = HitchCause(info)
+                record.cause = cause
+                hitches.add(hitch, cause: cause)
+                if watch.hitches && hitch > watch.over {
+                    host.emit(
+                        ToolEvent(
+                            name: "fps.hitch", time: info.present,
+                            message: "hitch \(hitch.millisecondsDescription) (\(cause.rawValue)), frame \(info.frame) expected at \(info.expectedPresent.eventStamp)",
+                            fields: [
+                                ("frame", .int(info.frame)), ("hitch_ns", JSONValue(hitch)), ("cause", .string(cause.rawValue)),
+                                ("present_ns", JSONValue(info.present)), ("expected_ns", JSONValue(info.expectedPresent)),
+                            ]))
+                }
+            }
+        }
+        frames.append(record)
+    }
+}
+
+// MARK: - Records
+
+/// One completed window of the reading (F1).
+struct WindowRecord {
+    /// When the closing callback ran.
+    var closedAt: SimTime
+    /// The window's first and last timestamps.
+    var from: SimTime
+    var to: SimTime
+    var callbacks: Int64
+    var reading: Int64
+    /// Frames presented in `(from, to]`: what the display showed over the same span.
+    var presents: Int64
+
+    static let zero = WindowRecord(closedAt: .zero, from: .zero, to: .zero, callbacks: 0, reading: 0, presents: 0)
+}
+
+/// Why a frame was late (R4).
+enum HitchCause: String {
+    /// The commit ended at or after the vsync after its newest tick: it missed its render vsync.
+    case commit
+    /// The render ended after the vsync after its start, or the frame waited for the render
+    /// server to finish an earlier one.
+    case render
+    case both
+
+    init(_ info: PresentInfo) {
+        switch (info.commitLate, info.renderLate) {
+        case (true, true): self = .both
+        case (true, false): self = .commit
+        default: self = .render
+        }
+    }
+}
+
+/// Hitches since start or reset (R4).
+struct HitchTally {
+    var count: Int64 = 0
+    var commit: Int64 = 0
+    var render: Int64 = 0
+    var both: Int64 = 0
+    /// Total hitch time in ns.
+    var time: Int64 = 0
+
+    mutating func add(_ hitch: SimDuration, cause: HitchCause) {
+        count += 1
+        time += hitch.nanoseconds
+        switch cause {
+        case .commit: commit += 1
+        case .render: render += 1
+        case .both: both += 1
+        }
+    }
+}
+
+/// One presented frame, for `fps frames`.
+struct FrameRecord {
+    var frame: Int64
+    var commitEnd: SimTime
+    var renderStart: SimTime
+    var renderEnd: SimTime
+    var present: SimTime
+    var expected: SimTime
+    /// Whether the frame counts for hitch metrics (A2).
+    var counted: Bool
+    /// Its hitch in ns (R4); 0 when on time or not counted.
+    var hitch: Int64 = 0
+    var cause: HitchCause?
+
+    init(_ info: PresentInfo) {
+        frame = info.frame
+        commitEnd = info.commitEnd
+        renderStart = info.renderStart
+        renderEnd = info.renderEnd
+        present = info.present
+        expected = info.expectedPresent
+        counted = info.counted
+    }
+
+    private init() {
+        frame = 0
+        commitEnd = .zero
+        renderStart = .zero
+        renderEnd = .zero
+        present = .zero
+        expected = .zero
+        counted = false
+    }
+
+    static let zero = FrameRecord()
+}

@@ -1,0 +1,6 @@
+import BuiltInTools
+import DebugShell
+import DebugShellCore
+import DebugShellTesting
+import FPSMeterTool
+import Testing
