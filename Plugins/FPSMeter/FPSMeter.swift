@@ -258,7 +258,7 @@ public final class FPSMeter: DebugTool {
             host.emit(
                 ToolEvent(
                     name: "fps.window", time: time,
-                    message: "\(value) fps (\(closed.callbacks) callbacks in \(closed.span), \(presents) presents)",
+                    message: "\(value) fps (\(closed.callbacks) callbacks in \(closed.span), \(presents) presented)",
                     fields: [
                         ("reading", .int(value)), ("callbacks", .int(closed.callbacks)), ("presents", .int(presents)),
                         ("from_ns", JSONValue(closed.from)), ("to_ns", JSONValue(closed.to)),

@@ -1,15 +1,264 @@
 import DebugShellCore
 
-/// The examples of each `fps` verb: transcripts that `help fps` prints and the example tests replay.
+/// The examples of each `fps` verb: transcripts that `help fps` prints and the example tests
+/// replay, so every one of them is true.
 enum FPSMeterExamples {
-    static let show: [Example] = []
-    static let start: [Example] = []
-    static let stop: [Example] = []
-    static let reset: [Example] = []
-    static let frames: [Example] = []
-    static let history: [Example] = []
-    static let compare: [Example] = []
-    static let tiers: [Example] = []
-    static let autohide: [Example] = []
-    static let watch: [Example] = []
+    static let show: [Example] = [
+        // SEMANTICS R-A: the seed's "the label reads 55+ while Instruments shows far fewer".
+        Example(
+            """
+            > fps start
+            > animate 10s
+            > load gpu 20ms
+            > run 3s
+            > fps
+            meter        running since 0s · common mode · window 1s · cost 0s · label on
+            reading      60 fps (last window (1s, 2s]: 60 callbacks, 30 presents)
+            render       30 fps (presents in [2s, 3s))
+            callbacks    60 in [2s, 3s) · skipped vsyncs 0
+            hitches      89 (commit 0 · render 89 · both 0), 1483.333ms in 3s animating
+            hitch ratio  494.444 ms/s · severe (apple tiers)
+            frame time   p50 33.333ms · p95 33.333ms · p99 33.333ms · max 33.333ms (88 intervals)
+            """),
+        Example(
+            """
+            > fps
+            error: the meter has not been started; start it with 'fps start'
+            """),
+    ]
+
+    static let start: [Example] = [
+        Example(
+            """
+            > fps start
+            > run 1100ms
+            > get fps.value
+            fps.value = 60
+            """),
+        // No clamp to 60 (F1: at most the refresh rate).
+        Example(
+            """
+            > display rate 120Hz
+            > fps start
+            > run 1100ms
+            > get fps.value
+            fps.value = 120
+            """),
+        // SEMANTICS DL-A: a 100 ms stall; the stale callback starts the first window.
+        Example(
+            """
+            > fps start
+            > stall 100ms
+            > run 2s
+            > get fps.value
+            fps.value = 54
+            > get fps.skipped
+            fps.skipped = 6
+            """),
+        // F1: in default mode the link is silent during a scroll, so the next window spans it.
+        Example(
+            """
+            > fps start --mode default
+            > run 1s
+            > scroll 2s
+            > run 2100ms
+            > get fps.value
+            fps.value = 0
+            """),
+        Example(
+            """
+            > fps start --window 0s
+            error: --window must be positive (got 0s)
+            > fps start --window 500ms --cost 1ms --label off
+            > fps start
+            error: the meter is already running (since 0s); 'fps stop' first, or 'fps reset' to clear it
+            """),
+    ]
+
+    static let stop: [Example] = [
+        Example(
+            """
+            > fps start
+            > run 1100ms
+            > fps stop
+            > run 5s
+            > get fps.value
+            fps.value = 60
+            > fps stop
+            error: the meter is not running (it stopped at 1.1s); 'fps start' runs it again
+            """)
+    ]
+
+    static let reset: [Example] = [
+        Example(
+            """
+            > fps start
+            > stall 100ms
+            > run 1100ms
+            > get fps.value
+            fps.value = 54
+            > fps reset
+            > get fps.value
+            fps.value = none
+            > run 1100ms
+            > get fps.value
+            fps.value = 60
+            """)
+    ]
+
+    static let frames: [Example] = [
+        Example(
+            """
+            > fps start
+            > animate 10s
+            > load gpu 20ms
+            > run 3s
+            > fps frames --last 3
+            the last 3 of 89 presents; times in ms, hitch - = not animating (A2)
+            frame  commit end  render start  render end   present  expected   hitch  cause
+              173    2866.667      2883.333    2903.333  2916.667  2900.000  16.667  render
+              175    2900.000      2916.667    2936.667  2950.000  2933.333  16.667  render
+              177    2933.333      2950.000    2970.000  2983.333  2966.667  16.667  render
+            """),
+        Example(
+            """
+            > fps start
+            > animate 1s
+            > run 300ms
+            > stall 50ms
+            > run 700ms
+            > fps frames --worst 1
+            the 1 worst of 1 hitch; times in ms, hitch - = not animating (A2)
+            frame  commit end  render start  render end  present  expected   hitch  cause
+               20     350.000       366.667     366.667  383.333   350.000  33.333  commit
+            """),
+    ]
+
+    static let history: [Example] = [
+        Example(
+            """
+            > fps start
+            > run 500ms
+            > stall 200ms
+            > run 2700ms
+            > fps history
+            ▇██  windows 1–3, 0–60 fps
+            window  from  to  callbacks  presents  fps
+                 1    0s  1s         49         0   49
+                 2    1s  2s         60         1   60
+                 3    2s  3s         60         1   60
+            > fps history --last 1
+            █  windows 3–3, 0–60 fps
+            window  from  to  callbacks  presents  fps
+                 3    2s  3s         60         1   60
+            """),
+        Example(
+            """
+            > fps start
+            > fps history
+            error: no window has closed yet: the first closes at the first callback 1s after the meter's first one
+            """),
+    ]
+
+    static let compare: [Example] = [
+        // SEMANTICS R-A: every estimator that counts callbacks reads the main thread, not the display.
+        Example(
+            """
+            > fps start
+            > animate 10s
+            > load gpu 20ms
+            > run 3s
+            > fps compare
+            estimator          reading                        truth                   error        span
+            YYFPSLabel         60 fps                         30 fps                  +30 fps      (1s, 2s]
+            HyFPSLabel         60 fps                         30 fps                  +30 fps      (1s, 2s]
+            GDPerformanceView  61 fps                         31 fps                  +30 fps      [1.983333333s, 2.983333333s]
+            DXFPSLabel         —                              —                       —            tracking 0s, under 1s
+            KMCGeigerCounter   0 dropped · 0 clicks           30 missed               -30          (1.983333333s, 2.983333333s]
+            Sentry             delay 0ms · slow 0 · frozen 0  1483.333ms missed (89)  -1483.333ms  (0s, 2.983333333s]
+            Matrix             drop 0ms (0 over 40ms)         1483.333ms missed (89)  -1483.333ms  (0s, 2.983333333s]
+            truth: frames presented over the same span; missed = vsyncs that expected a present (animating, R3) and had none
+            """),
+        // F1, seed 004: a meter in default mode across a scroll; the display kept presenting.
+        Example(
+            """
+            > fps start --mode default
+            > run 1s
+            > scroll 2s
+            > run 3s
+            > fps compare
+            estimator          reading                           truth           error          span
+            YYFPSLabel         0 fps                             60 fps          -60 fps        (1s, 3.016666666s]
+            HyFPSLabel         0 fps                             60 fps          -60 fps        (1s, 3.016666666s]
+            GDPerformanceView  59 fps                            5 fps           +54 fps        [2.983333333s, 3.983333333s]
+            DXFPSLabel         0 fps                             59 fps          -59 fps        tracking 2s
+            KMCGeigerCounter   1 dropped · 1 clicks              0 missed        +1             (2.983333333s, 3.983333333s]
+            Sentry             delay 2000ms · slow 0 · frozen 1  0ms missed (0)  +2000ms        (0s, 3.983333333s]
+            Matrix             drop 721930.371ms (1 over 40ms)   0ms missed (0)  +721930.371ms  (0s, 3.983333333s]
+            truth: frames presented over the same span; missed = vsyncs that expected a present (animating, R3) and had none
+            """),
+    ]
+
+    static let tiers: [Example] = [
+        Example(
+            """
+            > fps tiers
+            apple (Xcode Organizer): good ≤ 10 ms/s · warning ≤ 25 · critical ≤ 50 · severe above
+            > fps tiers wwdc20
+            > fps start
+            > animate 2s
+            > load commit 20ms
+            > run 2s
+            > get fps.hitch_ratio
+            fps.hitch_ratio = 166.667
+            > get fps.tier
+            fps.tier = critical
+            > fps tiers apple
+            > get fps.tier
+            fps.tier = severe
+            > fps tiers bogus
+            error: 'bogus' is not one of apple, wwdc20
+            """)
+    ]
+
+    static let autohide: [Example] = [
+        Example(
+            """
+            > fps autohide
+            autohide off (the status line hides 2s after the reading last changed)
+            > fps autohide on
+            > get fps.value
+            fps.value = none
+            > fps autohide
+            autohide on (the status line hides 2s after the reading last changed)
+            """)
+    ]
+
+    static let watch: [Example] = [
+        Example(
+            """
+            > fps watch windows
+            > fps start
+            > run 2100ms
+            [1.000s] fps: 60 fps (60 callbacks in 1s, 0 presented)
+            [2.000s] fps: 60 fps (60 callbacks in 1s, 1 presented)
+            """),
+        Example(
+            """
+            > fps watch hitches --over 40ms
+            > fps start
+            > animate 1s
+            > run 300ms
+            > stall 50ms
+            > run 300ms
+            > stall 100ms
+            > run 300ms
+            [0.733s] fps: hitch 83.333ms (commit), frame 36 expected at 0.650s
+            > get fps.hitches
+            fps.hitches = 2
+            > fps watch off
+            > fps watch windows --over 1ms
+            error: --over applies to 'fps watch hitches' only
+            """),
+    ]
 }
