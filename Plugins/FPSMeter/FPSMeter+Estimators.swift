@@ -7,7 +7,7 @@ struct WindowCounter {
     private(set) var count: Int64 = 0
 
     /// A window that closed: its start and end timestamps and the callbacks counted in it.
-    struct Closed {
+    struct Closed: Equatable {
         var from: SimTime
         var to: SimTime
         var callbacks: Int64

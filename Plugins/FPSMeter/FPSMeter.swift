@@ -355,11 +355,12 @@ public final class FPSMeter: DebugTool {
     }
 
     /// HyFPSLabel's hue, `(fps − 24) / 120` above 24 at 60 Hz, rescaled so that the refresh rate
-    /// is green (0.3) at any rate: `0.3 · (fps − 0.4 R) / 0.6 R`, red (0) at or below 0.4 R.
+    /// is green (0.3) at any rate R: `(fps − 0.4 R) / 2R`, red (0) at or below 0.4 R. Written as
+    /// `(5 fps − 2R) / 10R` so that at 60 Hz it rounds exactly as the original's division.
     static func labelColor(_ fps: Int64, rate: Int64) -> RGB {
-        let r = Double(max(1, rate))
-        let hue = max(0, min(0.3, 0.3 * (Double(fps) - 0.4 * r) / (0.6 * r)))
-        return RGB.hue(hue)
+        let r = max(1, rate)
+        let f = min(max(0, fps), r)
+        return RGB.hue(max(0, Double(5 * f - 2 * r) / Double(10 * r)))
     }
 }
 
