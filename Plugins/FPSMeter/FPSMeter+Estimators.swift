@@ -106,8 +106,10 @@ struct EstimatorLab {
             if interval > EstimatorLab.sentryFrozen.nanoseconds {
                 frozenFrames += 1
             } else if period > 0 {
-                let rate = Int64(SimFormat.roundedDivide(1_000_000_000, by: Int128(period)))
-                if rate > 1, Int128(interval) * Int128(rate - 1) > 1_000_000_000 { slowFrames += 1 }
+                // round(1 s / period), half up. The interval is at most 700 ms here and the rate at
+                // most 1000 Hz, so the product cannot overflow.
+                let rate = (2_000_000_000 + period) / (2 * period)
+                if rate > 1, interval * (rate - 1) > 1_000_000_000 { slowFrames += 1 }
             }
             if let target = lastTarget { framesDelay += max(0, (ts - target).nanoseconds) }
             // Matrix: 40·(Δ/40)^2.5 ms for each interval Δ above 40 ms; x^2.5 = x²·√x, whose

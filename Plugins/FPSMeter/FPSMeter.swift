@@ -239,7 +239,7 @@ public final class FPSMeter: DebugTool {
         if let closed = counter.feed(callback.timestamp, window: configuration.window) {
             closeWindow(closed, at: callback.start)
         }
-        lab.feed(callback, tracking: device.mode == .tracking) { from, to in
+        lab.feed(callback, tracking: isTracking) { from, to in
             ledger.span(after: from, through: to).presents
         }
     }
@@ -382,6 +382,10 @@ extension FPSMeter: DeviceObserver {
         }
     }
 
+    /// Whether the run loop is tracking now, as the observed mode changes say: the hot paths ask
+    /// this rather than the device.
+    var isTracking: Bool { trackingSince != nil }
+
     func closeTracking(at time: SimTime) {
         if let start = trackingSince { trackingTime = trackingTime + (time - start) }
         trackingSince = nil
@@ -397,7 +401,7 @@ extension FPSMeter: DeviceObserver {
     private func presented(_ info: PresentInfo) {
         ledger.presented(at: info.present)
         presentTally.add(at: info.present)
-        if device.mode == .tracking { lab.trackingPresents += 1 }
+        if isTracking { lab.trackingPresents += 1 }
         var record = FrameRecord(info)
         if info.counted {
             // R4: only x for the first counted present since start or reset.
