@@ -36,7 +36,8 @@ extension FPSMeter {
                 ("name", .string(name)), ("definition", .string(definition)), ("unit", .string(unit)),
                 ("reading", reading.map { .int($0) } ?? .null), ("truth", truth.map { .int($0) } ?? .null),
                 ("error", error.map { .int($0) } ?? .null),
-                ("from_ns", span.map { JSONValue($0.from) } ?? .null), ("to_ns", span.map { JSONValue($0.to) } ?? .null),
+                ("from_ns", span.map { JSONValue($0.from) } ?? .null),
+                ("to_ns", span.map { JSONValue($0.to) } ?? .null),
             ]
             fields += extra
             return .object(fields)
@@ -150,7 +151,8 @@ extension FPSMeter {
     /// Sentry: slow and frozen frames, and the frames delay Σ(interval − expected).
     private func sentry() -> EstimatorResult {
         var r = EstimatorResult(
-            name: "Sentry", definition: "frames delay: sum of (interval - period); slow above 1/(rate-1) s, frozen above 700ms",
+            name: "Sentry",
+            definition: "frames delay: sum of (interval - period); slow above 1/(rate-1) s, frozen above 700ms",
             unit: "ns", spanText: "no interval yet")
         r.extra = [("frames", .int(lab.frames)), ("slow", .int(lab.slowFrames)), ("frozen", .int(lab.frozenFrames))]
         guard let span = callbackSpan else { return r }
@@ -177,7 +179,8 @@ extension FPSMeter {
         let drop = ns < 9.2e18 ? Int64(ns) : Int64.max
         r.reading = drop
         r.truth = missed.missedTime
-        r.readingText = "drop \(SimDuration(nanoseconds: drop).millisecondsDescription) (\(lab.matrixSlowIntervals) over 40ms)"
+        r.readingText =
+            "drop \(SimDuration(nanoseconds: drop).millisecondsDescription) (\(lab.matrixSlowIntervals) over 40ms)"
         r.truthText = "\(SimDuration(nanoseconds: missed.missedTime).millisecondsDescription) missed (\(missed.missed))"
         r.span = span
         r.spanText = "(\(span.from), \(span.to)]"

@@ -10,11 +10,17 @@ extension FPSMeter {
         let c = configuration
         let state = stoppedAt.map { "stopped at \($0) (ran since \(since))" } ?? "running since \(since)"
         var rows: [[String]] = []
-        rows.append(["meter", "\(state) · \(c.mode.rawValue) mode · window \(c.window) · cost \(c.cost) · label \(c.label ? "on" : "off")"])
+        rows.append([
+            "meter",
+            "\(state) · \(c.mode.rawValue) mode · window \(c.window) · cost \(c.cost) · label \(c.label ? "on" : "off")",
+        ])
 
         let window = windows.last
         if let reading, let window {
-            rows.append(["reading", "\(reading) fps (last window (\(window.from), \(window.to)]: \(window.callbacks) callbacks, \(window.presents) presents)"])
+            rows.append([
+                "reading",
+                "\(reading) fps (last window (\(window.from), \(window.to)]: \(window.callbacks) callbacks, \(window.presents) presents)",
+            ])
         } else {
             rows.append(["reading", "— (no window has closed yet)"])
         }
@@ -22,16 +28,23 @@ extension FPSMeter {
         let secondText = second.map { "[\($0)s, \($0 + 1)s)" } ?? ""
         if let second {
             rows.append(["render", "\(presentTally.count(inSecond: second)) fps (presents in \(secondText))"])
-            rows.append(["callbacks", "\(callbackTally.count(inSecond: second)) in \(secondText) · skipped vsyncs \(skipped)"])
+            rows.append([
+                "callbacks", "\(callbackTally.count(inSecond: second)) in \(secondText) · skipped vsyncs \(skipped)",
+            ])
         } else {
             rows.append(["render", "— (no whole second since the start yet)"])
             rows.append(["callbacks", "— · skipped vsyncs \(skipped)"])
         }
         let h = hitches
         let hitchTime = SimDuration(nanoseconds: h.time)
-        rows.append(["hitches", "\(h.count) (commit \(h.commit) · render \(h.render) · both \(h.both)), \(hitchTime.millisecondsDescription) in \(animatingTime) animating"])
+        rows.append([
+            "hitches",
+            "\(h.count) (commit \(h.commit) · render \(h.render) · both \(h.both)), \(hitchTime.millisecondsDescription) in \(animatingTime) animating",
+        ])
         if let ratio = hitchRatio {
-            rows.append(["hitch ratio", "\(ratio) ms/s · \(tierScale.tier(for: ratio).rawValue) (\(tierScale.rawValue) tiers)"])
+            rows.append([
+                "hitch ratio", "\(ratio) ms/s · \(tierScale.tier(for: ratio).rawValue) (\(tierScale.rawValue) tiers)",
+            ])
         } else {
             rows.append(["hitch ratio", "— (no animating time yet)"])
         }
@@ -66,7 +79,10 @@ extension FPSMeter {
         }
         var secondJSON = JSONValue.null
         if let k = second {
-            secondJSON = .fields(["from_ns": .int(k * SecondTally.nanosecondsPerSecond), "to_ns": .int((k + 1) * SecondTally.nanosecondsPerSecond)])
+            secondJSON = .fields([
+                "from_ns": .int(k * SecondTally.nanosecondsPerSecond),
+                "to_ns": .int((k + 1) * SecondTally.nanosecondsPerSecond),
+            ])
         }
         let hitchJSON = JSONValue.fields([
             "count": .int(hitches.count), "commit": .int(hitches.commit), "render": .int(hitches.render),
@@ -75,7 +91,8 @@ extension FPSMeter {
             "tiers": .string(tierScale.rawValue),
         ])
         let frameTime = JSONValue.fields([
-            "intervals": .int(intervals.total), "p50_ns": ns(intervals.percentile(50)), "p95_ns": ns(intervals.percentile(95)),
+            "intervals": .int(intervals.total), "p50_ns": ns(intervals.percentile(50)),
+            "p95_ns": ns(intervals.percentile(95)),
             "p99_ns": ns(intervals.percentile(99)), "max_ns": ns(intervals.maximum),
         ])
         let fields: [(String, JSONValue)] = [
@@ -96,7 +113,9 @@ extension FPSMeter {
         let worst = invocation.integer("worst")
         // The worst frames are the longest hitches: frames on time have nothing to rank.
         let hitchesOnly = invocation.flag("hitches") || worst != nil
-        func what(_ n: Int) -> String { hitchesOnly ? (n == 1 ? "hitch" : "hitches") : (n == 1 ? "present" : "presents") }
+        func what(_ n: Int) -> String {
+            hitchesOnly ? (n == 1 ? "hitch" : "hitches") : (n == 1 ? "present" : "presents")
+        }
         let total = frames.appended
         var candidates = frames.elements
         if hitchesOnly { candidates = candidates.filter { $0.hitch > 0 } }
@@ -113,21 +132,27 @@ extension FPSMeter {
             title = "the \(kept.count) worst of \(candidates.count) \(what(candidates.count))"
         } else {
             let all = hitchesOnly ? hitches.count : Int64(frames.count)
-            title = Int64(kept.count) == all ? "\(kept.count) \(what(kept.count))" : "the last \(kept.count) of \(all) \(what(Int(all)))"
+            title =
+                Int64(kept.count) == all
+                ? "\(kept.count) \(what(kept.count))" : "the last \(kept.count) of \(all) \(what(Int(all)))"
         }
         if frames.dropped > 0 { title += " (the last \(FPSMeter.frameLimit) of \(total) presents are kept)" }
         let json = JSONValue.fields([
             "frames": .array(kept.map(frameJSON)), "kept": .int(Int64(frames.count)), "presents": .int(total),
         ])
         guard !kept.isEmpty else {
-            let none = total == 0 ? "no frame has been presented since the start" : "no \(what(0)) among the \(frames.count) presents kept"
+            let none =
+                total == 0
+                ? "no frame has been presented since the start"
+                : "no \(what(0)) among the \(frames.count) presents kept"
             return CommandOutput(text: none, json: json)
         }
         var rows = [["frame", "commit end", "render start", "render end", "present", "expected", "hitch", "cause"]]
         for f in kept {
             rows.append([
                 String(f.frame), FPSMeter.fixedMilliseconds(f.commitEnd.nanoseconds),
-                FPSMeter.fixedMilliseconds(f.renderStart.nanoseconds), FPSMeter.fixedMilliseconds(f.renderEnd.nanoseconds),
+                FPSMeter.fixedMilliseconds(f.renderStart.nanoseconds),
+                FPSMeter.fixedMilliseconds(f.renderEnd.nanoseconds),
                 FPSMeter.fixedMilliseconds(f.present.nanoseconds), FPSMeter.fixedMilliseconds(f.expected.nanoseconds),
                 f.counted ? FPSMeter.fixedMilliseconds(f.hitch) : "-", f.cause?.rawValue ?? "-",
             ])
@@ -138,7 +163,8 @@ extension FPSMeter {
 
     private func frameJSON(_ f: FrameRecord) -> JSONValue {
         .fields([
-            "frame": .int(f.frame), "commit_end_ns": JSONValue(f.commitEnd), "render_start_ns": JSONValue(f.renderStart),
+            "frame": .int(f.frame), "commit_end_ns": JSONValue(f.commitEnd),
+            "render_start_ns": JSONValue(f.renderStart),
             "render_end_ns": JSONValue(f.renderEnd), "present_ns": JSONValue(f.present),
             "expected_ns": JSONValue(f.expected), "counted": .bool(f.counted),
             "hitch_ns": f.counted ? .int(f.hitch) : .null, "cause": JSONValue(f.cause?.rawValue),
@@ -151,13 +177,15 @@ extension FPSMeter {
         try requireStarted()
         guard !windows.isEmpty else {
             throw CommandError(
-                "no window has closed yet: the first closes at the first callback \(configuration.window) after the meter's first one")
+                "no window has closed yet: the first closes at the first callback \(configuration.window) after the meter's first one"
+            )
         }
         let all = windows.elements
         let shown = Array(all.suffix(Int(clamping: invocation.integer("last") ?? 20)))
         let firstNumber = windows.appended - Int64(shown.count) + 1
         let rate = Int64(device.refreshRate.hertz)
-        var text = "\(FPSMeter.sparkline(shown.map(\.reading), rate: rate))  windows \(firstNumber)–\(windows.appended), 0–\(rate) fps\n"
+        var text =
+            "\(FPSMeter.sparkline(shown.map(\.reading), rate: rate))  windows \(firstNumber)–\(windows.appended), 0–\(rate) fps\n"
         var rows = [["window", "from", "to", "callbacks", "presents", "fps"]]
         for (offset, w) in shown.enumerated() {
             rows.append([
@@ -167,18 +195,22 @@ extension FPSMeter {
         }
         text += FPSMeter.table(rows, right: [0, 1, 2, 3, 4, 5])
         if windows.dropped > 0 {
-            text += "\n(only the last \(FPSMeter.historyLimit) windows are kept: windows 1–\(windows.dropped) were dropped)"
+            text +=
+                "\n(only the last \(FPSMeter.historyLimit) windows are kept: windows 1–\(windows.dropped) were dropped)"
         }
         let json = JSONValue.fields([
             "windows": .array(
                 shown.enumerated().map { offset, w in
                     .fields([
-                        "window": .int(firstNumber + Int64(offset)), "from_ns": JSONValue(w.from), "to_ns": JSONValue(w.to),
-                        "closed_ns": JSONValue(w.closedAt), "callbacks": .int(w.callbacks), "presents": .int(w.presents),
+                        "window": .int(firstNumber + Int64(offset)), "from_ns": JSONValue(w.from),
+                        "to_ns": JSONValue(w.to),
+                        "closed_ns": JSONValue(w.closedAt), "callbacks": .int(w.callbacks),
+                        "presents": .int(w.presents),
                         "reading": .int(w.reading),
                     ])
                 }),
-            "total": .int(windows.appended), "kept": .int(Int64(windows.count)), "limit": .int(Int64(FPSMeter.historyLimit)),
+            "total": .int(windows.appended), "kept": .int(Int64(windows.count)),
+            "limit": .int(Int64(FPSMeter.historyLimit)),
         ])
         return CommandOutput(text: text, json: json)
     }

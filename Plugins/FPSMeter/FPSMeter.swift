@@ -104,7 +104,8 @@ public final class FPSMeter: DebugTool {
     /// `fps start`: adds the meter's link after the app's UI link (F2, DL5).
     private func start(_ invocation: Invocation) throws(CommandError) -> CommandOutput {
         guard link == nil else {
-            throw CommandError("the meter is already running (since \(since)); 'fps stop' first, or 'fps reset' to clear it")
+            throw CommandError(
+                "the meter is already running (since \(since)); 'fps stop' first, or 'fps reset' to clear it")
         }
         var config = Configuration()
         if let word = invocation.word("mode") { config.mode = RunLoopMode(rawValue: word) ?? .common }
@@ -139,7 +140,8 @@ public final class FPSMeter: DebugTool {
         link = nil
         observer = nil
         stoppedAt = device.now
-        return CommandOutput(json: .fields(["stopped_ns": JSONValue(device.now), "reading": reading.map { .int($0) } ?? .null]))
+        return CommandOutput(
+            json: .fields(["stopped_ns": JSONValue(device.now), "reading": reading.map { .int($0) } ?? .null]))
     }
 
     /// `fps reset`: clears readings and statistics, keeping the link and its pending slot (F2).
@@ -169,7 +171,10 @@ public final class FPSMeter: DebugTool {
     }
 
     func notRunning() -> CommandError {
-        if hasStarted { return CommandError("the meter is not running (it stopped at \(stoppedAt ?? since)); 'fps start' runs it again") }
+        if hasStarted {
+            return CommandError(
+                "the meter is not running (it stopped at \(stoppedAt ?? since)); 'fps start' runs it again")
+        }
         return CommandError("the meter is not running; start it with 'fps start'")
     }
 
@@ -251,7 +256,9 @@ public final class FPSMeter: DebugTool {
         reading = value
         let presents = ledger.span(after: closed.from, through: closed.to).presents
         windows.append(
-            WindowRecord(closedAt: time, from: closed.from, to: closed.to, callbacks: closed.callbacks, reading: value, presents: presents))
+            WindowRecord(
+                closedAt: time, from: closed.from, to: closed.to, callbacks: closed.callbacks, reading: value,
+                presents: presents))
         // F3: setting the label's text dirties the UI, so a commit follows.
         if configuration.label { device.markUIDirty() }
         if watch.windows {
@@ -309,7 +316,9 @@ public final class FPSMeter: DebugTool {
     /// A metric's value since start or reset; `none` until it has one.
     private func value(of name: String) -> MetricValue {
         func integer(_ v: Int64?) -> MetricValue { v.map { .integer($0) } ?? MetricValue.none }
-        func duration(_ ns: Int64?) -> MetricValue { ns.map { .duration(SimDuration(nanoseconds: $0)) } ?? MetricValue.none }
+        func duration(_ ns: Int64?) -> MetricValue {
+            ns.map { .duration(SimDuration(nanoseconds: $0)) } ?? MetricValue.none
+        }
         switch name {
         case "fps.value": return integer(reading)
         case "fps.render": return integer(lastWholeSecond.map { presentTally.count(inSecond: $0) })
@@ -417,10 +426,13 @@ extension FPSMeter: DeviceObserver {
                     host.emit(
                         ToolEvent(
                             name: "fps.hitch", time: info.present,
-                            message: "hitch \(hitch.millisecondsDescription) (\(cause.rawValue)), frame \(info.frame) expected at \(info.expectedPresent.eventStamp)",
+                            message:
+                                "hitch \(hitch.millisecondsDescription) (\(cause.rawValue)), frame \(info.frame) expected at \(info.expectedPresent.eventStamp)",
                             fields: [
-                                ("frame", .int(info.frame)), ("hitch_ns", JSONValue(hitch)), ("cause", .string(cause.rawValue)),
-                                ("present_ns", JSONValue(info.present)), ("expected_ns", JSONValue(info.expectedPresent)),
+                                ("frame", .int(info.frame)), ("hitch_ns", JSONValue(hitch)),
+                                ("cause", .string(cause.rawValue)),
+                                ("present_ns", JSONValue(info.present)),
+                                ("expected_ns", JSONValue(info.expectedPresent)),
                             ]))
                 }
             }

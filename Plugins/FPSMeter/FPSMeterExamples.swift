@@ -130,7 +130,7 @@ enum FPSMeterExamples {
             > fps frames --worst 1
             the 1 worst of 1 hitch; times in ms, hitch - = not animating (A2)
             frame  commit end  render start  render end  present  expected   hitch  cause
-               20     350.000       366.667     366.667  383.333   350.000  33.333  commit
+               19     350.000       366.667     366.667  383.333   333.333  50.000  commit
             """),
     ]
 
@@ -144,7 +144,7 @@ enum FPSMeterExamples {
             > fps history
             ▇██  windows 1–3, 0–60 fps
             window  from  to  callbacks  presents  fps
-                 1    0s  1s         49         0   49
+                 1    0s  1s         48         0   48
                  2    1s  2s         60         1   60
                  3    2s  3s         60         1   60
             > fps history --last 1
@@ -245,7 +245,7 @@ enum FPSMeterExamples {
             """),
         Example(
             """
-            > fps watch hitches --over 40ms
+            > fps watch hitches --over 60ms
             > fps start
             > animate 1s
             > run 300ms
@@ -253,7 +253,7 @@ enum FPSMeterExamples {
             > run 300ms
             > stall 100ms
             > run 300ms
-            [0.733s] fps: hitch 83.333ms (commit), frame 36 expected at 0.650s
+            [0.733s] fps: hitch 100ms (commit), frame 34 expected at 0.633s
             > get fps.hitches
             fps.hitches = 2
             > fps watch off

@@ -12,7 +12,10 @@ func v(_ k: Int64) -> Int64 { k * 1_000_000_000 / 60 }
     func lab(_ script: String) throws -> [String: FPSMeter.EstimatorResult] {
         let s = try meterSession(script)
         let results = try s.meter.estimatorResults()
-        #expect(results.map(\.name) == ["YYFPSLabel", "HyFPSLabel", "GDPerformanceView", "DXFPSLabel", "KMCGeigerCounter", "Sentry", "Matrix"])
+        #expect(
+            results.map(\.name) == [
+                "YYFPSLabel", "HyFPSLabel", "GDPerformanceView", "DXFPSLabel", "KMCGeigerCounter", "Sentry", "Matrix",
+            ])
         return Dictionary(uniqueKeysWithValues: results.map { ($0.name, $0) })
     }
 
@@ -46,31 +49,34 @@ func v(_ k: Int64) -> Int64 { k * 1_000_000_000 / 60 }
         #expect(r["DXFPSLabel"]?.reading == nil)
     }
 
-    /// A 100 ms stall at 500 ms during an animation. The meter's callbacks have timestamps v0…v31,
-    /// then v37…v119 (v32…v36 skipped, DL7).
+    /// A 100 ms stall at v30 = 500 ms during an animation, drained before the links (RL4.1). The
+    /// meter's callbacks have timestamps v0…v30, then v37…v119 (v31…v36 skipped, DL7); the frame
+    /// of tick v30 is presented at v38.
     @Test func stallDuringAnAnimation() throws {
         let r = try lab("fps start\nanimate 3s\nrun 500ms\nstall 100ms\nrun 1500ms")
-        // YY: (0 s, 1 s] counts v1…v31 and v37…v60 = 55; presents v2…v31 and v38…v60 = 53.
+        // YY: (0 s, 1 s] counts v1…v30 and v37…v60 = 54; presents v2…v31 and v38…v60 = 53.
         let yy = try #require(r["YYFPSLabel"])
-        #expect(yy.reading == 55 && yy.truth == 53)
-        // KMC: one interval (v31 → v37, 100 ms) above 1.5 periods.
+        #expect(yy.reading == 54 && yy.truth == 53)
+        // KMC: one interval (v30 → v37, 116.667 ms) above 1.5 periods.
         let kmc = try #require(r["KMCGeigerCounter"])
         #expect(kmc.extra.first { $0.0 == "clicks" }?.1 == .int(1))
         #expect(kmc.reading == 0)
-        // Sentry: v37 − v31's target v32 = 83.333 ms of delay; 100 ms > 1/59 s is slow, not frozen.
+        // Sentry: v37 − v30's target v31 = 100 ms of delay; 116.667 ms > 1/59 s is slow, not frozen.
         let sentry = try #require(r["Sentry"])
-        let delay: Int64 = v(37) - v(32)
+        let delay: Int64 = v(37) - v(31)
         #expect(sentry.reading == delay)
         #expect(sentry.extra.first { $0.0 == "slow" }?.1 == .int(1))
         #expect(sentry.extra.first { $0.0 == "frozen" }?.1 == .int(0))
-        #expect(sentry.extra.first { $0.0 == "frames" }?.1 == .int(32 + 83))
+        #expect(sentry.extra.first { $0.0 == "frames" }?.1 == .int(31 + 83))
         // The truth: v32…v37 expected a present and had none: 6 periods = v38 − v32 = 100 ms.
         let missedTime: Int64 = v(38) - v(32)
         #expect(sentry.truth == missedTime)
-        // Matrix: one interval of 100 ms: 40·(100/40)^2.5 = 40 · 6.25 · √2.5 = 395.2847075 ms.
+        // Matrix: one interval above 40 ms, Δ = v37 − v30 = 116.667 ms: 40·(Δ/40)^2.5 ≈ 581.1 ms.
         let matrix = try #require(r["Matrix"])
-        let expected = 395.28470752104744 * 1_000_000
+        let ratio = Double(v(37) - v(30)) / 1_000_000 / 40
+        let expected = 40 * ratio * ratio * ratio.squareRoot() * 1_000_000
         #expect(abs(Double(try #require(matrix.reading)) - expected) <= 1)
+        #expect(abs(expected - 581_102_000) < 1_000_000)
     }
 
     /// HyFPSLabel clamps to 60; YYFPSLabel does not (120 Hz, an animation presenting every frame).

@@ -19,7 +19,8 @@ final class MeterRun {
     let sink = MemorySink()
 
     init(json: Bool) throws {
-        session = try Session(tools: [FPSMeter.self], options: SessionOptions(json: json, interactive: true), sink: sink)
+        session = try Session(
+            tools: [FPSMeter.self], options: SessionOptions(json: json, interactive: true), sink: sink)
     }
 
     var engine: DeviceEngine { session.engine }
