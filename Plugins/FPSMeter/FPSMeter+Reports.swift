@@ -24,13 +24,10 @@ extension FPSMeter {
         } else {
             rows.append(["reading", "— (no window has closed yet)"])
         }
-        let second = lastWholeSecond
-        let secondText = second.map { "[\($0)s, \($0 + 1)s)" } ?? ""
-        if let second {
-            rows.append(["render", "\(presentTally.count(inSecond: second)) fps (presents in \(secondText))"])
-            rows.append([
-                "callbacks", "\(callbackTally.count(inSecond: second)) in \(secondText) · skipped vsyncs \(skipped)",
-            ])
+        if let k = lastWholeSecond, let render = renderRate, let callbacks = callbacksInSecond {
+            let second = "[\(k)s, \(k + 1)s)"
+            rows.append(["render", "\(render) fps (presents in \(second))"])
+            rows.append(["callbacks", "\(callbacks) in \(second) · skipped vsyncs \(skipped)"])
         } else {
             rows.append(["render", "— (no whole second since the start yet)"])
             rows.append(["callbacks", "— · skipped vsyncs \(skipped)"])
@@ -99,8 +96,7 @@ extension FPSMeter {
             ("running", .bool(link != nil)), ("since_ns", JSONValue(since)),
             ("stopped_ns", stoppedAt.map { JSONValue($0) } ?? .null), ("config", configurationJSON()),
             ("reading", ns(reading)), ("window", window), ("second", secondJSON),
-            ("render", ns(second.map { presentTally.count(inSecond: $0) })),
-            ("callbacks", ns(second.map { callbackTally.count(inSecond: $0) })),
+            ("render", ns(renderRate)), ("callbacks", ns(callbacksInSecond)),
             ("skipped", .int(skipped)), ("hitches", hitchJSON), ("frame_time", frameTime),
         ]
         return .object(fields)

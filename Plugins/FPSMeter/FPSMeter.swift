@@ -292,6 +292,12 @@ public final class FPSMeter: DebugTool {
         return k
     }
 
+    /// Frames presented in the last whole second (R5, `fps.render`).
+    var renderRate: Int64? { lastWholeSecond.map { presentTally.count(inSecond: $0) } }
+
+    /// Meter callbacks that started in the same second (`fps.callbacks`).
+    var callbacksInSecond: Int64? { lastWholeSecond.map { callbackTally.count(inSecond: $0) } }
+
     /// Animating time since start or reset, up to now or the stop (A2).
     var animatingTime: SimDuration {
         let total = device.animatingTime(from: since)
@@ -321,8 +327,8 @@ public final class FPSMeter: DebugTool {
         }
         switch name {
         case "fps.value": return integer(reading)
-        case "fps.render": return integer(lastWholeSecond.map { presentTally.count(inSecond: $0) })
-        case "fps.callbacks": return integer(lastWholeSecond.map { callbackTally.count(inSecond: $0) })
+        case "fps.render": return integer(renderRate)
+        case "fps.callbacks": return integer(callbacksInSecond)
         case "fps.skipped": return .integer(skipped)
         case "fps.hitches": return .integer(hitches.count)
         case "fps.hitch_time": return .duration(SimDuration(nanoseconds: hitches.time))
@@ -351,7 +357,7 @@ public final class FPSMeter: DebugTool {
         } else {
             line.append("—")
         }
-        let render = lastWholeSecond.map { String(presentTally.count(inSecond: $0)) } ?? "—"
+        let render = renderRate.map(String.init) ?? "—"
         line.append(" · render \(render) · hitch ")
         if let ratio = hitchRatio {
             line.append("\(FPSMeter.oneDecimal(ratio)) ms/s \(tierScale.tier(for: ratio).rawValue)")

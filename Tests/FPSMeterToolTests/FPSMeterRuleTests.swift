@@ -11,7 +11,7 @@ import Testing
 
     /// DL-A (60 Hz; `fps start; stall 100ms; run 2s`): the stale callback at 100 ms (timestamp 0)
     /// starts F1's window; v7…v60 are 54 callbacks; v1…v6 were skipped (DL7).
-    @Test func workedExampleDLA() throws {
+    @Test func workedExampleDLA_DL7() throws {
         let s = try meterSession("fps start\nstall 100ms\nrun 2s")
         #expect(try s.value("fps.value") == "54")
         #expect(try s.value("fps.skipped") == "6")
@@ -105,7 +105,7 @@ import Testing
 
     /// F1, DL1, DL7: in default mode the link is silent during a scroll; its one stale callback
     /// starts a window that spans the scroll and reads 0. In common mode it reads 60.
-    @Test func defaultModeAcrossAScrollReadsZeroF1() throws {
+    @Test func defaultModeAcrossAScrollReadsZeroF1DL7() throws {
         let d = try meterSession("fps start --mode default\nrun 1s\nscroll 2s\nrun 2100ms")
         #expect(try d.value("fps.value") == "0")
         let spanning = try #require(try d.meter.windows.last)
