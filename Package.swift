@@ -33,7 +33,8 @@ let package = Package(
         // Test support for tools: transcript replay, so examples are tests.
         .target(name: "DebugShellTesting", dependencies: ["DebugShell", "DebugShellCore"], swiftSettings: strict),
         // The tools: each a folder under Plugins/ that sees only the plugin API.
-        .target(name: "FPSMeterTool", dependencies: ["DebugShellCore"], path: "Plugins/FPSMeter", swiftSettings: strict),
+        .target(
+            name: "FPSMeterTool", dependencies: ["DebugShellCore"], path: "Plugins/FPSMeter", swiftSettings: strict),
         // The one list of built-in tools.
         .target(name: "BuiltInTools", dependencies: ["DebugShellCore", "FPSMeterTool"], swiftSettings: strict),
         // GNU readline; only the executable imports it.
@@ -52,8 +53,8 @@ let package = Package(
             name: "BuiltInToolsTests", dependencies: ["BuiltInTools", "DebugShell", "DebugShellTesting"],
             swiftSettings: strict),
         .testTarget(
-            name: "FPSMeterToolTests", dependencies: ["FPSMeterTool", "DebugShell", "DebugShellTesting", "BuiltInTools"],
-            swiftSettings: strict),
+            name: "FPSMeterToolTests",
+            dependencies: ["FPSMeterTool", "DebugShell", "DebugShellTesting", "BuiltInTools"], swiftSettings: strict),
         // Runs the built binary: depends on it so `swift test` builds it first.
         .testTarget(name: "EndToEndTests", dependencies: ["debugsh"], swiftSettings: strict),
         // Drives the built binary in tmux: the interactive session (SPEC §10).
