@@ -17,6 +17,19 @@ extension FPSMeter {
         var span: (from: SimTime, to: SimTime)?
         var extra: [(String, JSONValue)] = []
 
+        /// Fills in a reading and the truth over its span.
+        mutating func measured(
+            _ reading: Int64, _ readingText: String, truth: Int64, _ truthText: String,
+            span: (from: SimTime, to: SimTime)?, _ spanText: String
+        ) {
+            self.reading = reading
+            self.readingText = readingText
+            self.truth = truth
+            self.truthText = truthText
+            self.span = span
+            self.spanText = spanText
+        }
+
         var error: Int64? {
             guard let reading, let truth else { return nil }
             return reading - truth
@@ -74,12 +87,8 @@ extension FPSMeter {
         guard let w = lab.lastWindow else { return r }
         let reading = clamp.map { min(w.rate, $0) } ?? w.rate
         let truth = FPSMeter.perSecond(lab.lastWindowPresents, over: w.span)
-        r.reading = reading
-        r.truth = truth
-        r.readingText = "\(reading) fps"
-        r.truthText = "\(truth) fps"
-        r.span = (w.from, w.to)
-        r.spanText = "(\(w.from), \(w.to)]"
+        r.measured(
+            reading, "\(reading) fps", truth: truth, "\(truth) fps", span: (w.from, w.to), "(\(w.from), \(w.to)]")
         return r
     }
 
@@ -91,12 +100,9 @@ extension FPSMeter {
         guard lab.hasFullSecond, let last = lab.lastTimestamp else { return r }
         let from = last - EstimatorLab.second
         let presents = ledger.span(after: from - SimDuration(nanoseconds: 1), through: last).presents
-        r.reading = lab.slidingCount
-        r.truth = presents
-        r.readingText = "\(lab.slidingCount) fps"
-        r.truthText = "\(presents) fps"
-        r.span = (from, last)
-        r.spanText = "[\(from), \(last)]"
+        r.measured(
+            lab.slidingCount, "\(lab.slidingCount) fps", truth: presents, "\(presents) fps", span: (from, last),
+            "[\(from), \(last)]")
         return r
     }
 
@@ -110,11 +116,7 @@ extension FPSMeter {
         guard time >= EstimatorLab.second else { return r }
         let reading = min(60, FPSMeter.perSecond(lab.trackingCallbacks, over: time))
         let truth = FPSMeter.perSecond(lab.trackingPresents, over: time)
-        r.reading = reading
-        r.truth = truth
-        r.readingText = "\(reading) fps"
-        r.truthText = "\(truth) fps"
-        r.spanText = "tracking \(time)"
+        r.measured(reading, "\(reading) fps", truth: truth, "\(truth) fps", span: nil, "tracking \(time)")
         return r
     }
 
@@ -123,7 +125,7 @@ extension FPSMeter {
         var r = EstimatorResult(
             name: "KMCGeigerCounter", definition: "vsyncs without a callback in (last - 1s, last]", unit: "vsyncs",
             spanText: "no full second of callbacks yet")
-        r.extra = [("clicks", .int(lab.clicks))]
+        r.extra = [("drawn", .null), ("clicks", .int(lab.clicks))]
         guard lab.hasFullSecond, let last = lab.lastTimestamp else { return r }
         let from = last - EstimatorLab.second
         let one = SimDuration(nanoseconds: 1)
@@ -131,12 +133,9 @@ extension FPSMeter {
         let drawn = lab.callbacksInOpenSecond
         let dropped = max(0, vsyncs - drawn)
         let missed = ledger.span(after: from, through: last).missed
-        r.reading = dropped
-        r.truth = missed
-        r.readingText = "\(dropped) dropped · \(lab.clicks) clicks"
-        r.truthText = "\(missed) missed"
-        r.span = (from, last)
-        r.spanText = "(\(from), \(last)]"
+        r.measured(
+            dropped, "\(dropped) dropped · \(lab.clicks) clicks", truth: missed, "\(missed) missed", span: (from, last),
+            "(\(from), \(last)]")
         r.extra = [("drawn", .int(drawn)), ("clicks", .int(lab.clicks))]
         return r
     }
@@ -157,13 +156,10 @@ extension FPSMeter {
         r.extra = [("frames", .int(lab.frames)), ("slow", .int(lab.slowFrames)), ("frozen", .int(lab.frozenFrames))]
         guard let span = callbackSpan else { return r }
         let missed = ledger.span(after: span.from, through: span.to)
-        r.reading = lab.framesDelay
-        r.truth = missed.missedTime
-        r.readingText =
-            "delay \(SimDuration(nanoseconds: lab.framesDelay).millisecondsDescription) · slow \(lab.slowFrames) · frozen \(lab.frozenFrames)"
-        r.truthText = "\(SimDuration(nanoseconds: missed.missedTime).millisecondsDescription) missed (\(missed.missed))"
-        r.span = span
-        r.spanText = "(\(span.from), \(span.to)]"
+        let delay = SimDuration(nanoseconds: lab.framesDelay).millisecondsDescription
+        r.measured(
+            lab.framesDelay, "delay \(delay) · slow \(lab.slowFrames) · frozen \(lab.frozenFrames)",
+            truth: missed.missedTime, FPSMeter.missedText(missed), span: span, "(\(span.from), \(span.to)]")
         return r
     }
 
@@ -177,13 +173,15 @@ extension FPSMeter {
         let missed = ledger.span(after: span.from, through: span.to)
         let ns = (lab.matrixDropTime * 1_000_000).rounded()
         let drop = ns < 9.2e18 ? Int64(ns) : Int64.max
-        r.reading = drop
-        r.truth = missed.missedTime
-        r.readingText =
+        let text =
             "drop \(SimDuration(nanoseconds: drop).millisecondsDescription) (\(lab.matrixSlowIntervals) over 40ms)"
-        r.truthText = "\(SimDuration(nanoseconds: missed.missedTime).millisecondsDescription) missed (\(missed.missed))"
-        r.span = span
-        r.spanText = "(\(span.from), \(span.to)]"
+        r.measured(
+            drop, text, truth: missed.missedTime, FPSMeter.missedText(missed), span: span, "(\(span.from), \(span.to)]")
         return r
+    }
+
+    /// The truth of the since-start estimators: `1483.333ms missed (89)`.
+    static func missedText(_ span: (presents: Int64, missed: Int64, missedTime: Int64)) -> String {
+        "\(SimDuration(nanoseconds: span.missedTime).millisecondsDescription) missed (\(span.missed))"
     }
 }
