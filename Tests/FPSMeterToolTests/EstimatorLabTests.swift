@@ -61,7 +61,7 @@ func v(_ k: Int64) -> Int64 { k * 1_000_000_000 / 60 }
         let kmc = try #require(r["KMCGeigerCounter"])
         #expect(kmc.extra.first { $0.0 == "clicks" }?.1 == .int(1))
         #expect(kmc.reading == 0)
-        // Sentry: v37 − v30's target v31 = 100 ms of delay; 116.667 ms > 1/59 s is slow, not frozen.
+        // Sentry (targetTimestamp is the next grid vsync, DL2): v37 − v30's target v31 = 100 ms of delay; 116.667 ms > 1/59 s is slow, not frozen.
         let sentry = try #require(r["Sentry"])
         let delay: Int64 = v(37) - v(31)
         #expect(sentry.reading == delay)

@@ -141,6 +141,15 @@ import Testing
         #expect(meterLinks().last?.state == .scheduled)
     }
 
+    /// DL5: the link's first slot is its first grid vsync at or after `fps start`, so the first
+    /// window starts there: at v1 = 16.667 ms when started at 5 ms, at v0 when started at 0.
+    @Test func firstSlotAtOrAfterTheStartDL5() throws {
+        let s = try meterSession("run 5ms\nfps start\nrun 1100ms")
+        #expect(try s.meter.windows.first?.from == SimTime(nanoseconds: 16_666_666))
+        let t = try meterSession("fps start\nrun 1100ms")
+        #expect(try t.meter.windows.first?.from == .zero)
+    }
+
     /// F2: the callback's cost is the meter's own observer effect: at 20 ms a callback the main
     /// thread is always busy, 5 callbacks run every 6 vsyncs and the reading drops to 50.
     @Test func callbackCostF2() throws {
