@@ -47,7 +47,8 @@ public struct EngineWorkload {
             var windows: [Int] = []
         }
         let meter = Meter()
-        let link = engine.addDisplayLink(DisplayLinkConfig(mode: .common, owner: .tool("fps"), label: "fps meter")) { cb in
+        let link = engine.addDisplayLink(DisplayLinkConfig(mode: .common, owner: .tool("fps"), label: "fps meter")) {
+            cb in
             meter.callbacks += 1
             guard let last = meter.last else {
                 meter.last = cb.timestamp
@@ -73,13 +74,18 @@ public struct EngineWorkload {
         ids.reserveCapacity(timers)
         for i in 0..<timers {
             if i % 2 == 0 {
-                ids.append(engine.addRunLoopTimer(
-                    RunLoopTimerConfig(interval: Self.interval(i), repeats: true, cost: .microseconds(2), owner: .app, label: "t\(i)"),
-                    callback: nil))
+                ids.append(
+                    engine.addRunLoopTimer(
+                        RunLoopTimerConfig(
+                            interval: Self.interval(i), repeats: true, cost: .microseconds(2), owner: .app,
+                            label: "t\(i)"),
+                        callback: nil))
             } else {
-                ids.append(engine.addDispatchTimer(
-                    DispatchTimerConfig(interval: Self.interval(i), queue: .background, owner: .app, label: "t\(i)"),
-                    callback: nil))
+                ids.append(
+                    engine.addDispatchTimer(
+                        DispatchTimerConfig(
+                            interval: Self.interval(i), queue: .background, owner: .app, label: "t\(i)"),
+                        callback: nil))
             }
         }
         let counts = {

@@ -32,4 +32,5 @@ print(
     "{\"impl\": \"debugsh\", \"K\": \(k), \"sim_s\": \(seconds), \"hz\": \(hz), \"setup_s\": \(t1 - t0), \"run_s\": \(run), "
         + "\"events\": \(c.events), \"ns_per_event\": \(run * 1e9 / Double(max(1, c.events))), \"vsyncs\": \(c.vsyncs), "
         + "\"callbacks\": \(c.meterCallbacks), \"main_fires\": \(c.mainFires), \"gcd_fires\": \(c.backgroundFires), "
-        + "\"presents\": \(c.presents), \"fps_windows\": \(windows.count), \"fps_min\": \(fpsMin), \"fps_mean\": \(fpsMean)}")
+        + "\"presents\": \(c.presents), \"fps_windows\": \(windows.count), \"fps_min\": \(fpsMin), \"fps_mean\": \(fpsMean)}"
+)

@@ -234,15 +234,19 @@ extension DeviceEngine {
             // DL8: one wake-up services every link of the mode with a pending callback; slots
             // empty when it starts; callbacks run in the order the links were added.
             main.batchRecords.removeAll()
-            var links: [Int] = []
-            for k in 0..<filledLinks.count(a) { links.append(filledLinks.element(a, k)) }
-            for k in 0..<filledLinks.count(b) { links.append(filledLinks.element(b, k)) }
+            for k in 0..<filledLinks.count(a) { main.batchRecords.append(filledLinks.element(a, k)) }
+            for k in 0..<filledLinks.count(b) { main.batchRecords.append(filledLinks.element(b, k)) }
             filledLinks.removeAll(a)
             filledLinks.removeAll(b)
-            if links.count > 1 { links.sort() }
+            if main.batchRecords.count > 1 {
+                main.batchRecords.withBuffer { buffer in
+                    var records = buffer
+                    records.sort()
+                }
+            }
             main.batchSlots.removeAll(keepingCapacity: true)
-            for i in links {
-                main.batchRecords.append(i)
+            for k in 0..<main.batchRecords.count {
+                let i = main.batchRecords[k]
                 main.batchSlots.append(timers[i].slot ?? firstUnprocessedVsync())
                 timers[i].slot = nil
             }
