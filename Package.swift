@@ -35,8 +35,13 @@ let package = Package(
         // The tools: each a folder under Plugins/ that sees only the plugin API.
         .target(
             name: "FPSMeterTool", dependencies: ["DebugShellCore"], path: "Plugins/FPSMeter", swiftSettings: strict),
+        .target(
+            name: "LayoutSettleTool", dependencies: ["DebugShellCore"], path: "Plugins/LayoutSettle",
+            swiftSettings: strict),
         // The one list of built-in tools.
-        .target(name: "BuiltInTools", dependencies: ["DebugShellCore", "FPSMeterTool"], swiftSettings: strict),
+        .target(
+            name: "BuiltInTools", dependencies: ["DebugShellCore", "FPSMeterTool", "LayoutSettleTool"],
+            swiftSettings: strict),
         // GNU readline; only the executable imports it.
         .systemLibrary(name: "CReadline", providers: [.apt(["libreadline-dev"])]),
         .executableTarget(
@@ -55,6 +60,9 @@ let package = Package(
         .testTarget(
             name: "FPSMeterToolTests",
             dependencies: ["FPSMeterTool", "DebugShell", "DebugShellTesting", "BuiltInTools"], swiftSettings: strict),
+        .testTarget(
+            name: "LayoutSettleToolTests",
+            dependencies: ["LayoutSettleTool", "DebugShell", "DebugShellTesting", "BuiltInTools"], swiftSettings: strict),
         // Runs the built binary: depends on it so `swift test` builds it first.
         .testTarget(name: "EndToEndTests", dependencies: ["debugsh"], swiftSettings: strict),
         // Drives the built binary in tmux: the interactive session (SPEC §10).

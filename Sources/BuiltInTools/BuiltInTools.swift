@@ -1,5 +1,6 @@
 import DebugShellCore
 import FPSMeterTool
+import LayoutSettleTool
 
 /// The one list of tools that ship with debugsh, in registration order.
 ///
@@ -8,6 +9,6 @@ import FPSMeterTool
 public enum BuiltInTools {
     /// Every built-in tool, in the order their status lines stand.
     public static var all: [any DebugTool.Type] {
-        [FPSMeter.self]
+        [FPSMeter.self, LayoutSettleChecker.self]
     }
 }
