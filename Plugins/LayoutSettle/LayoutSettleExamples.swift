@@ -248,7 +248,7 @@ enum LayoutSettleExamples {
                     > run 2s
                     [0.400s] layout: settled (window, 2 views, last change 0.300s)
                     > get layout.settled_at
-                    layout.settled_at = 0.400001s
+                    layout.settled_at = 0.4s
                     """),
                 Example(
                     """
