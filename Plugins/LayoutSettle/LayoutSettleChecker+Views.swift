@@ -23,9 +23,9 @@ extension LayoutSettleChecker {
     }
 
     private func checkRoom(for count: Int) throws(CommandError) {
-        guard tree.liveCount + count <= ViewTree.maxViews else {
+        guard tree.liveCount + count <= viewLimit else {
             throw CommandError(
-                "the view tree holds at most \(ViewFormat.grouped(ViewTree.maxViews)) views; it has "
+                "the view tree holds at most \(ViewFormat.grouped(viewLimit)) views; it has "
                     + "\(ViewFormat.grouped(tree.liveCount)) and \(ViewFormat.grouped(count)) more would pass the limit"
             )
         }
@@ -213,9 +213,9 @@ extension LayoutSettleChecker {
         let parentName = invocation.word("parent") ?? ""
         let parent = try resolve(parentName, role: "parent view")
         let count = Int(invocation.integer("count") ?? 0)
-        guard count <= ViewTree.maxGrow else {
+        guard count <= growLimit else {
             throw CommandError(
-                "'view grow' adds at most \(ViewFormat.grouped(ViewTree.maxGrow)) views at a time (asked for \(ViewFormat.grouped(count)))"
+                "'view grow' adds at most \(ViewFormat.grouped(growLimit)) views at a time (asked for \(ViewFormat.grouped(count)))"
             )
         }
         try checkRoom(for: count)

@@ -18,6 +18,9 @@ public final class LayoutSettleChecker: DebugTool {
     /// Running `view animate`s and `view spin`s, in the order they started.
     var animations: [FrameAnimation] = []
     var spins: [Spin] = []
+    /// SPEC §13's limits; tests lower them to reach them cheaply.
+    var viewLimit = ViewTree.maxViews
+    var growLimit = ViewTree.maxGrow
     private var tickObserver: ObserverToken?
     private lazy var relay = TickRelay(tool: self)
 

@@ -77,10 +77,9 @@ struct StateSummary: Sendable {
             return distinct == 2
                 ? "oscillates between 2 states\(period)" : "cycles through \(distinct) states\(period)"
         }
-        if recurrences > 0 {
-            return "revisits earlier states but takes \(overflow ? "more than " : "")\(distinct) distinct states"
-        }
-        return "does not repeat: \(overflow ? "more than " : "")\(distinct) distinct states"
+        let states = "\(overflow ? "more than " : "")\(distinct) distinct state\(distinct == 1 && !overflow ? "" : "s")"
+        if recurrences > 0 { return "revisits earlier states but takes \(states)" }
+        return "does not repeat: \(states)"
     }
 
     /// Whether it is a small cycle.
