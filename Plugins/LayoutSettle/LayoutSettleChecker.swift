@@ -84,7 +84,8 @@ public final class LayoutSettleChecker: DebugTool {
         _ slot: ViewSlot, _ kinds: ChangeKinds, before: ViewProperties?, at time: SimTime, within: Bool? = nil
     ) {
         device.markUIDirty()
-        guard let watch, watch.state != .stopped, !watch.detached else { return }
+        // A settling watch records the change; a settled one notes it as late; others ignore it.
+        guard let watch, watch.state == .settling || watch.state == .settled, !watch.detached else { return }
         guard within ?? tree.isWithin(slot, subtreeOf: watch.root) else { return }
         let first = watch.state == .settling && tree.stamp(slot, epoch: epoch)
         let name = watch.needsName(kinds: kinds) ? tree.name(slot) : nil
