@@ -233,8 +233,8 @@ enum LayoutSettleExamples {
                     > view add a --frame 0,0,100,100
                     > view animate a --frame 0,0,200,100 --over 300ms
                     > layout watch --quiet 200ms
-                    > status
-                    layout settling · quiet 0/200ms · no change yet
+                    > get layout.state
+                    layout.state = settling
                     > run 2s
                     [0.500s] layout: settled (window, 2 views, last change 0.300s)
                     > get layout.settled_at
