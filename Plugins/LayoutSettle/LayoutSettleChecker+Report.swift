@@ -231,8 +231,13 @@ extension LayoutSettleChecker {
 }
 
 extension SimDuration {
-    /// Microseconds with up to three decimals: `0.2µs`, `12.5µs`.
-    var microseconds: String { SimFormat.decimal(nanoseconds, scaleDigits: 3, minFraction: 0) + "µs" }
+    /// A checker cost: microseconds with up to three decimals below a millisecond (`0.2µs`,
+    /// `12.5µs`), then milliseconds (`50ms`), then seconds (`3s`).
+    var microseconds: String {
+        if nanoseconds < 1_000_000 { return SimFormat.decimal(nanoseconds, scaleDigits: 3, minFraction: 0) + "µs" }
+        if nanoseconds < 1_000_000_000 { return millisecondsDescription }
+        return description
+    }
 }
 
 extension String {
