@@ -213,6 +213,7 @@ extension LayoutSettleChecker {
         let parentName = invocation.word("parent") ?? ""
         let parent = try resolve(parentName, role: "parent view")
         let count = Int(invocation.integer("count") ?? 0)
+        guard count >= 1 else { throw CommandError("'view grow' needs a count of at least 1 (got \(count))") }
         guard count <= growLimit else {
             throw CommandError(
                 "'view grow' adds at most \(ViewFormat.grouped(growLimit)) views at a time (asked for \(ViewFormat.grouped(count)))"

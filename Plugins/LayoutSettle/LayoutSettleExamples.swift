@@ -137,7 +137,7 @@ enum LayoutSettleExamples {
             arguments: [
                 ArgumentSpec("parent", view, abstract: "Where the subtree hangs."),
                 ArgumentSpec(
-                    "count", .integer(1...Int64(Int32.max)), abstract: "How many views (at most 1,000,000 per grow)."),
+                    "count", .integer(Int64.min...Int64.max), abstract: "How many views, 1…1,000,000."),
             ],
             options: [
                 OptionSpec("fanout", .integer(1...1_000_000), abstract: "Children per generated view.", default: "8")
