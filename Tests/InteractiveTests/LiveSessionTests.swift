@@ -149,7 +149,11 @@ struct LiveSessionTests {
             try pane.waitFor("the GPU load to show", seconds: 10) { fpsLines($0).last?.contains("render 30") == true }
             try run(pane, "pause")
             try run(pane, "record stop")
-            try run(pane, "metrics")
+            // Only the metrics compared below, in `metrics`' order: every tool's metrics would not
+            // fit the pane.
+            try run(pane, "get main.hangs")
+            try run(pane, "metrics render")
+            try run(pane, "metrics fps")
             let live = try pane.screen().lines.filter {
                 $0.hasPrefix("fps.") || $0.hasPrefix("render.") || $0.hasPrefix("main.hangs")
             }
