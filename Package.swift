@@ -38,9 +38,13 @@ let package = Package(
         .target(
             name: "LayoutSettleTool", dependencies: ["DebugShellCore"], path: "Plugins/LayoutSettle",
             swiftSettings: strict),
+        .target(
+            name: "TimerInspectorTool", dependencies: ["DebugShellCore"], path: "Plugins/TimerInspector",
+            swiftSettings: strict),
         // The one list of built-in tools.
         .target(
-            name: "BuiltInTools", dependencies: ["DebugShellCore", "FPSMeterTool", "LayoutSettleTool"],
+            name: "BuiltInTools",
+            dependencies: ["DebugShellCore", "FPSMeterTool", "LayoutSettleTool", "TimerInspectorTool"],
             swiftSettings: strict),
         // GNU readline; only the executable imports it.
         .systemLibrary(name: "CReadline", providers: [.apt(["libreadline-dev"])]),

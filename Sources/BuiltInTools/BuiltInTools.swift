@@ -1,6 +1,7 @@
 import DebugShellCore
 import FPSMeterTool
 import LayoutSettleTool
+import TimerInspectorTool
 
 /// The one list of tools that ship with debugsh, in registration order.
 ///
@@ -9,6 +10,6 @@ import LayoutSettleTool
 public enum BuiltInTools {
     /// Every built-in tool, in the order their status lines stand.
     public static var all: [any DebugTool.Type] {
-        [FPSMeter.self, LayoutSettleChecker.self]
+        [FPSMeter.self, LayoutSettleChecker.self, TimerInspector.self]
     }
 }

@@ -1,0 +1,259 @@
+import DebugShellCore
+
+extension TimerInspector {
+    // MARK: Making timers (first fires: SEMANTICS "First fires at a glance")
+
+    /// `timer nstimer`: `scheduledTimer` (T1), first fire now + interval, mode `default` unless
+    /// given; tolerance per T5.
+    func makeRunLoopTimer(_ inv: Invocation) throws(CommandError) -> CommandOutput {
+        let name = try newTimerName(inv)
+        let interval = try requiredInterval(inv)
+        let repeats = inv.flag("repeats")
+        var tolerance = inv.duration("tolerance") ?? .zero
+        var warnings: [String] = []
+        // T5: above the interval is an error; for a repeating timer above interval/2 it is clamped.
+        if tolerance > interval {
+            throw CommandError("--tolerance \(Format.duration(tolerance)) is above the interval \(Format.duration(interval)) (T5)")
+        }
+        let half = SimDuration(nanoseconds: interval.nanoseconds / 2)
+        if repeats && tolerance > half {
+            warnings.append(
+                "--tolerance \(Format.duration(tolerance)) is above half the interval of a repeating timer: clamped to \(Format.duration(half)) (T5)")
+            tolerance = half
+        }
+        let mode = RunLoopMode(rawValue: inv.word("mode") ?? "default") ?? .default
+        let (target, weak) = try targetOption(inv)
+        try checkFirstFire(after: interval)
+        let index = entries.count
+        observeFirings()
+        let config = RunLoopTimerConfig(
+            interval: interval, repeats: repeats, tolerance: tolerance, mode: mode, cost: inv.duration("cost") ?? .zero,
+            dirtiesUI: inv.flag("ui"), owner: .app, label: name)
+        // T6: a one-shot ends with its first callback.
+        let id = device.addRunLoopTimer(config, callback: repeats ? nil : endsWithCallback(index, invocations: 1))
+        addEntry(name: name, id: id, kind: .runLoopTimer, verb: "nstimer", target: target, weak: weak)
+        return CommandOutput(json: rowJSON(row(entry: index)), warnings: warnings)
+    }
+
+    /// `timer gcd`: a dispatch-source timer (D1), first target now + `--start` (default: the
+    /// interval); leeway per D2.
+    func makeDispatchTimer(_ inv: Invocation) throws(CommandError) -> CommandOutput {
+        let name = try newTimerName(inv)
+        let interval = try requiredInterval(inv)
+        let once = inv.flag("once")
+        let start = inv.duration("start") ?? interval
+        var leeway = inv.duration("leeway") ?? .zero
+        var warnings: [String] = []
+        let half = SimDuration(nanoseconds: interval.nanoseconds / 2)
+        if !once && leeway > half {
+            // D2: leeway is clamped to interval/2 for repeating timers, as libdispatch does.
+            warnings.append(
+                "--leeway \(Format.duration(leeway)) is above half the interval of a repeating timer: clamped to \(Format.duration(half)) (D2)")
+            leeway = half
+        }
+        let queue = DispatchQueueKind(rawValue: inv.word("queue") ?? "main") ?? .main
+        let (target, weak) = try targetOption(inv)
+        try checkFirstFire(after: start)
+        let index = entries.count
+        observeFirings()
+        let config = DispatchTimerConfig(
+            interval: interval, start: start, leeway: leeway, queue: queue, cost: inv.duration("cost") ?? .zero,
+            once: once, dirtiesUI: inv.flag("ui"), owner: .app, label: name)
+        let id = device.addDispatchTimer(config, callback: once ? endsWithCallback(index, invocations: 1) : nil)
+        addEntry(name: name, id: id, kind: .dispatchTimer, verb: "gcd", target: target, weak: weak)
+        return CommandOutput(json: rowJSON(row(entry: index)), warnings: warnings)
+    }
+
+    /// `timer displaylink`: a CADisplayLink (DL1–DL8), first slot at the first grid vsync at or
+    /// after now (DL5), mode `common` unless given.
+    func makeDisplayLink(_ inv: Invocation) throws(CommandError) -> CommandOutput {
+        let name = try newTimerName(inv)
+        let mode = RunLoopMode(rawValue: inv.word("mode") ?? "common") ?? .common
+        let (target, weak) = try targetOption(inv)
+        let index = entries.count
+        observeFirings()
+        let config = DisplayLinkConfig(
+            mode: mode, preferredFramesPerSecond: Int(inv.integer("fps") ?? 0), cost: inv.duration("cost") ?? .zero,
+            dirtiesUI: inv.flag("ui"), owner: .app, label: name)
+        let id = device.addDisplayLink(config, callback: nil)
+        addEntry(name: name, id: id, kind: .displayLink, verb: "displaylink", target: target, weak: weak)
+        return CommandOutput(json: rowJSON(row(entry: index)))
+    }
+
+    /// `timer after`: `DispatchQueue.main.asyncAfter` (D6), a one-shot main-queue timer with
+    /// leeway 10% of the delay clamped to 1 ms…60 s. A delay of 0 is a plain `async`: no leeway.
+    func makeAfter(_ inv: Invocation) throws(CommandError) -> CommandOutput {
+        let name = try newTimerName(inv)
+        let delay = inv.duration("delay") ?? .zero
+        try checkFirstFire(after: delay)
+        let leeway =
+            delay == .zero
+            ? SimDuration.zero
+            : min(max(SimDuration(nanoseconds: delay.nanoseconds / 10), .milliseconds(1)), .seconds(60))
+        let index = entries.count
+        observeFirings()
+        let config = DispatchTimerConfig(
+            interval: delay, start: delay, leeway: leeway, queue: .main, cost: inv.duration("cost") ?? .zero, once: true,
+            dirtiesUI: inv.flag("ui"), owner: .app, label: name)
+        let id = device.addDispatchTimer(config, callback: endsWithCallback(index, invocations: 1))
+        addEntry(name: name, id: id, kind: .dispatchTimer, verb: "after", target: nil, weak: false)
+        return CommandOutput(json: rowJSON(row(entry: index)))
+    }
+
+    /// `timer countdown <name> <n>`: seed 003's count-down button. A background GCD timer, start
+    /// now, every 1 s: handlers at now, now + 1 s, …, now + n s. Each sets the button's title on
+    /// the main queue (a block that dirties the UI); the last restores it and cancels → `done`.
+    func makeCountdown(_ inv: Invocation) throws(CommandError) -> CommandOutput {
+        let name = try newTimerName(inv)
+        let from = inv.integer("seconds") ?? 0
+        try checkFirstFire(after: .seconds(from))
+        let index = entries.count
+        observeFirings()
+        let config = DispatchTimerConfig(
+            interval: .seconds(1), start: .zero, queue: .background, handlerLimit: Int(from + 1), owner: .app, label: name)
+        let id = device.addDispatchTimer(config) { [weak self] callback in
+            self?.countdownHandler(index, invocation: callback.invocation)
+            return .zero
+        }
+        addEntry(name: name, id: id, kind: .dispatchTimer, verb: "countdown", target: nil, weak: false)
+        entries[index].countdown = Countdown(from: from, title: Countdown.restingTitle)
+        return CommandOutput(json: rowJSON(row(entry: index)))
+    }
+
+    /// One handler of the count-down: like the seed's, it counts invocations, not `data`.
+    private func countdownHandler(_ index: Int, invocation: Int64) {
+        guard let countdown = entries[index].countdown else { return }
+        let remaining = countdown.from - (invocation - 1)
+        let title = remaining > 0 ? Countdown.title(remaining: remaining) : Countdown.restingTitle
+        device.enqueueMainBlock(cost: .zero, dirtiesUI: true, label: "\(entries[index].name) title") { [weak self] in
+            self?.entries[index].countdown?.title = title
+        }
+        if remaining <= 0 { timerEnded(index) }
+    }
+
+    /// A callback that ends the entry at its last invocation: the device marks the timer done
+    /// right after it (T6, D6), so the inspector's counts and owners change at the same instant.
+    private func endsWithCallback(_ index: Int, invocations: Int64) -> TimerCallbackHandler {
+        { [weak self] callback in
+            if callback.invocation >= invocations { self?.timerEnded(index) }
+            return .zero
+        }
+    }
+
+    // MARK: Checks
+
+    /// The `<name>` of a new timer: unique until `reset`, within the limit.
+    private func newTimerName(_ inv: Invocation) throws(CommandError) -> String {
+        let name = inv.word("name") ?? ""
+        if let existing = entryByName[name] {
+            let state = info(existing)?.state.rawValue ?? "ended"
+            throw CommandError(
+                "timer '\(name)' already exists (\(entries[existing].verb), \(state)); names stay taken until 'reset' so that its history stays readable")
+        }
+        try TimerInspector.checkCapacity(existing: entries.count)
+        return name
+    }
+
+    /// Refuses a timer beyond the session's limit (SPEC §13).
+    static func checkCapacity(existing: Int, limit: Int = maxTimers) throws(CommandError) {
+        guard existing < limit else {
+            throw CommandError(
+                "too many timers: a session keeps at most \(Format.grouped(Int64(limit))) (use 'reset' to start afresh)")
+        }
+    }
+
+    private func requiredInterval(_ inv: Invocation) throws(CommandError) -> SimDuration {
+        guard let interval = inv.duration("interval") else {
+            throw CommandError("'timer \(inv.verb)' needs --interval <duration>, e.g. --interval 50ms")
+        }
+        guard interval > .zero else { throw CommandError("--interval must be positive (got \(interval))") }
+        return interval
+    }
+
+    /// The first fire must come before the 2^62 ns horizon (S1).
+    private func checkFirstFire(after delay: SimDuration) throws(CommandError) {
+        do {
+            _ = try device.now.adding(delay)
+        } catch {
+            throw CommandError("the first fire would be beyond the 2^62 ns horizon (\(error.description))")
+        }
+    }
+
+    /// `--target <object> [--weak]` (K1): the object must exist and still be the shell's.
+    private func targetOption(_ inv: Invocation) throws(CommandError) -> (Int?, Bool) {
+        let weak = inv.flag("weak")
+        guard let name = inv.word("target") else {
+            if weak { throw CommandError("--weak needs --target <object>") }
+            return (nil, false)
+        }
+        let o = try object(named: name)
+        guard objects[o].held else {
+            throw CommandError("object '\(name)' was released (\(objects[o].state)); a new timer cannot target it")
+        }
+        return (o, weak)
+    }
+
+    private func addEntry(
+        name: String, id: TimerID, kind: TimerKind, verb: String, target: Int?, weak: Bool
+    ) {
+        let index = entries.count
+        entries.append(
+            TimerEntry(
+                name: name, id: id, kind: kind, verb: verb, target: target, weak: weak, live: true))
+        entryByName[name] = index
+        if entryByTimer.count <= id.rawValue {
+            entryByTimer.append(contentsOf: repeatElement(-1, count: id.rawValue + 1 - entryByTimer.count))
+        }
+        entryByTimer[id.rawValue] = Int32(index)
+        if let target {
+            objects[target].timers.append(index)
+            if !weak { objects[target].retainers += 1 }  // K1
+        }
+        liveCount += 1
+        used = true
+    }
+
+    // MARK: Pause, resume, invalidate (T8, D4, DL4, DL6)
+
+    func pause(_ inv: Invocation) throws(CommandError) -> CommandOutput {
+        let index = try entry(named: inv.word("name") ?? "")
+        let state = info(index)?.state ?? .invalidated
+        guard state == .scheduled else {
+            throw CommandError("timer '\(entries[index].name)' is \(state.rawValue): only a scheduled timer can be paused")
+        }
+        device.pause(entries[index].id)
+        return stateOutput(index)
+    }
+
+    func resume(_ inv: Invocation) throws(CommandError) -> CommandOutput {
+        let index = try entry(named: inv.word("name") ?? "")
+        let state = info(index)?.state ?? .invalidated
+        guard state == .paused else {
+            throw CommandError("timer '\(entries[index].name)' is \(state.rawValue), not paused")
+        }
+        device.resume(entries[index].id)
+        return stateOutput(index)
+    }
+
+    func invalidate(_ inv: Invocation) throws(CommandError) -> CommandOutput {
+        let index = try entry(named: inv.word("name") ?? "")
+        let state = info(index)?.state ?? .invalidated
+        guard state == .scheduled || state == .paused else {
+            throw CommandError("timer '\(entries[index].name)' is already \(state.rawValue)")
+        }
+        device.invalidate(entries[index].id)
+        let freed = timerEnded(index)
+        var output = stateOutput(index)
+        output.text = freed.map(\.text).joined(separator: "\n")
+        output.json = .fields([
+            "name": .string(entries[index].name), "state": .string(info(index)?.state.rawValue ?? "invalidated"),
+            "deallocated": .array(freed.map(\.json)),
+        ])
+        return output
+    }
+
+    private func stateOutput(_ index: Int) -> CommandOutput {
+        CommandOutput(
+            json: .fields(["name": .string(entries[index].name), "state": .string(info(index)?.state.rawValue ?? "invalidated")]))
+    }
+}

@@ -1,0 +1,63 @@
+import DebugShellCore
+
+/// What the inspector knows about one of the app's timers beyond the device's record: its name,
+/// its owner object (K1), its firing history and its lateness (K2).
+struct TimerEntry {
+    let name: String
+    let id: TimerID
+    let kind: TimerKind
+    /// The command that made it, for listings: `nstimer`, `gcd`, `displaylink`, `after`,
+    /// `countdown`.
+    let verb: String
+    /// The object it targets (K1), by index, and whether through a weak proxy.
+    let target: Int?
+    let weak: Bool
+    /// Not ended yet (scheduled or paused): it counts in `timer.count` and retains its target (K1).
+    var live: Bool
+    var history = FiringHistory()
+    /// The largest lateness of its firings and that firing's cause (K2); nil before it fired.
+    var maxLate: SimDuration?
+    var maxLateCause: LatenessCause?
+    /// A count-down button's state (seed 003).
+    var countdown: Countdown?
+}
+
+/// The seed's count-down button: a background GCD timer whose handlers set the title on the
+/// main queue, and whose last handler restores it and cancels the timer.
+struct Countdown {
+    let from: Int64
+    /// The title the main queue last set.
+    var title: String
+
+    static let restingTitle = "Send code"
+    static func title(remaining: Int64) -> String { "Resend in \(remaining)s" }
+}
+
+/// An object of the app that timers can target (K1): a view controller, a monitor.
+struct ObjectEntry {
+    let name: String
+    /// The shell's own reference (`object release` drops it).
+    var held = true
+    var deallocated = false
+    /// Live timers that retain it strongly.
+    var retainers = 0
+    /// Every timer made with `--target` this object, strong or weak, by entry index.
+    var timers: [Int] = []
+
+    /// Released by the shell but kept alive by a timer: a leak (a retain cycle).
+    var isLeaked: Bool { !held && !deallocated }
+
+    var state: String { deallocated ? "deallocated" : held ? "alive" : "leaked" }
+}
+
+extension LatenessCause {
+    /// How reports explain the cause.
+    var explanation: String {
+        switch self {
+        case .mode: return "its run-loop mode was not running"
+        case .busy: return "the main thread was busy"
+        case .coalesced: return "tolerance or leeway coalesced it"
+        case .paused: return "it was paused"
+        }
+    }
+}

@@ -1,0 +1,274 @@
+import DebugShellCore
+
+/// One row of `timer list`: an app timer with the inspector's entry, or (with `--all`) a tool's
+/// link or timer, or the app's UI link.
+struct ListRow {
+    var name: String
+    var info: TimerInfo
+    /// The inspector's entry, for app timers.
+    var entry: Int?
+    var maxLate: SimDuration?
+    var maxLateCause: LatenessCause?
+}
+
+extension TimerInspector {
+    static let states: [TimerState] = [.scheduled, .paused, .invalidated, .done]
+
+    func row(entry index: Int) -> ListRow {
+        let e = entries[index]
+        let info =
+            device.timerInfo(e.id)
+            ?? TimerInfo(
+                id: e.id, kind: e.kind, owner: .app, label: e.name, state: .invalidated, mode: nil, queue: nil,
+                interval: .zero, repeats: false, slack: .zero, cost: .zero, dirtiesUI: false, preferredFramesPerSecond: 0,
+                fires: 0, skipped: 0, maxLateness: .zero, lastData: 0, totalData: 0, nextFire: nil)
+        return ListRow(name: e.name, info: info, entry: index, maxLate: e.maxLate, maxLateCause: e.maxLateCause)
+    }
+
+    /// A tool's link or timer, or the app's UI link (`timer list --all`): `fps:meter`, `system:UI`.
+    private func row(foreign info: TimerInfo) -> ListRow {
+        ListRow(
+            name: "\(info.owner):\(info.label)", info: info, entry: nil,
+            maxLate: info.fires > 0 ? info.maxLateness : nil, maxLateCause: nil)
+    }
+
+    // MARK: timer list
+
+    func list(_ inv: Invocation) -> CommandOutput {
+        var rows: [ListRow]
+        if inv.flag("all") {
+            rows = device.allTimers().map { info in
+                let raw = info.id.rawValue
+                if raw < entryByTimer.count, entryByTimer[raw] >= 0 { return row(entry: Int(entryByTimer[raw])) }
+                return row(foreign: info)
+            }
+        } else {
+            rows = entries.indices.map { row(entry: $0) }
+        }
+        guard !rows.isEmpty else {
+            return CommandOutput(
+                text: "no timers (make one with 'timer nstimer', 'timer gcd', 'timer displaylink' or 'timer after')",
+                json: .fields(["total": .int(0), "shown": .int(0), "timers": .array([]), "states": .fields([:])]))
+        }
+        switch inv.word("sort") {
+        case "name": rows.sort { $0.name < $1.name }
+        case "late":
+            // Latest first; timers that never fired last; ties keep creation order.
+            rows = rows.enumerated().sorted { a, b in
+                let x = a.element.maxLate.map { $0.nanoseconds } ?? -1
+                let y = b.element.maxLate.map { $0.nanoseconds } ?? -1
+                return x != y ? x > y : a.offset < b.offset
+            }.map(\.element)
+        case "fires":
+            rows = rows.enumerated().sorted { a, b in
+                a.element.info.fires != b.element.info.fires ? a.element.info.fires > b.element.info.fires : a.offset < b.offset
+            }.map(\.element)
+        default: break
+        }
+        let limit = Int(inv.integer("limit") ?? Int64(TimerInspector.defaultListLimit))
+        let shown = rows.prefix(limit)
+        var text = Format.table(
+            ["name", "kind", "mode/queue", "interval", "tol/leeway", "fires", "skipped", "max late", "next fire", "state"],
+            shown.map(listCells))
+        var states: [(String, Int)] = TimerInspector.states.map { ($0.rawValue, 0) }
+        for r in rows {
+            if let k = TimerInspector.states.firstIndex(of: r.info.state) { states[k].1 += 1 }
+        }
+        if rows.count > shown.count {
+            let counts = states.filter { $0.1 > 0 }.map { "\($0.1) \($0.0)" }.joined(separator: ", ")
+            text += "\n… \(rows.count - shown.count) more (\(rows.count) timers: \(counts)); --limit n shows more"
+        }
+        return CommandOutput(
+            text: text,
+            json: .fields([
+                "total": .int(Int64(rows.count)), "shown": .int(Int64(shown.count)), "timers": .array(shown.map(rowJSON)),
+                "states": .object(states.map { ($0.0, .int(Int64($0.1))) }),
+            ]))
+    }
+
+    private func listCells(_ r: ListRow) -> [String] {
+        let info = r.info
+        var maxLate = r.maxLate.map(Format.duration) ?? "-"
+        if let late = r.maxLate, isLate(late), let cause = r.maxLateCause { maxLate += " \(cause.rawValue)" }
+        return [
+            r.name, r.entry.map { entries[$0].verb } ?? info.kind.rawValue, placement(info),
+            Format.duration(info.interval) + (info.repeats ? "" : " once"),
+            info.kind == .displayLink ? "-" : Format.duration(info.slack), String(info.fires),
+            String(info.kind == .dispatchTimer ? 0 : info.skipped), maxLate, info.nextFire.map(Format.time) ?? "-",
+            info.state.rawValue,
+        ]
+    }
+
+    /// A link's or run-loop timer's mode, a dispatch timer's queue.
+    private func placement(_ info: TimerInfo) -> String {
+        info.kind == .dispatchTimer ? info.queue?.rawValue ?? "main" : info.mode?.rawValue ?? "default"
+    }
+
+    /// The JSON of a timer: the same shape in `timer list`, `timer show` and the creating commands.
+    func rowJSON(_ r: ListRow) -> JSONValue {
+        let info = r.info
+        let e = r.entry.map { entries[$0] }
+        let late = r.maxLate.map(isLate) ?? false
+        return .fields([
+            "name": .string(r.name), "owner": .string(info.owner.description), "kind": .string(info.kind.rawValue),
+            "made_by": JSONValue(e?.verb), "mode": JSONValue(info.kind == .dispatchTimer ? nil : info.mode?.rawValue),
+            "queue": JSONValue(info.queue?.rawValue), "interval_ns": JSONValue(info.interval), "repeats": .bool(info.repeats),
+            "slack_ns": JSONValue(info.slack), "preferred_fps": info.kind == .displayLink ? JSONValue(info.preferredFramesPerSecond) : .null,
+            "cost_ns": JSONValue(info.cost), "ui": .bool(info.dirtiesUI), "fires": .int(info.fires),
+            "skipped": .int(info.kind == .dispatchTimer ? 0 : info.skipped),
+            "max_late_ns": r.maxLate.map { JSONValue($0) } ?? .null, "late": .bool(late),
+            "max_late_cause": late ? JSONValue(r.maxLateCause?.rawValue) : .null,
+            "last_data": info.kind == .dispatchTimer && info.fires > 0 ? .int(info.lastData) : .null,
+            "total_data": info.kind == .dispatchTimer ? .int(info.totalData) : .null,
+            "next_fire_ns": info.nextFire.map { JSONValue($0) } ?? .null, "state": .string(info.state.rawValue),
+            "target": JSONValue(e?.target.map { objects[$0].name }), "weak": .bool(e?.weak ?? false),
+        ])
+    }
+
+    // MARK: timer show
+
+    func show(_ inv: Invocation) throws(CommandError) -> CommandOutput {
+        let index = try entry(named: inv.word("name") ?? "")
+        let r = row(entry: index)
+        let e = entries[index]
+        let info = r.info
+        var lines = ["\(e.name): \(describe(index, info)) — \(info.state.rawValue)"]
+        var stats = ["fires \(info.fires)"]
+        switch info.kind {
+        case .dispatchTimer:
+            stats.append("data \(info.totalData)")
+            if info.fires > 0 { stats.append("last data \(info.lastData)") }
+        case .runLoopTimer, .displayLink:
+            stats.append("skipped \(info.skipped)")
+        }
+        if let late = e.maxLate {
+            var text = "max late \(Format.duration(late))"
+            if isLate(late), let cause = e.maxLateCause { text += " (\(cause.rawValue))" }
+            stats.append(text)
+        }
+        if let next = info.nextFire { stats.append("next fire \(Format.time(next))") }
+        lines.append(stats.joined(separator: " · "))
+        let wanted = Int(inv.integer("last") ?? Int64(TimerInspector.defaultShowCount))
+        let firings = e.history.last(wanted)
+        // A main-thread callback is published when it returns (its firing has an end).
+        let running = info.fires - e.history.total
+        if running > 0 { lines.append("\(running) firing still running; it is listed when it returns") }
+        if e.history.total == 0 {
+            if running == 0 { lines.append("no firings yet") }
+        } else {
+            if Int64(firings.count) < e.history.total {
+                lines.append(
+                    "the last \(firings.count) of \(e.history.total) firings; --last n shows more (the last \(FiringHistory.capacity) are kept)")
+            }
+            let (first, extra): (String, String?) =
+                switch info.kind {
+                case .runLoopTimer: ("scheduled", "skipped")
+                case .dispatchTimer: ("scheduled", "data")
+                case .displayLink: ("timestamp", nil)
+                }
+            var header = ["#", first, "fired", "late", "cause"]
+            if let extra { header.append(extra) }
+            let rows = firings.map { f -> [String] in
+                let r = f.record
+                var cells = [
+                    String(f.number), Format.time(r.scheduled), Format.time(r.start), Format.duration(r.lateness),
+                    isLate(r.lateness) ? r.cause?.rawValue ?? "-" : "-",
+                ]
+                if extra != nil { cells.append(String(r.extra)) }
+                return cells
+            }
+            lines.append(Format.table(header, rows))
+        }
+        let json = JSONValue.fields([
+            "timer": rowJSON(r), "total": .int(e.history.total), "kept": .int(Int64(e.history.count)),
+            "title": JSONValue(e.countdown?.title),
+            "firings": .array(
+                firings.map { f in
+                    let r = f.record
+                    let late = isLate(r.lateness)
+                    return .fields([
+                        "n": .int(f.number), "scheduled_ns": JSONValue(r.scheduled), "start_ns": JSONValue(r.start),
+                        "lateness_ns": JSONValue(r.lateness), "late": .bool(late),
+                        "cause": late ? JSONValue(r.cause?.rawValue) : .null,
+                        "data": .int(info.kind == .dispatchTimer ? r.extra : 1),
+                        "skipped": .int(info.kind == .runLoopTimer ? r.extra : 0),
+                    ])
+                }),
+        ])
+        return CommandOutput(text: lines.joined(separator: "\n"), json: json)
+    }
+
+    /// `nstimer, repeats every 50ms, tolerance 0ms, default mode, target vc (weak)`
+    private func describe(_ index: Int, _ info: TimerInfo) -> String {
+        let e = entries[index]
+        var parts: [String]
+        switch e.verb {
+        case "nstimer":
+            parts = [
+                "nstimer", info.repeats ? "repeats every \(Format.duration(info.interval))" : "once after \(Format.duration(info.interval))",
+                "tolerance \(Format.duration(info.slack))", "\(placement(info)) mode",
+            ]
+        case "displaylink":
+            let rate = info.preferredFramesPerSecond == 0 ? "every vsync" : "preferred \(info.preferredFramesPerSecond) fps"
+            parts = ["displaylink", "\(rate) (\(Format.duration(info.interval)))", "\(placement(info)) mode"]
+        case "after":
+            parts = ["after \(Format.duration(info.interval)) (a one-shot gcd timer)", "leeway \(Format.duration(info.slack))", "main queue"]
+        case "countdown":
+            let countdown = e.countdown ?? Countdown(from: 0, title: Countdown.restingTitle)
+            parts = [
+                "count-down from \(countdown.from)s (a gcd timer every 1s)", "background queue",
+                "title \"\(countdown.title)\"",
+            ]
+        default:
+            parts = [
+                "gcd", info.repeats ? "every \(Format.duration(info.interval))" : "once", "leeway \(Format.duration(info.slack))",
+                "\(placement(info)) queue",
+            ]
+        }
+        if info.cost > .zero { parts.append("cost \(Format.duration(info.cost))") }
+        if info.dirtiesUI { parts.append("dirties the UI") }
+        if let o = e.target { parts.append("target \(objects[o].name)\(e.weak ? " (weak)" : "")") }
+        return parts.joined(separator: ", ")
+    }
+}
+
+/// Text for people: durations in ms below a second, times with three decimals as in event
+/// lines; JSON carries exact nanoseconds.
+enum Format {
+    /// `16.667ms`, `50ms`, `1s`, `1.5s`.
+    static func duration(_ d: SimDuration) -> String {
+        guard d.nanoseconds >= 1_000_000_000 else { return d.millisecondsDescription }
+        let ms = SimFormat.roundedDivide(Int128(d.nanoseconds), by: 1_000_000)
+        return SimFormat.decimal(Int64(clamping: ms), scaleDigits: 3, minFraction: 0) + "s"
+    }
+
+    /// `0.050s`
+    static func time(_ t: SimTime) -> String { t.eventStamp }
+
+    /// `10,000,000`
+    static func grouped(_ n: Int64) -> String {
+        var digits = Array(String(n))
+        var i = digits.count - 3
+        while i > 0 {
+            digits.insert(",", at: i)
+            i -= 3
+        }
+        return String(digits)
+    }
+
+    /// Left-aligned columns two spaces apart; no trailing spaces.
+    static func table(_ header: [String], _ rows: [[String]]) -> String {
+        let all = [header] + rows
+        var widths = [Int](repeating: 0, count: header.count)
+        for row in all {
+            for (k, cell) in row.enumerated() where k < widths.count { widths[k] = max(widths[k], cell.count) }
+        }
+        return all.map { row in
+            var line = ""
+            for (k, cell) in row.enumerated() {
+                line += k == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[k] - cell.count + 2)
+            }
+            return line
+        }.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,253 @@
+import DebugShellCore
+
+/// The timer inspector (`timer`, `object`): the app's NSTimers, CADisplayLinks and GCD timers,
+/// with the exact lateness of every firing and its cause (K2), skipped and merged firings,
+/// run-loop-mode effects and retain-cycle leaks (K1).
+///
+/// The device does the timing (T1–T8, D1–D6, DL1–DL8); the inspector names the timers, keeps
+/// each one's last 1,000 firings from the device's `timerFired` observations, tracks which
+/// objects the timers retain, and reports. Per firing it does a constant amount of work: an
+/// array lookup from the device's ``TimerID`` to its entry and a ring-buffer write.
+public final class TimerInspector: DebugTool {
+    public static let descriptor = ToolDescriptor(
+        name: "timer",
+        abstract: "NSTimer, CADisplayLink and GCD timers: lateness and its cause, skipped firings, modes, leaks.",
+        commands: [timerCommand, objectCommand],
+        metrics: [
+            MetricSpec("timer.count", .integer, abstract: "Live app timers (scheduled or paused)."),
+            MetricSpec(
+                "timer.late", .integer,
+                abstract: "App timers that ever fired late: lateness above timer.late-threshold (K2)."),
+            MetricSpec("timer.leaks", .integer, abstract: "Objects released by the shell but kept alive by a timer (K1)."),
+            MetricSpec("timer.wakeups", .integer, abstract: "Run-loop and dispatch wake-ups that fired app timers (T5, D2)."),
+            MetricSpec("timer.*.fires", .integer, abstract: "Callback or handler invocations of the timer."),
+            MetricSpec(
+                "timer.*.skipped", .integer,
+                abstract: "Grid points or vsyncs passed without a callback (T4, T8, DL7); 0 for GCD."),
+            MetricSpec("timer.*.max_late", .duration, abstract: "The timer's largest lateness (K2); none before it fired."),
+            MetricSpec("timer.*.last_data", .integer, abstract: "A GCD timer's data at its last handler (D3)."),
+            MetricSpec("timer.*.state", .word, abstract: "scheduled, paused, invalidated or done."),
+        ],
+        settings: [
+            SettingSpec(
+                "timer.late-threshold", .duration, default: "1ms",
+                abstract: "A firing is late when its lateness is above this (K2).")
+        ],
+        events: [EventSpec("timer.fired", abstract: "An app timer fired (timer watch on).")])
+
+    /// The most timers a session keeps (SPEC §13).
+    public static let maxTimers = 10_000_000
+    /// Rows `timer list` shows before it summarises.
+    static let defaultListLimit = 50
+    /// Firings `timer show` prints unless `--last` says otherwise.
+    static let defaultShowCount = 20
+
+    static let timerDomain = NameDomain("timer")
+    static let objectDomain = NameDomain("object")
+    /// The name of something being created: nothing to complete.
+    static let newNameDomain = NameDomain("new-name")
+
+    let host: any ToolHost
+    let device: any SimulatedDevice
+
+    /// The app's timers in creation order, and by name.
+    var entries: [TimerEntry] = []
+    var entryByName: [String: Int] = [:]
+    /// Entry index by ``TimerID`` raw value, -1 for timers that are not the app's: the firing
+    /// observer's one lookup.
+    var entryByTimer: [Int32] = []
+    var objects: [ObjectEntry] = []
+    var objectByName: [String: Int] = [:]
+
+    /// Timers that still retain their target or may fire: created minus ended (K1, T6).
+    var liveCount = 0
+    /// Entries whose largest lateness is above the threshold (K2).
+    var lateCount = 0
+    /// Objects released by the shell and kept alive by timers.
+    var leakCount = 0
+    /// The largest lateness of any app timer's firing, and its cause, for the status line.
+    var maxLate: SimDuration?
+    var maxLateCause: LatenessCause?
+    var lateThreshold = SimDuration.milliseconds(1)
+    var watching = false
+    var observer: ObserverToken?
+    /// Whether the status line shows: once a timer or object was made.
+    var used = false
+
+    public init(host: any ToolHost) {
+        self.host = host
+        self.device = host.device
+        readThreshold()
+    }
+
+    // MARK: Commands
+
+    public func run(_ invocation: Invocation) throws(CommandError) -> CommandOutput {
+        switch (invocation.command, invocation.verb) {
+        case ("timer", "nstimer"): return try makeRunLoopTimer(invocation)
+        case ("timer", "gcd"): return try makeDispatchTimer(invocation)
+        case ("timer", "displaylink"): return try makeDisplayLink(invocation)
+        case ("timer", "after"): return try makeAfter(invocation)
+        case ("timer", "countdown"): return try makeCountdown(invocation)
+        case ("timer", "pause"): return try pause(invocation)
+        case ("timer", "resume"): return try resume(invocation)
+        case ("timer", "invalidate"): return try invalidate(invocation)
+        case ("timer", "list"): return list(invocation)
+        case ("timer", "show"): return try show(invocation)
+        case ("timer", "watch"):
+            watching = invocation.word("state") == "on"
+            return CommandOutput(json: .fields(["watch": .bool(watching)]))
+        case ("timer", "leaks"): return leaks()
+        case ("object", "new"): return try newObject(invocation)
+        case ("object", "release"): return try releaseObject(invocation)
+        case ("object", "list"): return objectList()
+        default: throw CommandError("'\(invocation.command) \(invocation.verb)' is not a timer inspector command")
+        }
+    }
+
+    /// The entry named `name`, or an error with a did-you-mean.
+    func entry(named name: String) throws(CommandError) -> Int {
+        if let index = entryByName[name] { return index }
+        var message = "unknown timer '\(name)'"
+        if let guess = NameSuggestion.closest(to: name, in: entries.map(\.name)) {
+            message += "; did you mean '\(guess)'?"
+        } else {
+            message += " (see 'timer list')"
+        }
+        throw CommandError(message)
+    }
+
+    /// The device's current record of an entry's timer.
+    func info(_ index: Int) -> TimerInfo? { device.timerInfo(entries[index].id) }
+
+    // MARK: Metrics
+
+    public func metric(_ name: String) -> MetricValue? {
+        switch name {
+        case "timer.count": return .integer(Int64(liveCount))
+        case "timer.late": return .integer(Int64(lateCount))
+        case "timer.leaks": return .integer(Int64(leakCount))
+        case "timer.wakeups": return .integer(device.timerWakeups(appOnly: true))
+        default: break
+        }
+        // timer.<name>.<field>; a name may contain dots.
+        guard name.hasPrefix("timer."), let dot = name.lastIndex(of: ".") else { return nil }
+        let field = name[name.index(after: dot)...]
+        let timerName = String(name[name.index(name.startIndex, offsetBy: 6)..<dot])
+        guard let index = entryByName[timerName], let info = info(index) else { return nil }
+        let e = entries[index]
+        switch field {
+        case "fires": return .integer(info.fires)
+        case "skipped": return .integer(e.kind == .dispatchTimer ? 0 : info.skipped)
+        case "max_late": return e.maxLate.map { .duration($0) } ?? MetricValue.none
+        case "last_data": return e.kind == .dispatchTimer && info.fires > 0 ? .integer(info.lastData) : MetricValue.none
+        case "state": return .word(info.state.rawValue)
+        default: return nil
+        }
+    }
+
+    public func metricNames() -> [String] {
+        var names = ["timer.count", "timer.late", "timer.leaks", "timer.wakeups"]
+        for e in entries {
+            names += ["timer.\(e.name).fires", "timer.\(e.name).skipped", "timer.\(e.name).max_late"]
+            if e.kind == .dispatchTimer { names.append("timer.\(e.name).last_data") }
+            names.append("timer.\(e.name).state")
+        }
+        return names
+    }
+
+    // MARK: Status line, completion, settings
+
+    /// `timers 4 · late 1 (max 50ms, busy) · leaks 0 · wakeups 212`
+    public func statusLine() -> StyledText? {
+        guard used else { return nil }
+        var line = StyledText()
+        line.append("timers", .bold)
+        line.append(" \(liveCount) · ")
+        line.append("late \(lateCount)", lateCount > 0 ? .color(RGB(230, 160, 0)) : .plain)
+        if lateCount > 0, let maxLate {
+            line.append(" (max \(Format.duration(maxLate))\(maxLateCause.map { ", \($0.rawValue)" } ?? ""))")
+        }
+        line.append(" · ")
+        line.append("leaks \(leakCount)", leakCount > 0 ? .color(RGB(220, 50, 47)) : .plain)
+        line.append(" · wakeups \(device.timerWakeups(appOnly: true))")
+        return line
+    }
+
+    public func candidates(for domain: NameDomain) -> [String] {
+        switch domain {
+        case TimerInspector.timerDomain: return entries.map(\.name)
+        case TimerInspector.objectDomain: return objects.map(\.name)
+        default: return []
+        }
+    }
+
+    public func settingDidChange(_ name: String) {
+        guard name == "timer.late-threshold" else { return }
+        readThreshold()
+        // Whether a timer ever fired late is whether its largest lateness is above the threshold.
+        lateCount = entries.reduce(0) { $0 + ($1.maxLate.map { $0 > lateThreshold } == true ? 1 : 0) }
+    }
+
+    private func readThreshold() {
+        if case .duration(let d)? = host.setting("timer.late-threshold") { lateThreshold = d }
+    }
+
+    func isLate(_ lateness: SimDuration) -> Bool { lateness > lateThreshold }
+}
+
+// MARK: - Firings
+
+extension TimerInspector: DeviceObserver {
+    /// Observes firings once the app has a timer: tools that never make one cost nothing.
+    func observeFirings() {
+        if observer == nil { observer = device.addObserver(self, kinds: .timerFired) }
+    }
+
+    public func device(_ device: any SimulatedDevice, observed observation: DeviceObservation) {
+        guard case .timerFired(let firing) = observation else { return }
+        let raw = firing.id.rawValue
+        guard raw < entryByTimer.count else { return }
+        let index = Int(entryByTimer[raw])
+        guard index >= 0 else { return }
+        record(firing, at: index)
+    }
+
+    /// Keeps a firing of an app timer: O(1), and no allocation once the ring is full.
+    private func record(_ firing: TimerFiring, at index: Int) {
+        let extra = firing.kind == .dispatchTimer ? firing.data : firing.skipped
+        entries[index].history.append(
+            FiringRecord(scheduled: firing.scheduled, lateness: firing.lateness, cause: firing.cause, extra: extra))
+        if entries[index].maxLate.map({ firing.lateness > $0 }) ?? true {
+            let wasLate = entries[index].maxLate.map(isLate) ?? false
+            entries[index].maxLate = firing.lateness
+            entries[index].maxLateCause = firing.cause
+            if !wasLate && isLate(firing.lateness) { lateCount += 1 }
+        }
+        if maxLate.map({ firing.lateness > $0 }) ?? true {
+            maxLate = firing.lateness
+            maxLateCause = firing.cause
+        }
+        if watching { host.emit(firedEvent(firing, name: entries[index].name)) }
+    }
+
+    /// `[0.100s] timer: poll fired 50ms late (busy, scheduled 0.050s), skipped 1`
+    private func firedEvent(_ f: TimerFiring, name: String) -> ToolEvent {
+        var message = "\(name) fired"
+        let late = isLate(f.lateness)
+        if late {
+            let cause = f.cause.map { "\($0.rawValue), " } ?? ""
+            message += " \(Format.duration(f.lateness)) late (\(cause)scheduled \(Format.time(f.scheduled)))"
+        }
+        if f.kind == .dispatchTimer { message += ", data \(f.data)" }
+        if f.skipped > 0 { message += ", skipped \(f.skipped)" }
+        return ToolEvent(
+            name: "timer.fired", time: f.start, message: message,
+            fields: [
+                ("name", .string(name)), ("kind", .string(f.kind.rawValue)), ("scheduled_ns", JSONValue(f.scheduled)),
+                ("start_ns", JSONValue(f.start)), ("end_ns", JSONValue(f.end)), ("lateness_ns", JSONValue(f.lateness)),
+                ("late", .bool(late)), ("cause", late ? JSONValue(f.cause?.rawValue) : .null), ("data", .int(f.data)),
+                ("skipped", .int(f.skipped)),
+            ])
+    }
+}
