@@ -67,6 +67,10 @@ let package = Package(
         .testTarget(
             name: "LayoutSettleToolTests",
             dependencies: ["LayoutSettleTool", "DebugShell", "DebugShellTesting", "BuiltInTools"], swiftSettings: strict),
+        .testTarget(
+            name: "TimerInspectorToolTests",
+            dependencies: ["TimerInspectorTool", "DebugShell", "DebugShellTesting", "BuiltInTools"],
+            swiftSettings: strict),
         // Runs the built binary: depends on it so `swift test` builds it first.
         .testTarget(name: "EndToEndTests", dependencies: ["debugsh"], swiftSettings: strict),
         // Drives the built binary in tmux: the interactive session (SPEC §10).

@@ -1,0 +1,197 @@
+import DebugShell
+import DebugShellCore
+import DebugShellTesting
+import Testing
+
+@testable import TimerInspectorTool
+
+@Suite struct ListTests {
+    @Test func emptyAndSorted() throws {
+        try expectTranscript(
+            """
+            > timer list
+            no timers (make one with 'timer nstimer', 'timer gcd', 'timer displaylink' or 'timer after')
+            > timer nstimer b --interval 50ms --repeats
+            > timer gcd c --interval 20ms --queue background
+            > timer displaylink a --mode default
+            > stall 100ms
+            > run 200ms
+            > timer
+            name  kind         mode/queue  interval  tol/leeway  fires  skipped  max late    next fire  state
+            b     nstimer      default     50ms      0ms         2      1        50ms busy   0.200s     scheduled
+            c     gcd          background  20ms      0ms         9      0        0ms         0.200s     scheduled
+            a     displaylink  default     16.667ms  -           6      6        100ms busy  0.200s     scheduled
+            > timer list --sort name
+            name  kind         mode/queue  interval  tol/leeway  fires  skipped  max late    next fire  state
+            a     displaylink  default     16.667ms  -           6      6        100ms busy  0.200s     scheduled
+            b     nstimer      default     50ms      0ms         2      1        50ms busy   0.200s     scheduled
+            c     gcd          background  20ms      0ms         9      0        0ms         0.200s     scheduled
+            > timer list --sort late
+            name  kind         mode/queue  interval  tol/leeway  fires  skipped  max late    next fire  state
+            a     displaylink  default     16.667ms  -           6      6        100ms busy  0.200s     scheduled
+            b     nstimer      default     50ms      0ms         2      1        50ms busy   0.200s     scheduled
+            c     gcd          background  20ms      0ms         9      0        0ms         0.200s     scheduled
+            > timer list --sort fires --limit 2
+            name  kind         mode/queue  interval  tol/leeway  fires  skipped  max late    next fire  state
+            c     gcd          background  20ms      0ms         9      0        0ms         0.200s     scheduled
+            a     displaylink  default     16.667ms  -           6      6        100ms busy  0.200s     scheduled
+            … 1 more (3 timers: 3 scheduled); --limit n shows more
+            """)
+    }
+
+    /// Past --limit (default 50) the list is summarised, with the states of all rows.
+    @Test func summarisedPastTheLimit() throws {
+        let driver = try Driver()
+        for i in 0..<60 { driver.run("timer gcd t\(i) --interval \(i + 1)ms --queue background") }
+        driver.run("timer pause t3", "timer invalidate t4")
+        let text = driver.run("timer list")
+        let lines = text.split(separator: "\n")
+        #expect(lines.count == 52)
+        #expect(lines[1].hasPrefix("t0  "))
+        #expect(lines[50].hasPrefix("t49 "))
+        #expect(lines[51] == "… 10 more (60 timers: 58 scheduled, 1 paused, 1 invalidated); --limit n shows more")
+        #expect(driver.run("timer list --limit 60").split(separator: "\n").count == 61)
+        #expect(driver.get("timer.count") == "59")
+    }
+
+    /// Tools' own links and the app's UI link are hidden and not counted without --all.
+    @Test func allShowsToolsAndTheUILink() throws {
+        try expectTranscript(
+            """
+            > probe
+            > animate 50ms
+            > run 100ms
+            > timer list
+            no timers (make one with 'timer nstimer', 'timer gcd', 'timer displaylink' or 'timer after')
+            > timer nstimer poll --interval 30ms
+            > run 50ms
+            > timer list --all
+            name        kind         mode/queue  interval   tol/leeway  fires  skipped  max late  next fire  state
+            system:UI   displaylink  common      16.667ms   -           3      0        0ms       -          scheduled
+            probe:link  displaylink  common      16.667ms   -           9      0        0ms       0.150s     scheduled
+            poll        nstimer      default     30ms once  0ms         1      0        0ms       -          done
+            > get timer.count
+            timer.count = 0
+            > get timer.wakeups
+            timer.wakeups = 1
+            """)
+    }
+}
+
+@Suite struct ShowAndWatchTests {
+    /// The history keeps the last 1,000 firings per timer (SPEC §13), numbered from the first.
+    @Test func ringKeepsTheLastThousand() throws {
+        let driver = try Driver()
+        driver.run("timer gcd fast --interval 1ms --queue background", "run 1201ms")
+        #expect(driver.get("timer.fast.fires") == "1200")
+        let last = driver.run("timer show fast --last 2")
+        #expect(
+            last == """
+                fast: gcd, every 1ms, leeway 0ms, background queue — scheduled
+                fires 1200 · data 1200 · last data 1 · max late 0ms · next fire 1.201s
+                the last 2 of 1200 firings; --last n shows more (the last 1000 are kept)
+                #     scheduled  fired   late  cause  data
+                1199  1.199s     1.199s  0ms   -      1
+                1200  1.200s     1.200s  0ms   -      1
+                """)
+        let all = driver.run("timer show fast --last 1000").split(separator: "\n")
+        #expect(all.count == 1004)
+        #expect(all[4].hasPrefix("201   0.201s"))
+        #expect(driver.run("timer show fast --last 1001") == "error: --last: '1001' is outside 1…1000")
+    }
+
+    @Test func ringBuffer() {
+        var history = FiringHistory()
+        #expect(history.last(5).isEmpty)
+        for k in 1...1_005 {
+            history.append(FiringRecord(scheduled: SimTime(nanoseconds: Int64(k)), lateness: .zero, cause: nil, extra: Int64(k)))
+        }
+        #expect(history.count == 1_000)
+        #expect(history.total == 1_005)
+        let last = history.last(3)
+        #expect(last.map(\.number) == [1_003, 1_004, 1_005])
+        #expect(last.map(\.record.extra) == [1_003, 1_004, 1_005])
+        #expect(history.last(2_000).first?.number == 6)
+        #expect(history.last(2_000).first?.record.scheduled == SimTime(nanoseconds: 6))
+    }
+
+    /// A record packs its cause into spare bits; every cause, and none, reads back exactly, up
+    /// to the horizon.
+    @Test func recordsPackExactly() {
+        let near = SimTime(nanoseconds: SimTime.horizon.nanoseconds - 1)
+        for cause in [nil, LatenessCause.mode, .busy, .coalesced, .paused] {
+            let r = FiringRecord(scheduled: near, lateness: SimDuration(nanoseconds: (1 << 62) - 2), cause: cause, extra: Int64.max)
+            #expect(r.scheduled == near)
+            #expect(r.lateness.nanoseconds == (1 << 62) - 2)
+            #expect(r.cause == cause)
+            #expect(r.extra == Int64.max)
+        }
+        #expect(MemoryLayout<FiringRecord>.stride == 24)
+    }
+
+    /// `timer watch` prints each firing as a `timer.fired` event while time runs, and stops. At
+    /// 100 ms the timer and the handler's block became ready at 50 ms: timers go first (RL4.3).
+    @Test func watchEvents() throws {
+        try expectTranscript(
+            """
+            > timer gcd poll --interval 50ms
+            > timer nstimer tick --interval 50ms --repeats
+            > timer watch on
+            > stall 100ms
+            > run 160ms
+            [0.100s] timer: tick fired 50ms late (busy, scheduled 0.050s), skipped 1
+            [0.100s] timer: poll fired 50ms late (busy, scheduled 0.050s), data 2
+            [0.150s] timer: tick fired
+            [0.150s] timer: poll fired, data 1
+            > timer watch off
+            > run 100ms
+            > get timer.tick.fires
+            timer.tick.fires = 4
+            """)
+    }
+
+    /// A callback still running is counted in fires and listed once it returns.
+    @Test func aRunningCallback() throws {
+        try expectTranscript(
+            """
+            > timer nstimer slow --interval 50ms --cost 100ms
+            > run 100ms
+            > timer show slow
+            slow: nstimer, once after 50ms, tolerance 0ms, default mode, cost 100ms — done
+            fires 1 · skipped 0
+            1 firing still running; it is listed when it returns
+            > run 100ms
+            > timer show slow
+            slow: nstimer, once after 50ms, tolerance 0ms, default mode, cost 100ms — done
+            fires 1 · skipped 0 · max late 0ms
+            #  scheduled  fired   late  cause  skipped
+            1  0.050s     0.050s  0ms   -      0
+            """)
+    }
+
+    /// The status line: live timers, late ones with the largest lateness and its cause, leaks,
+    /// wake-ups; none before the tool is used.
+    @Test func statusLine() throws {
+        try expectTranscript(
+            """
+            > status
+            timer —
+            probe —
+            > object new vc
+            > status
+            timers 0 · late 0 · leaks 0 · wakeups 0
+            probe —
+            > timer nstimer poll --interval 50ms --repeats --target vc
+            > timer gcd g --interval 50ms --queue background
+            > timer displaylink l --fps 20
+            > timer after once 10ms
+            > object release vc
+            vc is still alive: retained by poll — a leak (see 'timer leaks')
+            > stall 100ms
+            > run 300ms
+            > status
+            timers 3 · late 3 (max 100ms, busy) · leaks 1 · wakeups 10
+            probe —
+            """)
+    }
+}

@@ -1,0 +1,300 @@
+import DebugShellTesting
+import Testing
+
+/// The rules of SEMANTICS.md as the inspector shows them, one test per rule or cause, cited by id.
+@Suite struct LatenessCauseTests {
+    /// K2 `busy`: the main thread was busy at the fire date (T-A's first firing).
+    @Test func busy() throws {
+        try expectTranscript(
+            """
+            > timer nstimer poll --interval 50ms
+            > stall 80ms
+            > run 100ms
+            > timer show poll
+            poll: nstimer, once after 50ms, tolerance 0ms, default mode — done
+            fires 1 · skipped 0 · max late 30ms (busy)
+            #  scheduled  fired   late  cause  skipped
+            1  0.050s     0.080s  30ms  busy   0
+            """)
+    }
+
+    /// K2 `mode` and T7: a default-mode timer does not fire during tracking; when tracking ends
+    /// it fires once, late, skipping the grid points passed (T4), then resumes its grid.
+    @Test func modeT7() throws {
+        try expectTranscript(
+            """
+            > timer nstimer clock --interval 100ms --repeats
+            > timer nstimer common --interval 100ms --repeats --mode common
+            > scroll 1s
+            > run 1250ms
+            > timer show clock
+            clock: nstimer, repeats every 100ms, tolerance 0ms, default mode — scheduled
+            fires 3 · skipped 9 · max late 900ms (mode) · next fire 1.300s
+            #  scheduled  fired   late   cause  skipped
+            1  0.100s     1.000s  900ms  mode   9
+            2  1.100s     1.100s  0ms    -      0
+            3  1.200s     1.200s  0ms    -      0
+            > get timer.common.fires
+            timer.common.fires = 12
+            > get timer.common.max_late
+            timer.common.max_late = 0s
+            """)
+    }
+
+    /// K2 `coalesced` and T5: with coalescing on, the mode's wake-up is at the smallest
+    /// fire date + tolerance, and fires every timer due by then (A at 100 tol 20, B at 110).
+    @Test func coalescedRunLoopTimers() throws {
+        try expectTranscript(
+            """
+            > set runloop.coalescing on
+            > timer nstimer a --interval 100ms --tolerance 20ms
+            > timer nstimer b --interval 110ms
+            > run 200ms
+            > timer show a
+            a: nstimer, once after 100ms, tolerance 20ms, default mode — done
+            fires 1 · skipped 0 · max late 10ms (coalesced)
+            #  scheduled  fired   late  cause      skipped
+            1  0.100s     0.110s  10ms  coalesced  0
+            > get timer.b.max_late
+            timer.b.max_late = 0s
+            """)
+        // T5: with coalescing off (the default) tolerance does not change fire times.
+        try expectTranscript(
+            """
+            > timer nstimer a --interval 100ms --tolerance 20ms
+            > timer nstimer b --interval 110ms
+            > run 200ms
+            > get timer.a.max_late
+            timer.a.max_late = 0s
+            """)
+    }
+
+    /// K2 `coalesced` for GCD (D2): leeway moves the release with coalescing on; the grid does
+    /// not drift.
+    @Test func coalescedDispatchTimer() throws {
+        try expectTranscript(
+            """
+            > set runloop.coalescing on
+            > timer gcd g --interval 100ms --leeway 30ms
+            > run 250ms
+            > timer show g
+            g: gcd, every 100ms, leeway 30ms, main queue — scheduled
+            fires 2 · data 2 · last data 1 · max late 30ms (coalesced) · next fire 0.300s
+            #  scheduled  fired   late  cause      data
+            1  0.100s     0.130s  30ms  coalesced  1
+            2  0.200s     0.230s  30ms  coalesced  1
+            """)
+    }
+
+    /// K2 `paused` and D4: a suspended source counts the targets that pass and its resume
+    /// delivers them in one invocation, late from the oldest.
+    @Test func pausedD4() throws {
+        try expectTranscript(
+            """
+            > timer gcd poll --interval 100ms
+            > timer gcd bg --interval 100ms --queue background
+            > run 150ms
+            > timer pause poll
+            > timer pause bg
+            > run 300ms
+            > get timer.poll.state
+            timer.poll.state = paused
+            > timer resume poll
+            > timer resume bg
+            > run 200ms
+            > timer show poll
+            poll: gcd, every 100ms, leeway 0ms, main queue — scheduled
+            fires 4 · data 6 · last data 1 · max late 250ms (paused) · next fire 0.700s
+            #  scheduled  fired   late   cause   data
+            1  0.100s     0.100s  0ms    -       1
+            2  0.200s     0.450s  250ms  paused  3
+            3  0.500s     0.500s  0ms    -       1
+            4  0.600s     0.600s  0ms    -       1
+            > timer show bg --last 1
+            bg: gcd, every 100ms, leeway 0ms, background queue — scheduled
+            fires 4 · data 6 · last data 1 · max late 250ms (paused) · next fire 0.700s
+            the last 1 of 4 firings; --last n shows more (the last 1000 are kept)
+            #  scheduled  fired   late  cause  data
+            4  0.600s     0.600s  0ms   -      1
+            """)
+    }
+
+    /// K2's threshold: late means above `timer.late-threshold`, which may change afterwards.
+    @Test func lateThreshold() throws {
+        try expectTranscript(
+            """
+            > timer nstimer poll --interval 50ms --repeats
+            > stall 100ms
+            > run 300ms
+            > get timer.late
+            timer.late = 1
+            > set timer.late-threshold 50ms
+            > get timer.late
+            timer.late = 0
+            > timer list
+            name  kind     mode/queue  interval  tol/leeway  fires  skipped  max late  next fire  state
+            poll  nstimer  default     50ms      0ms         4      1        50ms      0.300s     scheduled
+            > set timer.late-threshold 49999999ns
+            > get timer.late
+            timer.late = 1
+            """)
+    }
+}
+
+@Suite struct RunLoopTimerTests {
+    /// T5: above the interval an error; above interval/2 for a repeating timer clamped, with a
+    /// warning; a one-shot keeps a tolerance up to its interval.
+    @Test func toleranceT5() throws {
+        try expectTranscript(
+            """
+            > timer nstimer tick --interval 100ms --repeats --tolerance 80ms
+            warning: --tolerance 80ms is above half the interval of a repeating timer: clamped to 50ms (T5)
+            > timer nstimer once --interval 100ms --tolerance 80ms
+            > timer nstimer bad --interval 100ms --tolerance 101ms
+            error: --tolerance 101ms is above the interval 100ms (T5)
+            > timer list
+            name  kind     mode/queue  interval    tol/leeway  fires  skipped  max late  next fire  state
+            tick  nstimer  default     100ms       50ms        0      0        -         0.100s     scheduled
+            once  nstimer  default     100ms once  80ms        0      0        -         0.100s     scheduled
+            """)
+    }
+
+    /// The T5 warning goes to stderr as `file:line: warning:` in a script, and the script goes on.
+    @Test func clampWarningInAScript() throws {
+        let (stdout, stderr, outcome) = try Transcript.run(
+            "timer nstimer tick --interval 10ms --repeats --tolerance 6ms\nget timer.count\n", tools: tools)
+        #expect(stderr == "test.dsh:1: warning: --tolerance 6ms is above half the interval of a repeating timer: clamped to 5ms (T5)\n")
+        #expect(stdout == "timer.count = 1\n")
+        #expect(outcome == .finished)
+    }
+
+    /// T8: no firing while paused; on resume the next fire date is the first grid point after
+    /// now, and the points passed count as skipped.
+    @Test func pauseResumeT8() throws {
+        try expectTranscript(
+            """
+            > timer nstimer poll --interval 100ms --repeats
+            > run 150ms
+            > timer pause poll
+            > run 300ms
+            > get timer.poll.fires
+            timer.poll.fires = 1
+            > timer resume poll
+            > run 200ms
+            > timer show poll
+            poll: nstimer, repeats every 100ms, tolerance 0ms, default mode — scheduled
+            fires 3 · skipped 3 · max late 0ms · next fire 0.700s
+            #  scheduled  fired   late  cause  skipped
+            1  0.100s     0.100s  0ms   -      0
+            2  0.500s     0.500s  0ms   -      0
+            3  0.600s     0.600s  0ms   -      0
+            """)
+    }
+
+    /// T6: a one-shot is done after it fires, and no longer counts as live.
+    @Test func oneShotT6() throws {
+        try expectTranscript(
+            """
+            > timer nstimer once --interval 100ms
+            > get timer.count
+            timer.count = 1
+            > run 150ms
+            > get timer.once.state
+            timer.once.state = done
+            > get timer.count
+            timer.count = 0
+            > timer pause once
+            error: timer 'once' is done: only a scheduled timer can be paused
+            """)
+    }
+
+    /// T4 with a long callback: the next fire date is the first grid point after it returns.
+    @Test func longCallbackT4() throws {
+        try expectTranscript(
+            """
+            > timer nstimer slow --interval 50ms --repeats --cost 70ms
+            > run 330ms
+            > timer show slow
+            slow: nstimer, repeats every 50ms, tolerance 0ms, default mode, cost 70ms — scheduled
+            fires 3 · skipped 3 · max late 0ms · next fire 0.350s
+            #  scheduled  fired   late  cause  skipped
+            1  0.050s     0.050s  0ms   -      1
+            2  0.150s     0.150s  0ms   -      1
+            3  0.250s     0.250s  0ms   -      1
+            """)
+    }
+}
+
+@Suite struct DispatchTimerTests {
+    /// D1: the first target is now + --start; --once makes it done after one handler.
+    @Test func startAndOnce() throws {
+        try expectTranscript(
+            """
+            > timer gcd now --interval 100ms --start 0s --queue background
+            > timer gcd one --interval 100ms --start 30ms --once
+            > run 250ms
+            > timer show now
+            now: gcd, every 100ms, leeway 0ms, background queue — scheduled
+            fires 3 · data 3 · last data 1 · max late 0ms · next fire 0.300s
+            #  scheduled  fired   late  cause  data
+            1  0.000s     0.000s  0ms   -      1
+            2  0.100s     0.100s  0ms   -      1
+            3  0.200s     0.200s  0ms   -      1
+            > timer show one
+            one: gcd, once, leeway 0ms, main queue — done
+            fires 1 · data 1 · last data 1 · max late 0ms
+            #  scheduled  fired   late  cause  data
+            1  0.030s     0.030s  0ms   -      1
+            """)
+    }
+
+    /// D2: leeway above interval/2 is clamped for a repeating timer, with a warning.
+    @Test func leewayClampD2() throws {
+        try expectTranscript(
+            """
+            > timer gcd g --interval 100ms --leeway 70ms
+            warning: --leeway 70ms is above half the interval of a repeating timer: clamped to 50ms (D2)
+            > timer gcd o --interval 100ms --leeway 70ms --once
+            > timer list
+            name  kind  mode/queue  interval    tol/leeway  fires  skipped  max late  next fire  state
+            g     gcd   main        100ms       50ms        0      0        -         0.100s     scheduled
+            o     gcd   main        100ms once  70ms        0      0        -         0.100s     scheduled
+            """)
+    }
+
+    /// D4: a handler never runs concurrently with itself; targets passed while it runs add to
+    /// its data.
+    @Test func handlerBusyD4() throws {
+        try expectTranscript(
+            """
+            > timer gcd slow --interval 50ms --queue background --cost 120ms
+            > run 300ms
+            > timer show slow
+            slow: gcd, every 50ms, leeway 0ms, background queue, cost 120ms — scheduled
+            fires 3 · data 5 · last data 2 · max late 90ms (busy) · next fire 0.300s
+            #  scheduled  fired   late  cause  data
+            1  0.050s     0.050s  0ms   -      1
+            2  0.100s     0.170s  70ms  busy   2
+            3  0.200s     0.290s  90ms  busy   2
+            """)
+    }
+
+    /// D6: `timer after` is a one-shot main-queue timer with leeway 10% of the delay, clamped to
+    /// 1 ms…60 s; a delay of 0 is a plain async.
+    @Test func afterD6() throws {
+        try expectTranscript(
+            """
+            > timer after short 5ms
+            > timer after toast 250ms
+            > timer after long 20min
+            > timer after now 0s
+            > run 1ms
+            > timer list
+            name   kind   mode/queue  interval    tol/leeway  fires  skipped  max late  next fire  state
+            short  after  main        5ms once    1ms         0      0        -         0.005s     scheduled
+            toast  after  main        250ms once  25ms        0      0        -         0.250s     scheduled
+            long   after  main        1200s once  60s         0      0        -         1200.000s  scheduled
+            now    after  main        0ms once    0ms         1      0        0ms       -          done
+            """)
+    }
+}

@@ -1,0 +1,104 @@
+import Testing
+
+/// SEMANTICS.md's worked examples T-A and D-A, through the `timer` commands, with their exact
+/// numbers.
+@Suite struct WorkedExampleTests {
+    /// T-A (T2, T4, K2): fires at 100, 150, 200, 250; fires = 4, skipped = 1 (the grid point 100,
+    /// equal to when the late callback returned); the first is 50 ms late, main thread busy.
+    @Test func tA() throws {
+        try expectTranscript(
+            """
+            > timer nstimer poll --interval 50ms --repeats
+            > stall 100ms
+            > run 300ms
+            > timer show poll
+            poll: nstimer, repeats every 50ms, tolerance 0ms, default mode — scheduled
+            fires 4 · skipped 1 · max late 50ms (busy) · next fire 0.300s
+            #  scheduled  fired   late  cause  skipped
+            1  0.050s     0.100s  50ms  busy   1
+            2  0.150s     0.150s  0ms   -      0
+            3  0.200s     0.200s  0ms   -      0
+            4  0.250s     0.250s  0ms   -      0
+            > get timer.poll.fires
+            timer.poll.fires = 4
+            > get timer.poll.skipped
+            timer.poll.skipped = 1
+            > get timer.poll.max_late
+            timer.poll.max_late = 0.05s
+            > get timer.late
+            timer.late = 1
+            """)
+    }
+
+    /// D-A (D3, D5, K2): handlers at 100 (data 2), 150, 200, 250; fires = 4, data total 5,
+    /// last_data = 1, max_late = 50ms (from the oldest grid point the handler covers).
+    @Test func dA() throws {
+        try expectTranscript(
+            """
+            > timer gcd poll --interval 50ms --queue main
+            > stall 100ms
+            > run 300ms
+            > timer show poll
+            poll: gcd, every 50ms, leeway 0ms, main queue — scheduled
+            fires 4 · data 5 · last data 1 · max late 50ms (busy) · next fire 0.300s
+            #  scheduled  fired   late  cause  data
+            1  0.050s     0.100s  50ms  busy   2
+            2  0.150s     0.150s  0ms   -      1
+            3  0.200s     0.200s  0ms   -      1
+            4  0.250s     0.250s  0ms   -      1
+            > get timer.poll.fires
+            timer.poll.fires = 4
+            > get timer.poll.last_data
+            timer.poll.last_data = 1
+            > get timer.poll.max_late
+            timer.poll.max_late = 0.05s
+            > get timer.poll.skipped
+            timer.poll.skipped = 0
+            """)
+    }
+
+    /// D-A on a background queue (D5): handlers at 50, 100, 150, 200, 250, each data 1, late 0.
+    @Test func dABackground() throws {
+        try expectTranscript(
+            """
+            > timer gcd poll --interval 50ms --queue background
+            > stall 100ms
+            > run 300ms
+            > timer show poll
+            poll: gcd, every 50ms, leeway 0ms, background queue — scheduled
+            fires 5 · data 5 · last data 1 · max late 0ms · next fire 0.300s
+            #  scheduled  fired   late  cause  data
+            1  0.050s     0.050s  0ms   -      1
+            2  0.100s     0.100s  0ms   -      1
+            3  0.150s     0.150s  0ms   -      1
+            4  0.200s     0.200s  0ms   -      1
+            5  0.250s     0.250s  0ms   -      1
+            > get timer.late
+            timer.late = 0
+            """)
+    }
+
+    /// The three under one stall together (RL4): with zero costs each keeps its numbers, and
+    /// the display link runs its one stale callback (DL7, DL-A's 6 skipped vsyncs).
+    @Test func allThreeUnderOneStall() throws {
+        try expectTranscript(
+            """
+            > timer nstimer ns --interval 50ms --repeats
+            > timer gcd main --interval 50ms
+            > timer gcd bg --interval 50ms --queue background
+            > timer displaylink link
+            > stall 100ms
+            > run 300ms
+            > timer list
+            name  kind         mode/queue  interval  tol/leeway  fires  skipped  max late    next fire  state
+            ns    nstimer      default     50ms      0ms         4      1        50ms busy   0.300s     scheduled
+            main  gcd          main        50ms      0ms         4      0        50ms busy   0.300s     scheduled
+            bg    gcd          background  50ms      0ms         5      0        0ms         0.300s     scheduled
+            link  displaylink  common      16.667ms  -           12     6        100ms busy  0.300s     scheduled
+            > get timer.main.last_data
+            timer.main.last_data = 1
+            > get timer.late
+            timer.late = 3
+            """)
+    }
+}
