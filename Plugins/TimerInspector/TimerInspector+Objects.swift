@@ -29,13 +29,14 @@ extension TimerInspector {
         liveCount -= 1
         guard let o = entries[index].target, !entries[index].weak else { return [] }
         objects[o].retainers -= 1
-        guard objects[o].retainers == 0, !objects[o].held, !objects[o].deallocated else { return [] }
+        guard objects[o].retainers == 0, objects[o].isLeaked else { return [] }
+        // The last timer that kept a released object alive let it go: no longer a leak.
+        leakCount -= 1
         return [deallocate(o)]
     }
 
     /// K1: the object goes away; its deinit invalidates every live timer that targets it weakly.
     private func deallocate(_ o: Int) -> Deallocation {
-        if objects[o].isLeaked { leakCount -= 1 }
         objects[o].deallocated = true
         var invalidated: [String] = []
         for t in objects[o].timers where entries[t].weak && entries[t].live {

@@ -119,6 +119,8 @@ import Testing
             monitor deallocated; its deinit invalidated meter, poll
             > get timer.count
             timer.count = 0
+            > get timer.leaks
+            timer.leaks = 0
             > run 100ms
             > get timer.meter.fires
             timer.meter.fires = 9
@@ -182,6 +184,8 @@ import Testing
             error: --weak needs --target <object>
             > object release view
             view deallocated
+            > get timer.leaks
+            timer.leaks = 0
             > timer gcd a --interval 1s --target view
             error: object 'view' was released (deallocated); a new timer cannot target it
             > object release view
