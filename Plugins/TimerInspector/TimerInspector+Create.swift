@@ -196,7 +196,8 @@ extension TimerInspector {
     private func addEntry(
         name: String, id: TimerID, kind: TimerKind, verb: String, target: Int?, weak: Bool
     ) {
-        let index = entries.count
+        // The log's rings and the entries share their indices.
+        let index = log.addTimer()
         entries.append(
             TimerEntry(
                 name: name, id: id, kind: kind, verb: verb, target: target, weak: weak, live: true))

@@ -1,7 +1,8 @@
 import DebugShellCore
 
-/// What the inspector knows about one of the app's timers beyond the device's record: its name,
-/// its owner object (K1), its firing history and its lateness (K2).
+/// What the inspector knows about one of the app's timers beyond the device's record: its name
+/// and its owner object (K1). Its firings and largest lateness (K2) are in the ``FiringLog``,
+/// under the same index.
 struct TimerEntry {
     let name: String
     let id: TimerID
@@ -14,10 +15,6 @@ struct TimerEntry {
     let weak: Bool
     /// Not ended yet (scheduled or paused): it counts in `timer.count` and retains its target (K1).
     var live: Bool
-    var history = FiringHistory()
-    /// The largest lateness of its firings and that firing's cause (K2); nil before it fired.
-    var maxLate: SimDuration?
-    var maxLateCause: LatenessCause?
     /// A count-down button's state (seed 003).
     var countdown: Countdown?
 }

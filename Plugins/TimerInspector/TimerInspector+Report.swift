@@ -22,7 +22,8 @@ extension TimerInspector {
                 id: e.id, kind: e.kind, owner: .app, label: e.name, state: .invalidated, mode: nil, queue: nil,
                 interval: .zero, repeats: false, slack: .zero, cost: .zero, dirtiesUI: false, preferredFramesPerSecond: 0,
                 fires: 0, skipped: 0, maxLateness: .zero, lastData: 0, totalData: 0, nextFire: nil)
-        return ListRow(name: e.name, info: info, entry: index, maxLate: e.maxLate, maxLateCause: e.maxLateCause)
+        let late = log.maxLate(index)
+        return ListRow(name: e.name, info: info, entry: index, maxLate: late?.lateness, maxLateCause: late?.cause)
     }
 
     /// A tool's link or timer, or the app's UI link (`timer list --all`): `fps:meter`, `system:UI`.
@@ -141,24 +142,26 @@ extension TimerInspector {
         case .runLoopTimer, .displayLink:
             stats.append("skipped \(info.skipped)")
         }
-        if let late = e.maxLate {
+        if let late = r.maxLate {
             var text = "max late \(Format.duration(late))"
-            if isLate(late), let cause = e.maxLateCause { text += " (\(cause.rawValue))" }
+            if isLate(late), let cause = r.maxLateCause { text += " (\(cause.rawValue))" }
             stats.append(text)
         }
         if let next = info.nextFire { stats.append("next fire \(Format.time(next))") }
         lines.append(stats.joined(separator: " · "))
         let wanted = Int(inv.integer("last") ?? Int64(TimerInspector.defaultShowCount))
-        let firings = e.history.last(wanted)
+        let firings = log.last(wanted, of: index)
+        let total = log.total(index)
+        let kept = log.kept(index)
         // A main-thread callback is published when it returns (its firing has an end).
-        let running = info.fires - e.history.total
+        let running = info.fires - total
         if running > 0 { lines.append("\(running) firing still running; it is listed when it returns") }
-        if e.history.total == 0 {
+        if total == 0 {
             if running == 0 { lines.append("no firings yet") }
         } else {
-            if Int64(firings.count) < e.history.total {
+            if Int64(firings.count) < total {
                 lines.append(
-                    "the last \(firings.count) of \(e.history.total) firings; --last n shows more (the last \(FiringHistory.capacity) are kept)")
+                    "the last \(firings.count) of \(total) firings; --last n shows more (the last \(FiringLog.capacity) are kept)")
             }
             let (first, extra): (String, String?) =
                 switch info.kind {
@@ -180,7 +183,7 @@ extension TimerInspector {
             lines.append(Format.table(header, rows))
         }
         let json = JSONValue.fields([
-            "timer": rowJSON(r), "total": .int(e.history.total), "kept": .int(Int64(e.history.count)),
+            "timer": rowJSON(r), "total": .int(total), "kept": .int(Int64(kept)),
             "title": JSONValue(e.countdown?.title),
             "firings": .array(
                 firings.map { f in

@@ -56,6 +56,8 @@ public final class TimerInspector: DebugTool {
     /// Entry index by ``TimerID`` raw value, -1 for timers that are not the app's: the firing
     /// observer's one lookup.
     var entryByTimer: [Int32] = []
+    /// Each entry's firings, under the entry's index.
+    let log = FiringLog()
     var objects: [ObjectEntry] = []
     var objectByName: [String: Int] = [:]
 
@@ -139,7 +141,7 @@ public final class TimerInspector: DebugTool {
         switch field {
         case "fires": return .integer(info.fires)
         case "skipped": return .integer(e.kind == .dispatchTimer ? 0 : info.skipped)
-        case "max_late": return e.maxLate.map { .duration($0) } ?? MetricValue.none
+        case "max_late": return log.maxLate(index).map { .duration($0.lateness) } ?? MetricValue.none
         case "last_data": return e.kind == .dispatchTimer && info.fires > 0 ? .integer(info.lastData) : MetricValue.none
         case "state": return .word(info.state.rawValue)
         default: return nil
@@ -186,7 +188,7 @@ public final class TimerInspector: DebugTool {
         guard name == "timer.late-threshold" else { return }
         readThreshold()
         // Whether a timer ever fired late is whether its largest lateness is above the threshold.
-        lateCount = entries.reduce(0) { $0 + ($1.maxLate.map { $0 > lateThreshold } == true ? 1 : 0) }
+        lateCount = entries.indices.reduce(0) { $0 + (log.maxLate($1).map { isLate($0.lateness) } == true ? 1 : 0) }
     }
 
     private func readThreshold() {
@@ -216,13 +218,10 @@ extension TimerInspector: DeviceObserver {
     /// Keeps a firing of an app timer: O(1), and no allocation once the ring is full.
     private func record(_ firing: TimerFiring, at index: Int) {
         let extra = firing.kind == .dispatchTimer ? firing.data : firing.skipped
-        entries[index].history.append(
-            FiringRecord(scheduled: firing.scheduled, lateness: firing.lateness, cause: firing.cause, extra: extra))
-        if entries[index].maxLate.map({ firing.lateness > $0 }) ?? true {
-            let wasLate = entries[index].maxLate.map(isLate) ?? false
-            entries[index].maxLate = firing.lateness
-            entries[index].maxLateCause = firing.cause
-            if !wasLate && isLate(firing.lateness) { lateCount += 1 }
+        let record = FiringRecord(scheduled: firing.scheduled, lateness: firing.lateness, cause: firing.cause, extra: extra)
+        if let previous = log.append(record, to: index) {
+            // The timer's largest lateness rose: it is late now if it was not before (K2).
+            if isLate(firing.lateness) && !isLate(SimDuration(nanoseconds: previous)) { lateCount += 1 }
         }
         if maxLate.map({ firing.lateness > $0 }) ?? true {
             maxLate = firing.lateness

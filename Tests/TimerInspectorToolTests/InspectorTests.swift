@@ -100,19 +100,33 @@ import Testing
         #expect(driver.run("timer show fast --last 1001") == "error: --last: '1001' is outside 1…1000")
     }
 
-    @Test func ringBuffer() {
-        var history = FiringHistory()
-        #expect(history.last(5).isEmpty)
+    /// The log's rings grow to 1,000 records and then overwrite the oldest; the largest
+    /// lateness and its cause are kept apart.
+    @Test func firingLog() {
+        let log = FiringLog()
+        let a = log.addTimer()
+        let b = log.addTimer()
+        #expect(log.last(5, of: a).isEmpty)
+        #expect(log.maxLate(a) == nil)
         for k in 1...1_005 {
-            history.append(FiringRecord(scheduled: SimTime(nanoseconds: Int64(k)), lateness: .zero, cause: nil, extra: Int64(k)))
+            let late = k == 500 ? SimDuration.milliseconds(7) : .zero
+            let raised = log.append(
+                FiringRecord(scheduled: SimTime(nanoseconds: Int64(k)), lateness: late, cause: k == 500 ? .busy : nil, extra: Int64(k)),
+                to: a)
+            #expect(raised == (k == 1 ? -1 : k == 500 ? 0 : nil))
         }
-        #expect(history.count == 1_000)
-        #expect(history.total == 1_005)
-        let last = history.last(3)
+        #expect(log.kept(a) == 1_000)
+        #expect(log.total(a) == 1_005)
+        let last = log.last(3, of: a)
         #expect(last.map(\.number) == [1_003, 1_004, 1_005])
         #expect(last.map(\.record.extra) == [1_003, 1_004, 1_005])
-        #expect(history.last(2_000).first?.number == 6)
-        #expect(history.last(2_000).first?.record.scheduled == SimTime(nanoseconds: 6))
+        #expect(log.last(2_000, of: a).count == 1_000)
+        #expect(log.last(2_000, of: a).first?.number == 6)
+        #expect(log.last(2_000, of: a).first?.record.scheduled == SimTime(nanoseconds: 6))
+        #expect(log.maxLate(a)?.lateness == .milliseconds(7))
+        #expect(log.maxLate(a)?.cause == .busy)
+        #expect(log.total(b) == 0 && log.last(1, of: b).isEmpty)
+        #expect(log.append(FiringRecord(scheduled: .zero, lateness: .zero, cause: nil, extra: 1), to: 7) == nil)
     }
 
     /// A record packs its cause into spare bits; every cause, and none, reads back exactly, up
