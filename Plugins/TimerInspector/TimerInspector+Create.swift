@@ -13,12 +13,14 @@ extension TimerInspector {
         var warnings: [String] = []
         // T5: above the interval is an error; for a repeating timer above interval/2 it is clamped.
         if tolerance > interval {
-            throw CommandError("--tolerance \(Format.duration(tolerance)) is above the interval \(Format.duration(interval)) (T5)")
+            throw CommandError(
+                "--tolerance \(Format.duration(tolerance)) is above the interval \(Format.duration(interval)) (T5)")
         }
         let half = SimDuration(nanoseconds: interval.nanoseconds / 2)
         if repeats && tolerance > half {
             warnings.append(
-                "--tolerance \(Format.duration(tolerance)) is above half the interval of a repeating timer: clamped to \(Format.duration(half)) (T5)")
+                "--tolerance \(Format.duration(tolerance)) is above half the interval of a repeating timer: clamped to \(Format.duration(half)) (T5)"
+            )
             tolerance = half
         }
         let mode = RunLoopMode(rawValue: inv.word("mode") ?? "default") ?? .default
@@ -48,7 +50,8 @@ extension TimerInspector {
         if !once && leeway > half {
             // D2: leeway is clamped to interval/2 for repeating timers, as libdispatch does.
             warnings.append(
-                "--leeway \(Format.duration(leeway)) is above half the interval of a repeating timer: clamped to \(Format.duration(half)) (D2)")
+                "--leeway \(Format.duration(leeway)) is above half the interval of a repeating timer: clamped to \(Format.duration(half)) (D2)"
+            )
             leeway = half
         }
         let queue = DispatchQueueKind(rawValue: inv.word("queue") ?? "main") ?? .main
@@ -93,7 +96,8 @@ extension TimerInspector {
         let index = entries.count
         observeFirings()
         let config = DispatchTimerConfig(
-            interval: delay, start: delay, leeway: leeway, queue: .main, cost: inv.duration("cost") ?? .zero, once: true,
+            interval: delay, start: delay, leeway: leeway, queue: .main, cost: inv.duration("cost") ?? .zero,
+            once: true,
             dirtiesUI: inv.flag("ui"), owner: .app, label: name)
         let id = device.addDispatchTimer(config, callback: endsWithCallback(index, invocations: 1))
         addEntry(name: name, id: id, kind: .dispatchTimer, verb: "after", target: nil, weak: false)
@@ -110,7 +114,8 @@ extension TimerInspector {
         let index = entries.count
         observeFirings()
         let config = DispatchTimerConfig(
-            interval: .seconds(1), start: .zero, queue: .background, handlerLimit: Int(from + 1), owner: .app, label: name)
+            interval: .seconds(1), start: .zero, queue: .background, handlerLimit: Int(from + 1), owner: .app,
+            label: name)
         let id = device.addDispatchTimer(config) { [weak self] callback in
             self?.countdownHandler(index, invocation: callback.invocation)
             return .zero
@@ -148,7 +153,8 @@ extension TimerInspector {
         if let existing = entryByName[name] {
             let state = info(existing)?.state.rawValue ?? "ended"
             throw CommandError(
-                "timer '\(name)' already exists (\(entries[existing].verb), \(state)); names stay taken until 'reset' so that its history stays readable")
+                "timer '\(name)' already exists (\(entries[existing].verb), \(state)); names stay taken until 'reset' so that its history stays readable"
+            )
         }
         try TimerInspector.checkCapacity(existing: entries.count)
         return name
@@ -158,7 +164,8 @@ extension TimerInspector {
     static func checkCapacity(existing: Int, limit: Int = maxTimers) throws(CommandError) {
         guard existing < limit else {
             throw CommandError(
-                "too many timers: a session keeps at most \(Format.grouped(Int64(limit))) (use 'reset' to start afresh)")
+                "too many timers: a session keeps at most \(Format.grouped(Int64(limit))) (use 'reset' to start afresh)"
+            )
         }
     }
 
@@ -220,7 +227,8 @@ extension TimerInspector {
         let index = try entry(named: inv.word("name") ?? "")
         let state = info(index)?.state ?? .invalidated
         guard state == .scheduled else {
-            throw CommandError("timer '\(entries[index].name)' is \(state.rawValue): only a scheduled timer can be paused")
+            throw CommandError(
+                "timer '\(entries[index].name)' is \(state.rawValue): only a scheduled timer can be paused")
         }
         device.pause(entries[index].id)
         return stateOutput(index)
@@ -255,6 +263,8 @@ extension TimerInspector {
 
     private func stateOutput(_ index: Int) -> CommandOutput {
         CommandOutput(
-            json: .fields(["name": .string(entries[index].name), "state": .string(info(index)?.state.rawValue ?? "invalidated")]))
+            json: .fields([
+                "name": .string(entries[index].name), "state": .string(info(index)?.state.rawValue ?? "invalidated"),
+            ]))
     }
 }

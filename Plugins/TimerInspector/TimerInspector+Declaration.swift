@@ -7,13 +7,15 @@ extension TimerInspector {
         var options: [OptionSpec] = []
         if cost {
             options += [
-                OptionSpec("cost", .duration, abstract: "Main-thread (or own-queue) time each callback takes.", default: "0"),
+                OptionSpec(
+                    "cost", .duration, abstract: "Main-thread (or own-queue) time each callback takes.", default: "0"),
                 OptionSpec("ui", abstract: "Each callback dirties the UI, so a commit follows (RL5)."),
             ]
         }
         if target {
             options += [
-                OptionSpec("target", .name(objectDomain), abstract: "The object the timer calls, which it retains (K1)."),
+                OptionSpec(
+                    "target", .name(objectDomain), abstract: "The object the timer calls, which it retains (K1)."),
                 OptionSpec("weak", abstract: "Target the object through a weak proxy (seed 004): no retain cycle."),
             ]
         }
@@ -40,7 +42,8 @@ extension TimerInspector {
                         "tolerance", .duration,
                         abstract: "At most the interval; above interval/2 clamped for a repeating timer (T5).",
                         default: "0"),
-                    OptionSpec("mode", modes, abstract: "The run-loop mode it is added to (RL1, T7).", default: "default"),
+                    OptionSpec(
+                        "mode", modes, abstract: "The run-loop mode it is added to (RL1, T7).", default: "default"),
                 ] + common(),
                 examples: TimerInspectorExamples.nstimer),
             VerbSpec(
@@ -49,8 +52,12 @@ extension TimerInspector {
                 options: [
                     OptionSpec("interval", .duration, abstract: "The interval (required, positive)."),
                     OptionSpec("start", .duration, abstract: "Delay of the first target.", default: "the interval"),
-                    OptionSpec("leeway", .duration, abstract: "Leeway; clamped to interval/2 when repeating (D2).", default: "0"),
-                    OptionSpec("queue", .choice(["main", "background"]), abstract: "Where the handler runs (D5).", default: "main"),
+                    OptionSpec(
+                        "leeway", .duration, abstract: "Leeway; clamped to interval/2 when repeating (D2).",
+                        default: "0"),
+                    OptionSpec(
+                        "queue", .choice(["main", "background"]), abstract: "Where the handler runs (D5).",
+                        default: "main"),
                     OptionSpec("once", abstract: "A one-shot timer: done after its first handler."),
                 ] + common(),
                 examples: TimerInspectorExamples.gcd),
@@ -66,7 +73,9 @@ extension TimerInspector {
                 examples: TimerInspectorExamples.displaylink),
             VerbSpec(
                 "after", abstract: "DispatchQueue.main.asyncAfter: a one-shot main-queue timer (D6).",
-                arguments: [nameArgument, ArgumentSpec("delay", .duration, abstract: "The delay; 0 is a plain async.")],
+                arguments: [
+                    nameArgument, ArgumentSpec("delay", .duration, abstract: "The delay; 0 is a plain async."),
+                ],
                 options: common(target: false),
                 examples: TimerInspectorExamples.after),
             VerbSpec(
@@ -75,7 +84,10 @@ extension TimerInspector {
                     "A background GCD timer, start now, every 1 s: handlers at now, now + 1 s, …, now + n s. Each sets "
                     + "the button's title on the main queue (a block that dirties the UI); the last restores the "
                     + "title and cancels the timer.",
-                arguments: [nameArgument, ArgumentSpec("seconds", .integer(0...1_000_000), abstract: "Seconds to count down from.")],
+                arguments: [
+                    nameArgument,
+                    ArgumentSpec("seconds", .integer(0...1_000_000), abstract: "Seconds to count down from."),
+                ],
                 examples: TimerInspectorExamples.countdown),
             VerbSpec(
                 "pause", abstract: "Pause a timer (T8), suspend a dispatch source (D4) or pause a link (DL4).",
@@ -94,21 +106,27 @@ extension TimerInspector {
                     + "the app's UI link (as owner:label).",
                 options: [
                     OptionSpec("all", abstract: "Also the tools' links and timers and the app's UI link."),
-                    OptionSpec("sort", .choice(["name", "late", "fires"]), abstract: "Order of the rows.", default: "creation"),
-                    OptionSpec("limit", .integer(1...10_000_000), abstract: "Rows to show before a summary.", default: "50"),
+                    OptionSpec(
+                        "sort", .choice(["name", "late", "fires"]), abstract: "Order of the rows.", default: "creation"),
+                    OptionSpec(
+                        "limit", .integer(1...10_000_000), abstract: "Rows to show before a summary.", default: "50"),
                 ],
                 examples: TimerInspectorExamples.list),
             VerbSpec(
                 "show", abstract: "A timer's firings: scheduled, fired, lateness and its cause (K2), GCD data.",
                 arguments: [existingTimer],
-                options: [OptionSpec("last", .integer(1...1000), abstract: "How many of the kept firings to show.", default: "20")],
+                options: [
+                    OptionSpec(
+                        "last", .integer(1...1000), abstract: "How many of the kept firings to show.", default: "20")
+                ],
                 examples: TimerInspectorExamples.show),
             VerbSpec(
                 "watch", abstract: "Print each firing of an app timer as a timer.fired event while time runs.",
                 arguments: [ArgumentSpec("state", .choice(["on", "off"]), abstract: "on or off.")],
                 examples: TimerInspectorExamples.watch),
             VerbSpec(
-                "leaks", abstract: "Objects kept alive by timers (retain cycles) and the timers that keep firing for them.",
+                "leaks",
+                abstract: "Objects kept alive by timers (retain cycles) and the timers that keep firing for them.",
                 examples: TimerInspectorExamples.leaks),
         ],
         defaultVerb: "list")
@@ -124,7 +142,9 @@ extension TimerInspector {
                 "release", abstract: "Drop the shell's reference: deallocated, or kept alive by a timer (a leak).",
                 arguments: [ArgumentSpec("name", .name(objectDomain), abstract: "The object.")],
                 examples: TimerInspectorExamples.objectRelease),
-            VerbSpec("list", abstract: "The objects, their state and the timers that retain them.", examples: TimerInspectorExamples.objectList),
+            VerbSpec(
+                "list", abstract: "The objects, their state and the timers that retain them.",
+                examples: TimerInspectorExamples.objectList),
         ],
         defaultVerb: "list")
 }

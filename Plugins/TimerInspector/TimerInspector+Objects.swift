@@ -92,12 +92,14 @@ extension TimerInspector {
             return CommandOutput(text: text, json: .fields(["object": objectJSON(o), "deallocated": .array([])]))
         }
         let freed = deallocate(o)
-        return CommandOutput(text: freed.text, json: .fields(["object": objectJSON(o), "deallocated": .array([freed.json])]))
+        return CommandOutput(
+            text: freed.text, json: .fields(["object": objectJSON(o), "deallocated": .array([freed.json])]))
     }
 
     func objectList() -> CommandOutput {
         guard !objects.isEmpty else {
-            return CommandOutput(text: "no objects (make one with 'object new <name>')", json: .fields(["objects": .array([])]))
+            return CommandOutput(
+                text: "no objects (make one with 'object new <name>')", json: .fields(["objects": .array([])]))
         }
         let rows = objects.indices.map { o -> [String] in
             let strong = retainers(of: o).map { entries[$0].name }
@@ -131,7 +133,9 @@ extension TimerInspector {
                 text: "no leaks: no released object is kept alive by a timer",
                 json: .fields(["count": .int(0), "objects": .array([])]))
         }
-        var lines = ["\(leaked.count) leaked object\(leaked.count == 1 ? "" : "s"): released by the shell, kept alive by timers (K1)"]
+        var lines = [
+            "\(leaked.count) leaked object\(leaked.count == 1 ? "" : "s"): released by the shell, kept alive by timers (K1)"
+        ]
         var json: [JSONValue] = []
         for o in leaked {
             let object = objects[o].name
@@ -155,7 +159,8 @@ extension TimerInspector {
             json.append(.fields(["name": .string(object), "timers": .array(timerJSON)]))
         }
         return CommandOutput(
-            text: lines.joined(separator: "\n"), json: .fields(["count": .int(Int64(leaked.count)), "objects": .array(json)]))
+            text: lines.joined(separator: "\n"),
+            json: .fields(["count": .int(Int64(leaked.count)), "objects": .array(json)]))
     }
 
     /// How to break the cycle for this kind of timer: a weak proxy (seed 004) or a weak capture,
@@ -164,11 +169,14 @@ extension TimerInspector {
         let name = entries[t].name
         switch entries[t].kind {
         case .displayLink:
-            return "make the link's target a weak proxy of \(object) (seed 004; --weak) and invalidate \(name) in \(object)'s deinit"
+            return
+                "make the link's target a weak proxy of \(object) (seed 004; --weak) and invalidate \(name) in \(object)'s deinit"
         case .runLoopTimer:
-            return "target a weak proxy of \(object) or use the block API with [weak self] (--weak), and invalidate \(name) in \(object)'s deinit"
+            return
+                "target a weak proxy of \(object) or use the block API with [weak self] (--weak), and invalidate \(name) in \(object)'s deinit"
         case .dispatchTimer:
-            return "capture \(object) weakly in the handler ([weak self]; --weak) and cancel \(name) in \(object)'s deinit"
+            return
+                "capture \(object) weakly in the handler ([weak self]; --weak) and cancel \(name) in \(object)'s deinit"
         }
     }
 }

@@ -20,7 +20,8 @@ extension TimerInspector {
             device.timerInfo(e.id)
             ?? TimerInfo(
                 id: e.id, kind: e.kind, owner: .app, label: e.name, state: .invalidated, mode: nil, queue: nil,
-                interval: .zero, repeats: false, slack: .zero, cost: .zero, dirtiesUI: false, preferredFramesPerSecond: 0,
+                interval: .zero, repeats: false, slack: .zero, cost: .zero, dirtiesUI: false,
+                preferredFramesPerSecond: 0,
                 fires: 0, skipped: 0, maxLateness: .zero, lastData: 0, totalData: 0, nextFire: nil)
         let late = log.maxLate(index)
         return ListRow(name: e.name, info: info, entry: index, maxLate: late?.lateness, maxLateCause: late?.cause)
@@ -62,14 +63,18 @@ extension TimerInspector {
             }.map(\.element)
         case "fires":
             rows = rows.enumerated().sorted { a, b in
-                a.element.info.fires != b.element.info.fires ? a.element.info.fires > b.element.info.fires : a.offset < b.offset
+                a.element.info.fires != b.element.info.fires
+                    ? a.element.info.fires > b.element.info.fires : a.offset < b.offset
             }.map(\.element)
         default: break
         }
         let limit = Int(inv.integer("limit") ?? Int64(TimerInspector.defaultListLimit))
         let shown = rows.prefix(limit)
         var text = Format.table(
-            ["name", "kind", "mode/queue", "interval", "tol/leeway", "fires", "skipped", "max late", "next fire", "state"],
+            [
+                "name", "kind", "mode/queue", "interval", "tol/leeway", "fires", "skipped", "max late", "next fire",
+                "state",
+            ],
             shown.map(listCells))
         var states: [(String, Int)] = TimerInspector.states.map { ($0.rawValue, 0) }
         for r in rows {
@@ -82,7 +87,8 @@ extension TimerInspector {
         return CommandOutput(
             text: text,
             json: .fields([
-                "total": .int(Int64(rows.count)), "shown": .int(Int64(shown.count)), "timers": .array(shown.map(rowJSON)),
+                "total": .int(Int64(rows.count)), "shown": .int(Int64(shown.count)),
+                "timers": .array(shown.map(rowJSON)),
                 "states": .object(states.map { ($0.0, .int(Int64($0.1))) }),
             ]))
     }
@@ -113,8 +119,10 @@ extension TimerInspector {
         return .fields([
             "name": .string(r.name), "owner": .string(info.owner.description), "kind": .string(info.kind.rawValue),
             "made_by": JSONValue(e?.verb), "mode": JSONValue(info.kind == .dispatchTimer ? nil : info.mode?.rawValue),
-            "queue": JSONValue(info.queue?.rawValue), "interval_ns": JSONValue(info.interval), "repeats": .bool(info.repeats),
-            "slack_ns": JSONValue(info.slack), "preferred_fps": info.kind == .displayLink ? JSONValue(info.preferredFramesPerSecond) : .null,
+            "queue": JSONValue(info.queue?.rawValue), "interval_ns": JSONValue(info.interval),
+            "repeats": .bool(info.repeats),
+            "slack_ns": JSONValue(info.slack),
+            "preferred_fps": info.kind == .displayLink ? JSONValue(info.preferredFramesPerSecond) : .null,
             "cost_ns": JSONValue(info.cost), "ui": .bool(info.dirtiesUI), "fires": .int(info.fires),
             "skipped": .int(info.kind == .dispatchTimer ? 0 : info.skipped),
             "max_late_ns": r.maxLate.map { JSONValue($0) } ?? .null, "late": .bool(late),
@@ -161,7 +169,8 @@ extension TimerInspector {
         } else {
             if Int64(firings.count) < total {
                 lines.append(
-                    "the last \(firings.count) of \(total) firings; --last n shows more (the last \(FiringLog.capacity) are kept)")
+                    "the last \(firings.count) of \(total) firings; --last n shows more (the last \(FiringLog.capacity) are kept)"
+                )
             }
             let (first, extra): (String, String?) =
                 switch info.kind {
@@ -208,14 +217,21 @@ extension TimerInspector {
         switch e.verb {
         case "nstimer":
             parts = [
-                "nstimer", info.repeats ? "repeats every \(Format.duration(info.interval))" : "once after \(Format.duration(info.interval))",
+                "nstimer",
+                info.repeats
+                    ? "repeats every \(Format.duration(info.interval))"
+                    : "once after \(Format.duration(info.interval))",
                 "tolerance \(Format.duration(info.slack))", "\(placement(info)) mode",
             ]
         case "displaylink":
-            let rate = info.preferredFramesPerSecond == 0 ? "every vsync" : "preferred \(info.preferredFramesPerSecond) fps"
+            let rate =
+                info.preferredFramesPerSecond == 0 ? "every vsync" : "preferred \(info.preferredFramesPerSecond) fps"
             parts = ["displaylink", "\(rate) (\(Format.duration(info.interval)))", "\(placement(info)) mode"]
         case "after":
-            parts = ["after \(Format.duration(info.interval)) (a one-shot gcd timer)", "leeway \(Format.duration(info.slack))", "main queue"]
+            parts = [
+                "after \(Format.duration(info.interval)) (a one-shot gcd timer)",
+                "leeway \(Format.duration(info.slack))", "main queue",
+            ]
         case "countdown":
             let countdown = e.countdown ?? Countdown(from: 0, title: Countdown.restingTitle)
             parts = [
@@ -224,7 +240,8 @@ extension TimerInspector {
             ]
         default:
             parts = [
-                "gcd", info.repeats ? "every \(Format.duration(info.interval))" : "once", "leeway \(Format.duration(info.slack))",
+                "gcd", info.repeats ? "every \(Format.duration(info.interval))" : "once",
+                "leeway \(Format.duration(info.slack))",
                 "\(placement(info)) queue",
             ]
         }

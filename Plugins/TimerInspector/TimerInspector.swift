@@ -18,13 +18,16 @@ public final class TimerInspector: DebugTool {
             MetricSpec(
                 "timer.late", .integer,
                 abstract: "App timers that ever fired late: lateness above timer.late-threshold (K2)."),
-            MetricSpec("timer.leaks", .integer, abstract: "Objects released by the shell but kept alive by a timer (K1)."),
-            MetricSpec("timer.wakeups", .integer, abstract: "Run-loop and dispatch wake-ups that fired app timers (T5, D2)."),
+            MetricSpec(
+                "timer.leaks", .integer, abstract: "Objects released by the shell but kept alive by a timer (K1)."),
+            MetricSpec(
+                "timer.wakeups", .integer, abstract: "Run-loop and dispatch wake-ups that fired app timers (T5, D2)."),
             MetricSpec("timer.*.fires", .integer, abstract: "Callback or handler invocations of the timer."),
             MetricSpec(
                 "timer.*.skipped", .integer,
                 abstract: "Grid points or vsyncs passed without a callback (T4, T8, DL7); 0 for GCD."),
-            MetricSpec("timer.*.max_late", .duration, abstract: "The timer's largest lateness (K2); none before it fired."),
+            MetricSpec(
+                "timer.*.max_late", .duration, abstract: "The timer's largest lateness (K2); none before it fired."),
             MetricSpec("timer.*.last_data", .integer, abstract: "A GCD timer's data at its last handler (D3)."),
             MetricSpec("timer.*.state", .word, abstract: "scheduled, paused, invalidated or done."),
         ],
@@ -218,7 +221,8 @@ extension TimerInspector: DeviceObserver {
     /// Keeps a firing of an app timer: O(1), and no allocation once the ring is full.
     private func record(_ firing: TimerFiring, at index: Int) {
         let extra = firing.kind == .dispatchTimer ? firing.data : firing.skipped
-        let record = FiringRecord(scheduled: firing.scheduled, lateness: firing.lateness, cause: firing.cause, extra: extra)
+        let record = FiringRecord(
+            scheduled: firing.scheduled, lateness: firing.lateness, cause: firing.cause, extra: extra)
         if let previous = log.append(record, to: index) {
             // The timer's largest lateness rose: it is late now if it was not before (K2).
             if isLate(firing.lateness) && !isLate(SimDuration(nanoseconds: previous)) { lateCount += 1 }

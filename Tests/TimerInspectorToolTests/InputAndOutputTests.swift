@@ -76,7 +76,8 @@ import Testing
             try TimerInspector.checkCapacity(existing: 10_000_000)
             Issue.record("the limit was not enforced")
         } catch {
-            #expect(error.message == "too many timers: a session keeps at most 10,000,000 (use 'reset' to start afresh)")
+            #expect(
+                error.message == "too many timers: a session keeps at most 10,000,000 (use 'reset' to start afresh)")
         }
     }
 
@@ -109,27 +110,37 @@ import Testing
                 {"command": "timer show g --last 1", "ok": true, "result": {"timer": {"name": "g", "owner": "app", "kind": "gcd", "made_by": "gcd", "mode": null, "queue": "main", "interval_ns": 50000000, "repeats": true, "slack_ns": 0, "preferred_fps": null, "cost_ns": 0, "ui": false, "fires": 3, "skipped": 0, "max_late_ns": 50000000, "late": true, "max_late_cause": "busy", "last_data": 1, "total_data": 4, "next_fire_ns": 250000000, "state": "scheduled", "target": null, "weak": false}, "total": 3, "kept": 3, "title": null, "firings": [{"n": 3, "scheduled_ns": 200000000, "start_ns": 200000000, "lateness_ns": 0, "late": false, "cause": null, "data": 1, "skipped": 0}]}}
                 """#)
         let list = driver.run("timer list --limit 1")
-        #expect(list.hasPrefix(#"{"command": "timer list --limit 1", "ok": true, "result": {"total": 2, "shown": 1, "timers": [{"name": "poll", "#))
+        #expect(
+            list.hasPrefix(
+                #"{"command": "timer list --limit 1", "ok": true, "result": {"total": 2, "shown": 1, "timers": [{"name": "poll", "#
+            ))
         #expect(list.hasSuffix(#"}], "states": {"scheduled": 2, "paused": 0, "invalidated": 0, "done": 0}}}"#))
-        #expect(driver.run("timer watch off") == #"{"command": "timer watch off", "ok": true, "result": {"watch": false}}"#)
+        #expect(
+            driver.run("timer watch off") == #"{"command": "timer watch off", "ok": true, "result": {"watch": false}}"#)
         #expect(
             driver.run("object new vc")
-                == #"{"command": "object new vc", "ok": true, "result": {"name": "vc", "state": "alive", "retained_by": [], "weak_timers": []}}"#)
+                == #"{"command": "object new vc", "ok": true, "result": {"name": "vc", "state": "alive", "retained_by": [], "weak_timers": []}}"#
+        )
         driver.run("timer displaylink link --target vc", "timer displaylink proxy --target vc --weak")
         #expect(
             driver.run("object release vc")
-                == #"{"command": "object release vc", "ok": true, "result": {"object": {"name": "vc", "state": "leaked", "retained_by": ["link"], "weak_timers": ["proxy"]}, "deallocated": []}}"#)
+                == #"{"command": "object release vc", "ok": true, "result": {"object": {"name": "vc", "state": "leaked", "retained_by": ["link"], "weak_timers": ["proxy"]}, "deallocated": []}}"#
+        )
         #expect(
             driver.run("timer leaks")
-                == #"{"command": "timer leaks", "ok": true, "result": {"count": 1, "objects": [{"name": "vc", "timers": [{"name": "link", "kind": "displaylink", "state": "scheduled", "fires": 0, "fix": "make the link's target a weak proxy of vc (seed 004; --weak) and invalidate link in vc's deinit"}]}]}}"#)
+                == #"{"command": "timer leaks", "ok": true, "result": {"count": 1, "objects": [{"name": "vc", "timers": [{"name": "link", "kind": "displaylink", "state": "scheduled", "fires": 0, "fix": "make the link's target a weak proxy of vc (seed 004; --weak) and invalidate link in vc's deinit"}]}]}}"#
+        )
         #expect(
             driver.run("timer invalidate link")
-                == #"{"command": "timer invalidate link", "ok": true, "result": {"name": "link", "state": "invalidated", "deallocated": [{"object": "vc", "invalidated": ["proxy"]}]}}"#)
+                == #"{"command": "timer invalidate link", "ok": true, "result": {"name": "link", "state": "invalidated", "deallocated": [{"object": "vc", "invalidated": ["proxy"]}]}}"#
+        )
         #expect(
             driver.run("object list")
-                == #"{"command": "object list", "ok": true, "result": {"objects": [{"name": "vc", "state": "deallocated", "retained_by": [], "weak_timers": ["proxy"]}]}}"#)
+                == #"{"command": "object list", "ok": true, "result": {"objects": [{"name": "vc", "state": "deallocated", "retained_by": [], "weak_timers": ["proxy"]}]}}"#
+        )
         #expect(
-            driver.run("timer pause g") == #"{"command": "timer pause g", "ok": true, "result": {"name": "g", "state": "paused"}}"#)
+            driver.run("timer pause g")
+                == #"{"command": "timer pause g", "ok": true, "result": {"name": "g", "state": "paused"}}"#)
     }
 }
 
@@ -150,7 +161,9 @@ import Testing
         let off = try Transcript.run(script, tools: tools).stdout
         let on = try Transcript.run("set runloop.coalescing on\n" + script, tools: tools).stdout
         func value(_ text: String, _ metric: String) -> Int? {
-            text.split(separator: "\n").first { $0.hasPrefix(metric + " = ") }.flatMap { Int($0.split(separator: " ").last ?? "") }
+            text.split(separator: "\n").first { $0.hasPrefix(metric + " = ") }.flatMap {
+                Int($0.split(separator: " ").last ?? "")
+            }
         }
         let wakeupsOff = try #require(value(off, "timer.wakeups"))
         let wakeupsOn = try #require(value(on, "timer.wakeups"))
@@ -167,7 +180,9 @@ import Testing
     /// Completion of timer and object names (SPEC §10), through the plugin API's domains.
     @Test func completion() throws {
         let driver = try Driver()
-        driver.run("object new viewController", "object new vm", "timer nstimer poll --interval 1s", "timer gcd ping --interval 1s")
+        driver.run(
+            "object new viewController", "object new vm", "timer nstimer poll --interval 1s",
+            "timer gcd ping --interval 1s")
         #expect(driver.session.complete("timer show p").candidates == ["poll", "ping"])
         #expect(driver.session.complete("timer pause pi").candidates == ["ping"])
         #expect(driver.session.complete("timer nstimer x --target v").candidates == ["viewController", "vm"])
@@ -227,7 +242,10 @@ import Testing
     @Test func manyTimers() throws {
         let driver = try Driver()
         for i in 0..<2_000 {
-            driver.run(i % 2 == 0 ? "timer nstimer t\(i) --interval \(100 + i % 97)ms --repeats" : "timer gcd t\(i) --interval \(100 + i % 89)ms --queue background")
+            driver.run(
+                i % 2 == 0
+                    ? "timer nstimer t\(i) --interval \(100 + i % 97)ms --repeats"
+                    : "timer gcd t\(i) --interval \(100 + i % 89)ms --queue background")
         }
         driver.run("run 2s")
         #expect(driver.get("timer.count") == "2000")

@@ -111,7 +111,9 @@ import Testing
         for k in 1...1_005 {
             let late = k == 500 ? SimDuration.milliseconds(7) : .zero
             let raised = log.append(
-                FiringRecord(scheduled: SimTime(nanoseconds: Int64(k)), lateness: late, cause: k == 500 ? .busy : nil, extra: Int64(k)),
+                FiringRecord(
+                    scheduled: SimTime(nanoseconds: Int64(k)), lateness: late, cause: k == 500 ? .busy : nil,
+                    extra: Int64(k)),
                 to: a)
             #expect(raised == (k == 1 ? -1 : k == 500 ? 0 : nil))
         }
@@ -134,7 +136,8 @@ import Testing
     @Test func recordsPackExactly() {
         let near = SimTime(nanoseconds: SimTime.horizon.nanoseconds - 1)
         for cause in [nil, LatenessCause.mode, .busy, .coalesced, .paused] {
-            let r = FiringRecord(scheduled: near, lateness: SimDuration(nanoseconds: (1 << 62) - 2), cause: cause, extra: Int64.max)
+            let r = FiringRecord(
+                scheduled: near, lateness: SimDuration(nanoseconds: (1 << 62) - 2), cause: cause, extra: Int64.max)
             #expect(r.scheduled == near)
             #expect(r.lateness.nanoseconds == (1 << 62) - 2)
             #expect(r.cause == cause)

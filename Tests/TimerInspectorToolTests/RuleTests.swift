@@ -163,7 +163,10 @@ import Testing
     @Test func clampWarningInAScript() throws {
         let (stdout, stderr, outcome) = try Transcript.run(
             "timer nstimer tick --interval 10ms --repeats --tolerance 6ms\nget timer.count\n", tools: tools)
-        #expect(stderr == "test.dsh:1: warning: --tolerance 6ms is above half the interval of a repeating timer: clamped to 5ms (T5)\n")
+        #expect(
+            stderr
+                == "test.dsh:1: warning: --tolerance 6ms is above half the interval of a repeating timer: clamped to 5ms (T5)\n"
+        )
         #expect(stdout == "timer.count = 1\n")
         #expect(outcome == .finished)
     }
