@@ -136,9 +136,12 @@ public final class TimerInspector: DebugTool {
         default: break
         }
         // timer.<name>.<field>; a name may contain dots.
-        guard name.hasPrefix("timer."), let dot = name.lastIndex(of: ".") else { return nil }
+        let prefix = "timer."
+        guard name.hasPrefix(prefix), let dot = name.lastIndex(of: "."),
+            case let start = name.index(name.startIndex, offsetBy: prefix.count), start < dot
+        else { return nil }
         let field = name[name.index(after: dot)...]
-        let timerName = String(name[name.index(name.startIndex, offsetBy: 6)..<dot])
+        let timerName = String(name[start..<dot])
         guard let index = entryByName[timerName], let info = info(index) else { return nil }
         let e = entries[index]
         switch field {

@@ -167,6 +167,17 @@ import Testing
             """)
     }
 
+    /// Names that are not `timer.<name>.<field>` are no metric of the tool's, never a trap.
+    @Test func malformedMetricNames() throws {
+        let driver = try Driver()
+        driver.run("timer nstimer a --interval 1s")
+        let inspector = try #require(driver.inspector)
+        for name in ["timer.", "timer.fires", "timer..fires", "timer.a.", "timer.a.nope", "timers.a.fires", "timer.b.fires"] {
+            #expect(inspector.metric(name) == nil, "\(name)")
+        }
+        #expect(inspector.metric("timer.a.fires") == .integer(0))
+    }
+
     /// A callback still running is counted in fires and listed once it returns.
     @Test func aRunningCallback() throws {
         try expectTranscript(
