@@ -172,7 +172,9 @@ import Testing
         let driver = try Driver()
         driver.run("timer nstimer a --interval 1s")
         let inspector = try #require(driver.inspector)
-        for name in ["timer.", "timer.fires", "timer..fires", "timer.a.", "timer.a.nope", "timers.a.fires", "timer.b.fires"] {
+        for name in [
+            "timer.", "timer.fires", "timer..fires", "timer.a.", "timer.a.nope", "timers.a.fires", "timer.b.fires",
+        ] {
             #expect(inspector.metric(name) == nil, "\(name)")
         }
         #expect(inspector.metric("timer.a.fires") == .integer(0))
