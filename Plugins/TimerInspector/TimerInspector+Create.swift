@@ -26,15 +26,13 @@ extension TimerInspector {
         let mode = RunLoopMode(rawValue: inv.word("mode") ?? "default") ?? .default
         let (target, weak) = try targetOption(inv)
         try checkFirstFire(after: interval)
-        let index = entries.count
-        observeFirings()
         let config = RunLoopTimerConfig(
             interval: interval, repeats: repeats, tolerance: tolerance, mode: mode, cost: inv.duration("cost") ?? .zero,
             dirtiesUI: inv.flag("ui"), owner: .app, label: name)
-        // T6: a one-shot ends with its first callback.
-        let id = device.addRunLoopTimer(config, callback: repeats ? nil : endsWithCallback(index, invocations: 1))
-        addEntry(name: name, id: id, kind: .runLoopTimer, verb: "nstimer", target: target, weak: weak)
-        return CommandOutput(json: rowJSON(row(entry: index)), warnings: warnings)
+        return make(name, kind: .runLoopTimer, verb: "nstimer", target: target, weak: weak, warnings: warnings) {
+            // T6: a one-shot ends with its first callback.
+            device.addRunLoopTimer(config, callback: repeats ? nil : endingCallback($0))
+        }
     }
 
     /// `timer gcd`: a dispatch-source timer (D1), first target now + `--start` (default: the
@@ -57,14 +55,12 @@ extension TimerInspector {
         let queue = DispatchQueueKind(rawValue: inv.word("queue") ?? "main") ?? .main
         let (target, weak) = try targetOption(inv)
         try checkFirstFire(after: start)
-        let index = entries.count
-        observeFirings()
         let config = DispatchTimerConfig(
             interval: interval, start: start, leeway: leeway, queue: queue, cost: inv.duration("cost") ?? .zero,
             once: once, dirtiesUI: inv.flag("ui"), owner: .app, label: name)
-        let id = device.addDispatchTimer(config, callback: once ? endsWithCallback(index, invocations: 1) : nil)
-        addEntry(name: name, id: id, kind: .dispatchTimer, verb: "gcd", target: target, weak: weak)
-        return CommandOutput(json: rowJSON(row(entry: index)), warnings: warnings)
+        return make(name, kind: .dispatchTimer, verb: "gcd", target: target, weak: weak, warnings: warnings) {
+            device.addDispatchTimer(config, callback: once ? endingCallback($0) : nil)
+        }
     }
 
     /// `timer displaylink`: a CADisplayLink (DL1–DL8), first slot at the first grid vsync at or
@@ -73,14 +69,12 @@ extension TimerInspector {
         let name = try newTimerName(inv)
         let mode = RunLoopMode(rawValue: inv.word("mode") ?? "common") ?? .common
         let (target, weak) = try targetOption(inv)
-        let index = entries.count
-        observeFirings()
         let config = DisplayLinkConfig(
             mode: mode, preferredFramesPerSecond: Int(inv.integer("fps") ?? 0), cost: inv.duration("cost") ?? .zero,
             dirtiesUI: inv.flag("ui"), owner: .app, label: name)
-        let id = device.addDisplayLink(config, callback: nil)
-        addEntry(name: name, id: id, kind: .displayLink, verb: "displaylink", target: target, weak: weak)
-        return CommandOutput(json: rowJSON(row(entry: index)))
+        return make(name, kind: .displayLink, verb: "displaylink", target: target, weak: weak) { _ in
+            device.addDisplayLink(config, callback: nil)
+        }
     }
 
     /// `timer after`: `DispatchQueue.main.asyncAfter` (D6), a one-shot main-queue timer with
@@ -93,15 +87,12 @@ extension TimerInspector {
             delay == .zero
             ? SimDuration.zero
             : min(max(SimDuration(nanoseconds: delay.nanoseconds / 10), .milliseconds(1)), .seconds(60))
-        let index = entries.count
-        observeFirings()
         let config = DispatchTimerConfig(
             interval: delay, start: delay, leeway: leeway, queue: .main, cost: inv.duration("cost") ?? .zero,
-            once: true,
-            dirtiesUI: inv.flag("ui"), owner: .app, label: name)
-        let id = device.addDispatchTimer(config, callback: endsWithCallback(index, invocations: 1))
-        addEntry(name: name, id: id, kind: .dispatchTimer, verb: "after", target: nil, weak: false)
-        return CommandOutput(json: rowJSON(row(entry: index)))
+            once: true, dirtiesUI: inv.flag("ui"), owner: .app, label: name)
+        return make(name, kind: .dispatchTimer, verb: "after") {
+            device.addDispatchTimer(config, callback: endingCallback($0))
+        }
     }
 
     /// `timer countdown <name> <n>`: seed 003's count-down button. A background GCD timer, start
@@ -111,18 +102,16 @@ extension TimerInspector {
         let name = try newTimerName(inv)
         let from = inv.integer("seconds") ?? 0
         try checkFirstFire(after: .seconds(from))
-        let index = entries.count
-        observeFirings()
         let config = DispatchTimerConfig(
             interval: .seconds(1), start: .zero, queue: .background, handlerLimit: Int(from + 1), owner: .app,
             label: name)
-        let id = device.addDispatchTimer(config) { [weak self] callback in
-            self?.countdownHandler(index, invocation: callback.invocation)
-            return .zero
+        let countdown = Countdown(from: from, title: Countdown.restingTitle)
+        return make(name, kind: .dispatchTimer, verb: "countdown", countdown: countdown) { index in
+            device.addDispatchTimer(config) { [weak self] callback in
+                self?.countdownHandler(index, invocation: callback.invocation)
+                return .zero
+            }
         }
-        addEntry(name: name, id: id, kind: .dispatchTimer, verb: "countdown", target: nil, weak: false)
-        entries[index].countdown = Countdown(from: from, title: Countdown.restingTitle)
-        return CommandOutput(json: rowJSON(row(entry: index)))
     }
 
     /// One handler of the count-down: like the seed's, it counts invocations, not `data`.
@@ -136,11 +125,12 @@ extension TimerInspector {
         if remaining <= 0 { timerEnded(index) }
     }
 
-    /// A callback that ends the entry at its last invocation: the device marks the timer done
-    /// right after it (T6, D6), so the inspector's counts and owners change at the same instant.
-    private func endsWithCallback(_ index: Int, invocations: Int64) -> TimerCallbackHandler {
-        { [weak self] callback in
-            if callback.invocation >= invocations { self?.timerEnded(index) }
+    /// The callback of a one-shot: it ends the entry at its first invocation, right before the
+    /// device marks the timer done (T6, D6), so the inspector's counts and owners change at the
+    /// same instant.
+    private func endingCallback(_ index: Int) -> TimerCallbackHandler {
+        { [weak self] _ in
+            self?.timerEnded(index)
             return .zero
         }
     }
@@ -200,14 +190,21 @@ extension TimerInspector {
         return (o, weak)
     }
 
-    private func addEntry(
-        name: String, id: TimerID, kind: TimerKind, verb: String, target: Int?, weak: Bool
-    ) {
+    /// Makes the device's timer with `add`, which gets the new entry's index for its callbacks,
+    /// and the inspector's entry for it; returns the timer's JSON.
+    private func make(
+        _ name: String, kind: TimerKind, verb: String, target: Int? = nil, weak: Bool = false,
+        countdown: Countdown? = nil, warnings: [String] = [], add: (Int) -> TimerID
+    ) -> CommandOutput {
+        // Observe before the first timer exists, so that no firing is missed.
+        observeFirings()
         // The log's rings and the entries share their indices.
         let index = log.addTimer()
+        let id = add(index)
         entries.append(
             TimerEntry(
-                name: name, id: id, kind: kind, verb: verb, target: target, weak: weak, live: true))
+                name: name, id: id, kind: kind, verb: verb, target: target, weak: weak, live: true,
+                countdown: countdown))
         entryByName[name] = index
         if entryByTimer.count <= id.rawValue {
             entryByTimer.append(contentsOf: repeatElement(-1, count: id.rawValue + 1 - entryByTimer.count))
@@ -219,6 +216,7 @@ extension TimerInspector {
         }
         liveCount += 1
         used = true
+        return CommandOutput(json: rowJSON(row(entry: index)), warnings: warnings)
     }
 
     // MARK: Pause, resume, invalidate (T8, D4, DL4, DL6)
