@@ -47,10 +47,15 @@ extension TimerInspector {
         } else {
             rows = entries.indices.map { row(entry: $0) }
         }
+        var states: [(String, Int)] = TimerInspector.states.map { ($0.rawValue, 0) }
+        for r in rows {
+            if let k = TimerInspector.states.firstIndex(of: r.info.state) { states[k].1 += 1 }
+        }
+        let statesJSON = JSONValue.object(states.map { ($0.0, .int(Int64($0.1))) })
         guard !rows.isEmpty else {
             return CommandOutput(
                 text: "no timers (make one with 'timer nstimer', 'timer gcd', 'timer displaylink' or 'timer after')",
-                json: .fields(["total": .int(0), "shown": .int(0), "timers": .array([]), "states": .fields([:])]))
+                json: .fields(["total": .int(0), "shown": .int(0), "timers": .array([]), "states": statesJSON]))
         }
         switch inv.word("sort") {
         case "name": rows.sort { $0.name < $1.name }
@@ -76,10 +81,6 @@ extension TimerInspector {
                 "state",
             ],
             shown.map(listCells))
-        var states: [(String, Int)] = TimerInspector.states.map { ($0.rawValue, 0) }
-        for r in rows {
-            if let k = TimerInspector.states.firstIndex(of: r.info.state) { states[k].1 += 1 }
-        }
         if rows.count > shown.count {
             let counts = states.filter { $0.1 > 0 }.map { "\($0.1) \($0.0)" }.joined(separator: ", ")
             text += "\n… \(rows.count - shown.count) more (\(rows.count) timers: \(counts)); --limit n shows more"
@@ -89,7 +90,7 @@ extension TimerInspector {
             json: .fields([
                 "total": .int(Int64(rows.count)), "shown": .int(Int64(shown.count)),
                 "timers": .array(shown.map(rowJSON)),
-                "states": .object(states.map { ($0.0, .int(Int64($0.1))) }),
+                "states": statesJSON,
             ]))
     }
 

@@ -91,6 +91,10 @@ import Testing
     @Test func shapes() throws {
         let driver = try Driver(json: true)
         #expect(
+            driver.run("timer list")
+                == #"{"command": "timer list", "ok": true, "result": {"total": 0, "shown": 0, "timers": [], "states": {"scheduled": 0, "paused": 0, "invalidated": 0, "done": 0}}}"#
+        )
+        #expect(
             driver.run("timer nstimer poll --interval 50ms --repeats --tolerance 30ms")
                 == #"""
                 warning: --tolerance 30ms is above half the interval of a repeating timer: clamped to 25ms (T5)
