@@ -46,15 +46,3 @@ struct ObjectEntry {
 
     var state: String { deallocated ? "deallocated" : held ? "alive" : "leaked" }
 }
-
-extension LatenessCause {
-    /// How reports explain the cause.
-    var explanation: String {
-        switch self {
-        case .mode: return "its run-loop mode was not running"
-        case .busy: return "the main thread was busy"
-        case .coalesced: return "tolerance or leeway coalesced it"
-        case .paused: return "it was paused"
-        }
-    }
-}
