@@ -27,7 +27,7 @@ extension TimerInspector {
         return ListRow(name: e.name, info: info, entry: index, maxLate: late?.lateness, maxLateCause: late?.cause)
     }
 
-    /// A tool's link or timer, or the app's UI link (`timer list --all`): `fps:meter`, `system:UI`.
+    /// A tool's link or timer, or the app's UI link (`timer list --all`): `fps:fps meter`, `system:UI`.
     private func row(foreign info: TimerInfo) -> ListRow {
         ListRow(
             name: "\(info.owner):\(info.label)", info: info, entry: nil,
