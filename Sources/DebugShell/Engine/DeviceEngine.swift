@@ -80,6 +80,9 @@ public final class DeviceEngine: SimulatedDevice {
     var scheduled: [UInt64: () -> Void] = [:]
     var nextScheduleSeq: UInt64 = 0
     var observers: [(token: Int, kinds: ObservationKinds, observer: any DeviceObserver)] = []
+    /// The observers again, for calls: unowned, so a notification retains nothing. `observers`
+    /// holds them strongly, and the session drops a device with its tools.
+    var observerCalls: [ObserverCall] = []
     var observedKinds = ObservationKinds()
     var nextObserverToken = 0
     /// Run-loop and dispatch wake-ups that fired timers; and those that fired an app timer.
@@ -231,6 +234,7 @@ public final class DeviceEngine: SimulatedDevice {
     public func addObserver(_ observer: any DeviceObserver, kinds: ObservationKinds) -> ObserverToken {
         nextObserverToken += 1
         observers.append((nextObserverToken, kinds, observer))
+        observerCalls.append(ObserverCall(kinds: kinds, observer: observer))
         observedKinds.formUnion(kinds)
         if kinds.contains(.vsync) { ensureVsync() }
         return ObserverToken(rawValue: nextObserverToken)
@@ -238,14 +242,17 @@ public final class DeviceEngine: SimulatedDevice {
 
     public func removeObserver(_ token: ObserverToken) {
         observers.removeAll { $0.token == token.rawValue }
+        observerCalls = observers.map { ObserverCall(kinds: $0.kinds, observer: $0.observer) }
         observedKinds = observers.reduce(into: ObservationKinds()) { $0.formUnion($1.kinds) }
     }
 
     @inline(__always) func wants(_ kind: ObservationKinds) -> Bool { observedKinds.contains(kind) }
 
     func notify(_ kind: ObservationKinds, _ observation: DeviceObservation) {
-        for entry in observers where entry.kinds.contains(kind) {
-            entry.observer.device(self, observed: observation)
+        // A snapshot: an observer may remove itself (or add another) while being called.
+        let calls = observerCalls
+        for call in calls where call.kinds.contains(kind) {
+            call.observer.device(self, observed: observation)
         }
     }
 }
@@ -285,4 +292,10 @@ enum EventKey {
     case .tracking: return 1
     case .common: return 2
     }
+}
+
+/// An observer as the hot loop calls it.
+struct ObserverCall {
+    var kinds: ObservationKinds
+    unowned(unsafe) var observer: any DeviceObserver
 }
