@@ -107,8 +107,8 @@ extension DeviceEngine {
             queue.popTop()
             dispatch(top, at: t)
         }
-        // 6: the main thread.
-        runMainThread(at: SimTime(nanoseconds: t))
+        // 6: the main thread (most instants find it busy).
+        if main.running == .none || main.busyUntil.nanoseconds <= t { runMainThread(at: SimTime(nanoseconds: t)) }
     }
 
     private func dispatch(_ entry: EventQueue.Entry, at t: Int64) {
