@@ -78,38 +78,20 @@ public struct ToolRegistry: Sendable {
             }
             if namespaces[space] != nil { throw .duplicate(kind: "namespace", name: space, owner: owner) }
         }
-        var seen = Set<String>()
-        for metric in d.metrics {
-            guard !metric.abstract.isEmpty else {
-                throw .emptyAbstract(kind: "metric", name: metric.name, owner: owner)
-            }
-            guard let space = metric.name.split(separator: ".").first, spaces.contains(String(space)),
-                metric.name.contains(".")
-            else { throw .outsideNamespace(kind: "metric", name: metric.name, tool: d.name) }
-            guard seen.insert(metric.name).inserted else {
-                throw .duplicate(kind: "metric", name: metric.name, owner: owner)
-            }
-        }
-        seen = []
-        for setting in d.settings {
-            guard !setting.abstract.isEmpty else {
-                throw .emptyAbstract(kind: "setting", name: setting.name, owner: owner)
-            }
-            guard let space = setting.name.split(separator: ".").first, spaces.contains(String(space)),
-                setting.name.contains(".")
-            else { throw .outsideNamespace(kind: "setting", name: setting.name, tool: d.name) }
-            guard seen.insert(setting.name).inserted else {
-                throw .duplicate(kind: "setting", name: setting.name, owner: owner)
-            }
-        }
-        seen = []
-        for event in d.events {
-            guard !event.abstract.isEmpty else { throw .emptyAbstract(kind: "event", name: event.name, owner: owner) }
-            guard let space = event.name.split(separator: ".").first, spaces.contains(String(space)) else {
-                throw .outsideNamespace(kind: "event", name: event.name, tool: d.name)
-            }
-            guard seen.insert(event.name).inserted else {
-                throw .duplicate(kind: "event", name: event.name, owner: owner)
+        // Metrics, settings and events: described, in the tool's namespaces, each named once.
+        let named: [(kind: String, entries: [(name: String, abstract: String)])] = [
+            ("metric", d.metrics.map { ($0.name, $0.abstract) }),
+            ("setting", d.settings.map { ($0.name, $0.abstract) }),
+            ("event", d.events.map { ($0.name, $0.abstract) }),
+        ]
+        for (kind, entries) in named {
+            var seen = Set<String>()
+            for entry in entries {
+                guard !entry.abstract.isEmpty else { throw .emptyAbstract(kind: kind, name: entry.name, owner: owner) }
+                guard let space = entry.name.split(separator: ".").first, spaces.contains(String(space)),
+                    entry.name.contains(".")
+                else { throw .outsideNamespace(kind: kind, name: entry.name, tool: d.name) }
+                guard seen.insert(entry.name).inserted else { throw .duplicate(kind: kind, name: entry.name, owner: owner) }
             }
         }
         for space in spaces { namespaces[space] = index }
