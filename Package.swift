@@ -28,8 +28,9 @@ let package = Package(
             dependencies: ["DebugShellCore", .product(name: "DequeModule", package: "swift-collections")],
             // The engine's hot loop touches class state millions of times a second; its accesses
             // never overlap by construction (one isolation domain, no inout across callbacks), so
-            // the runtime exclusivity checks, about 40% of its instructions, are turned off here.
-            swiftSettings: strict + [.unsafeFlags(["-enforce-exclusivity=unchecked"])]),
+            // the runtime exclusivity checks, about 40% of its instructions, are off in release
+            // builds. Debug builds — the test suite — keep them, so an overlap would trap there.
+            swiftSettings: strict + [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]),
         // Test support for tools: transcript replay, so examples are tests.
         .target(name: "DebugShellTesting", dependencies: ["DebugShell", "DebugShellCore"], swiftSettings: strict),
         // The tools: each a folder under Plugins/ that sees only the plugin API.

@@ -41,8 +41,17 @@ struct FiringRecord {
 /// header and writes one record — no array bounds or uniqueness checks on the records, no
 /// allocation once a ring is full. (Swift arrays per timer cost two more cache misses per
 /// firing at 100,000 timers.) Rings grow by doubling up to ``capacity``.
+///
+/// Memory is bounded as well: all rings together keep at most ``budget`` firings (48 MB), so
+/// with more than 2,000 timers each ring keeps an equal share, at least ``minimumShare``
+/// (SPEC §12: 100,000 timers and 100,000 views under 200 MB).
 final class FiringLog {
     static let capacity = 1_000
+    static let budget = 2_000_000
+    static let minimumShare = 16
+
+    /// How many firings a ring may keep now: 1,000, or an equal share of the budget.
+    var ringLimit: Int { max(FiringLog.minimumShare, min(FiringLog.capacity, FiringLog.budget / max(1, rings.count))) }
 
     /// A timer's ring: where its records are, how many, the oldest, and its largest lateness.
     private struct Ring {
@@ -79,13 +88,14 @@ final class FiringLog {
     /// - Returns: the previous largest lateness in nanoseconds (-1 before the first firing) when
     ///   this firing raised it; nil otherwise.
     func append(_ record: FiringRecord, to timer: Int) -> Int64? {
-        rings.withUnsafeMutableBufferPointer { rings -> Int64? in
+        let limit = ringLimit  // read before the rings are borrowed for writing
+        return rings.withUnsafeMutableBufferPointer { rings -> Int64? in
             guard let base = rings.baseAddress, timer >= 0, timer < rings.count else { return nil }
             let ring = base + timer
             ring.pointee.total += 1
             let count = ring.pointee.count
-            if count == ring.pointee.capacity && count < FiringLog.capacity {
-                grow(ring)
+            if count == ring.pointee.capacity && Int(count) < limit {
+                grow(ring, limit: limit)
             }
             guard let records = ring.pointee.records else { return nil }
             if count < ring.pointee.capacity {
@@ -105,9 +115,9 @@ final class FiringLog {
         }
     }
 
-    private func grow(_ ring: UnsafeMutablePointer<Ring>) {
+    private func grow(_ ring: UnsafeMutablePointer<Ring>, limit: Int) {
         let old = Int(ring.pointee.capacity)
-        let capacity = min(FiringLog.capacity, max(8, old * 2))
+        let capacity = min(limit, max(8, old * 2))
         let records = UnsafeMutablePointer<FiringRecord>.allocate(capacity: capacity)
         if let previous = ring.pointee.records {
             records.moveInitialize(from: previous, count: Int(ring.pointee.count))
@@ -122,6 +132,9 @@ final class FiringLog {
 
     /// Firings kept for the timer.
     func kept(_ timer: Int) -> Int { Int(rings[timer].count) }
+
+    /// How many firings the timer's ring keeps: 1,000, or its share of the budget.
+    func keeps(_ timer: Int) -> Int { max(Int(rings[timer].capacity), ringLimit) }
 
     /// The timer's largest lateness and its cause (K2); nil before it fired.
     func maxLate(_ timer: Int) -> (lateness: SimDuration, cause: LatenessCause?)? {

@@ -162,6 +162,9 @@ extension TimerInspector {
         let firings = log.last(wanted, of: index)
         let total = log.total(index)
         let kept = log.kept(index)
+        func keepsText(_ n: Int) -> String {
+            n >= FiringLog.capacity ? "\(n)" : "\(n): 2,000,000 firings in all are shared by \(entries.count) timers"
+        }
         // A main-thread callback is published when it returns (its firing has an end).
         let running = info.fires - total
         if running > 0 { lines.append("\(running) firing still running; it is listed when it returns") }
@@ -170,7 +173,7 @@ extension TimerInspector {
         } else {
             if Int64(firings.count) < total {
                 lines.append(
-                    "the last \(firings.count) of \(total) firings; --last n shows more (the last \(FiringLog.capacity) are kept)"
+                    "the last \(firings.count) of \(total) firings; --last n shows more (the last \(keepsText(log.keeps(index))) are kept)"
                 )
             }
             let (first, extra): (String, String?) =

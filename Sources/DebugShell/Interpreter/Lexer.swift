@@ -27,46 +27,66 @@ public enum Lexer {
     /// Lexes a whole script. Stops at the first error, returning what came before it.
     public static func lex(_ text: String, firstLine: Int = 1) -> (commands: [LexedCommand], error: LexError?) {
         var commands: [LexedCommand] = []
+        var failure: LexError?
+        forEachLogicalLine(text, firstLine: firstLine) { result in
+            switch result {
+            case .success(let lexed):
+                commands += lexed
+                return true
+            case .failure(let error):
+                failure = error
+                return false
+            }
+        }
+        return (commands, failure)
+    }
+
+    /// Lexes a script one logical line at a time (a trailing `\` joins lines; errors name the
+    /// first), handing each line's commands, or its error, to `body`, which returns false to stop.
+    /// A script run this way holds one line's commands at a time, however long it is.
+    public static func forEachLogicalLine(
+        _ text: String, firstLine: Int = 1, _ body: (Result<[LexedCommand], LexError>) -> Bool
+    ) {
+        let bytes = Array(text.utf8)[...]
         var lineNumber = firstLine
         var pending: [UInt8] = []
         var pendingStart = firstLine
-        var bytes = Array(text.utf8)[...]
-        if bytes.last == UInt8(ascii: "\n") { bytes = bytes.dropLast() }
-        if bytes.isEmpty && text.isEmpty { return ([], nil) }
-        var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)[...]
-        while let raw = lines.popFirst() {
-            var line = raw
+        var start = bytes.startIndex
+        let end = bytes.endIndex
+        while start < end {
+            let newline = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? end
+            var line = bytes[start..<newline]
+            start = newline == end ? end : newline + 1
             if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
             if pending.isEmpty { pendingStart = lineNumber }
+            lineNumber += 1
             if pending.count + line.count > maxLineBytes {
-                return (commands, LexError(message: "line longer than 1 MiB (the limit)", line: pendingStart))
-            }
-            if endsWithContinuation(line) {
-                pending += line.dropLast()
-                lineNumber += 1
+                pending.removeAll()
+                if !body(.failure(LexError(message: "line longer than 1 MiB (the limit)", line: pendingStart))) {
+                    return
+                }
                 continue
             }
+            let continues = endsWithContinuation(line)
+            if continues && start < end {
+                pending += line.dropLast()
+                continue
+            }
+            if continues { line = line.dropLast() }
+            let result: Result<[LexedCommand], LexError>
             do {
                 if pending.isEmpty {
-                    commands += try lexLine(line, line: pendingStart)
+                    result = .success(try lexLine(line, line: pendingStart))
                 } else {
                     pending += line
-                    commands += try lexLine(pending[...], line: pendingStart)
-                    pending.removeAll(keepingCapacity: true)
+                    result = .success(try lexLine(pending[...], line: pendingStart))
                 }
             } catch {
-                return (commands, error)
+                result = .failure(error)
             }
-            lineNumber += 1
+            pending.removeAll(keepingCapacity: true)
+            if !body(result) { return }
         }
-        if !pending.isEmpty {
-            do {
-                commands += try lexLine(pending[...], line: pendingStart)
-            } catch {
-                return (commands, error)
-            }
-        }
-        return (commands, nil)
     }
 
     /// Whether a line ends with a `\` that continues it: an odd run of backslashes outside

@@ -167,22 +167,34 @@ public final class Session {
 
     /// Runs a script's text. Stops at the first failure unless stop-on-error is off.
     public func runScript(_ text: String, origin: ScriptOrigin, firstLine: Int = 1) -> ScriptOutcome {
-        let (commands, lexError) = Lexer.lex(text, firstLine: firstLine)
-        for command in commands {
-            let location = SourceLocation(origin: origin, line: command.line)
-            switch execute(command, at: location) {
-            case .finished: continue
-            case .failed:
-                if stopOnError { return .failed }
-            case let other: return other
+        var outcome = ScriptOutcome.finished
+        // One logical line at a time: a long script never holds all its commands at once.
+        Lexer.forEachLogicalLine(text, firstLine: firstLine) { result in
+            switch result {
+            case .success(let commands):
+                for command in commands {
+                    switch execute(command, at: SourceLocation(origin: origin, line: command.line)) {
+                    case .finished: continue
+                    case .failed:
+                        if stopOnError {
+                            outcome = .failed
+                            return false
+                        }
+                    case let other:
+                        outcome = other
+                        return false
+                    }
+                }
+            case .failure(let error):
+                reportError(error.message, command: nil, at: SourceLocation(origin: origin, line: error.line))
+                if stopOnError {
+                    outcome = .failed
+                    return false
+                }
             }
+            return true
         }
-        if let lexError {
-            let location = SourceLocation(origin: origin, line: lexError.line)
-            reportError(lexError.message, command: nil, at: location)
-            if stopOnError { return .failed }
-        }
-        return .finished
+        return outcome
     }
 
     /// Runs one typed line (interactive): errors as `error: message`.
