@@ -67,13 +67,14 @@ let package = Package(
             dependencies: ["FPSMeterTool", "DebugShell", "DebugShellTesting", "BuiltInTools"], swiftSettings: strict),
         .testTarget(
             name: "LayoutSettleToolTests",
-            dependencies: ["LayoutSettleTool", "DebugShell", "DebugShellTesting", "BuiltInTools"], swiftSettings: strict),
+            dependencies: ["LayoutSettleTool", "DebugShell", "DebugShellTesting", "BuiltInTools"], swiftSettings: strict
+        ),
         .testTarget(
             name: "TimerInspectorToolTests",
             dependencies: ["TimerInspectorTool", "DebugShell", "DebugShellTesting", "BuiltInTools"],
             swiftSettings: strict),
         // Runs the built binary: depends on it so `swift test` builds it first.
-        .testTarget(name: "EndToEndTests", dependencies: ["debugsh"], swiftSettings: strict),
+        .testTarget(name: "EndToEndTests", dependencies: ["debugsh", "DebugShellTesting"], swiftSettings: strict),
         // Drives the built binary in tmux: the interactive session (SPEC §10).
         .testTarget(name: "InteractiveTests", dependencies: ["debugsh"], swiftSettings: strict),
     ]

@@ -364,7 +364,8 @@ public final class FPSMeter: DebugTool {
         } else {
             line.append("—")
         }
-        let recent = FPSMeter.sparkline(windows.elements.suffix(8).map(\.reading), rate: rate)
+        let recent = FPSMeter.sparkline(
+            (max(0, windows.count - 8)..<windows.count).lazy.map { [windows] in windows[$0].reading }, rate: rate)
         if !recent.isEmpty { line.append(" · \(recent)") }
         return line
     }

@@ -6,7 +6,7 @@ extension LayoutSettleChecker {
     func resolve(_ name: String, role: String = "view") throws(CommandError) -> ViewSlot {
         if let slot = tree.lookup(name) { return slot }
         var message = "unknown \(role) '\(name)'"
-        if let guess = closestName(to: name, in: tree.explicitNameList) {
+        if let guess = NameSuggestion.closest(to: name, in: tree.explicitNameList) {
             message += "; did you mean '\(guess)'?"
         } else {
             message += " (see 'view tree')"
@@ -345,36 +345,4 @@ enum ViewFormat {
         }
         return n < 0 ? "-" + out : out
     }
-}
-
-/// The closest candidate within a small edit distance, for did-you-mean.
-func closestName(to word: String, in candidates: [String]) -> String? {
-    let limit = word.count <= 3 ? 1 : max(2, word.count / 3)
-    var best: String?
-    var bestDistance = limit + 1
-    for candidate in candidates {
-        let d = editDistance(word, candidate)
-        if d < bestDistance {
-            best = candidate
-            bestDistance = d
-        }
-    }
-    return best
-}
-
-private func editDistance(_ a: String, _ b: String) -> Int {
-    let a = Array(a.unicodeScalars)
-    let b = Array(b.unicodeScalars)
-    if a.isEmpty { return b.count }
-    if b.isEmpty { return a.count }
-    var previous = Array(0...b.count)
-    var current = [Int](repeating: 0, count: b.count + 1)
-    for i in 1...a.count {
-        current[0] = i
-        for j in 1...b.count {
-            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-        }
-        swap(&previous, &current)
-    }
-    return previous[b.count]
 }

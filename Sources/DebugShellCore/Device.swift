@@ -167,6 +167,8 @@ public struct TimerCallback: Sendable {
     public var timestamp: SimTime
     /// A display link's `targetTimestamp`: the link's next grid vsync after `timestamp` (DL2).
     public var targetTimestamp: SimTime
+    /// A display link's `duration`: the refresh period at `timestamp` (DL2); a timer's interval.
+    public var duration: SimDuration
     /// A dispatch timer's `data`: the grid points this invocation covers (D3); 1 otherwise.
     public var data: Int64
     /// Which invocation this is, from 1.
@@ -174,7 +176,7 @@ public struct TimerCallback: Sendable {
 
     public init(
         id: TimerID, kind: TimerKind, start: SimTime, scheduled: SimTime, timestamp: SimTime, targetTimestamp: SimTime,
-        data: Int64, invocation: Int64
+        duration: SimDuration, data: Int64, invocation: Int64
     ) {
         self.id = id
         self.kind = kind
@@ -182,6 +184,7 @@ public struct TimerCallback: Sendable {
         self.scheduled = scheduled
         self.timestamp = timestamp
         self.targetTimestamp = targetTimestamp
+        self.duration = duration
         self.data = data
         self.invocation = invocation
     }

@@ -78,9 +78,13 @@ func main() -> Int32 {
         let origin = ScriptOrigin(name: path, directory: FileIO.directory(of: path))
         if let status = finish(session.runScript(text, origin: origin)) { return status }
     }
-    if !options.commands.isEmpty {
-        let text = options.commands.joined(separator: "\n")
-        if let status = finish(session.runScript(text, origin: ScriptOrigin(name: "<command-line>"))) { return status }
+    // Each -c is a script of its own (a trailing backslash does not reach into the next), its
+    // lines numbered on from the one before: <command-line>:N.
+    var firstLine = 1
+    for command in options.commands {
+        let origin = ScriptOrigin(name: "<command-line>")
+        if let status = finish(session.runScript(command, origin: origin, firstLine: firstLine)) { return status }
+        firstLine += max(1, command.split(separator: "\n", omittingEmptySubsequences: false).count)
     }
     if goInteractive {
         sink.flush()

@@ -28,6 +28,12 @@ import Testing
         #expect(text.contains("expect "), "\(name) has no expect line")
     }
 
+    @Test func theScenariosAreFound() {
+        // An empty list would make the parameterized test above pass vacuously.
+        #expect(Self.scenarios.count >= 10, "found \(Self.scenarios)")
+        #expect(Self.scenarios.contains("tour.dsh"))
+    }
+
     @Test func theTourExistsAndIsDeterministic() throws {
         let path = Self.examples.appendingPathComponent("tour.dsh").path
         let text = try String(contentsOfFile: path, encoding: .utf8)

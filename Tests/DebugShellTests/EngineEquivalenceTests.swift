@@ -1,4 +1,5 @@
 import DebugShellCore
+import DebugShellTesting
 import Testing
 
 @testable import DebugShell
@@ -25,29 +26,17 @@ final class Log: DeviceObserver {
     }
 }
 
-/// A small deterministic generator (SplitMix64), so a failure reproduces from its seed.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 @Suite struct EngineEquivalenceTests {
     /// Builds a random workload: timers of every kind and mode, costs, stalls, scrolls,
     /// animations, loads and rate changes, some scheduled for later.
-    func run(seed: UInt64, reference: Bool, observe: Bool) -> (lines: [String], counts: [Int64]) {
+    static let allKinds: ObservationKinds = [.timerFired, .present, .modeChange, .commit, .mainItem, .render]
+
+    func run(seed: UInt64, reference: Bool, observe: ObservationKinds) -> (lines: [String], counts: [Int64]) {
         var rng = SplitMix(state: seed)
         let engine = DeviceEngine()
         engine.referenceMode = reference
         let log = Log()
-        if observe {
-            _ = engine.addObserver(log, kinds: [.timerFired, .present, .modeChange, .commit, .mainItem, .render])
-        }
+        if !observe.isEmpty { _ = engine.addObserver(log, kinds: observe) }
         engine.frameCost = .microseconds(Int64.random(in: 0...6000, using: &rng))
         engine.commitCost = .microseconds(Int64.random(in: 0...3000, using: &rng))
         engine.gpuCost = .microseconds(Int64.random(in: 0...25000, using: &rng))
@@ -116,12 +105,16 @@ struct SplitMix: RandomNumberGenerator {
     /// targets) must not change anything: firings, presents, commits, counts.
     @Test(arguments: 1...60 as ClosedRange<UInt64>)
     func shortcutsChangeNothing(seed: UInt64) {
-        let exact = run(seed: seed, reference: true, observe: true)
-        let fast = run(seed: seed, reference: false, observe: true)
+        let exact = run(seed: seed, reference: true, observe: Self.allKinds)
+        let fast = run(seed: seed, reference: false, observe: Self.allKinds)
         #expect(exact.lines == fast.lines)
         #expect(exact.counts == fast.counts)
+        // Watching main-thread items alone turns on other shortcuts than watching everything.
+        let itemsOnly = run(seed: seed, reference: false, observe: [.mainItem])
+        #expect(exact.lines.filter { $0.hasPrefix("item ") } == itemsOnly.lines)
+        #expect(exact.counts == itemsOnly.counts)
         // Without observers the fast path skips more ends; the outcome must still be the same.
-        let unobserved = run(seed: seed, reference: false, observe: false)
+        let unobserved = run(seed: seed, reference: false, observe: [])
         #expect(exact.counts == unobserved.counts)
     }
 }

@@ -96,6 +96,27 @@ final class DeclaredTool: DebugTool {
         #expect(register(s) == .outsideNamespace(kind: "setting", name: "shell.x", tool: "t"))
     }
 
+    @Test func aSettingsDefaultMustParseAsItsKind() {
+        let d = ToolDescriptor(
+            name: "t", abstract: "a", commands: [],
+            settings: [SettingSpec("t.limit", .integer(1...10), default: "20", abstract: "a")])
+        guard case .badDefault(let setting, let value, _, _)? = register(d) else {
+            Issue.record("a default outside its range registered")
+            return
+        }
+        #expect(setting == "t.limit" && value == "20")
+        let good = ToolDescriptor(
+            name: "t", abstract: "a", commands: [],
+            settings: [SettingSpec("t.limit", .integer(1...10), default: "7", abstract: "a")])
+        #expect(register(good) == nil)
+    }
+
+    @Test func theShellsOwnSettingDefaultsParse() throws {
+        for spec in SettingsStore.shellSettings {
+            _ = try ValueParser.parse(spec.defaultValue, as: spec.kind, rate: 60)
+        }
+    }
+
     @Test func errorsReadWell() {
         #expect(
             RegistrationError.clashesWithBuiltIn(command: "run", tool: "t").description

@@ -261,14 +261,16 @@ func gcd(
 
     @Test func dl2_timestampTargetAndDuration() {
         let e = DeviceEngine()
-        var seen: [(SimTime, SimTime)] = []
+        var seen: [(SimTime, SimTime, SimDuration)] = []
         _ = e.addDisplayLink(DisplayLinkConfig(preferredFramesPerSecond: 30, owner: .app, label: "l")) { cb in
-            seen.append((cb.timestamp, cb.targetTimestamp))
+            seen.append((cb.timestamp, cb.targetTimestamp, cb.duration))
             return .zero
         }
         _ = e.advance(to: at(70))
         #expect(seen.map { $0.0.nanoseconds } == [0, 33_333_333, 66_666_666])
         #expect(seen.map { $0.1.nanoseconds } == [33_333_333, 66_666_666, 100_000_000])
+        // The refresh period, not the link's period: 1e9 / 60 rounded, the same at every slot.
+        #expect(seen.map { $0.2.nanoseconds } == [16_666_667, 16_666_667, 16_666_667])
     }
 
     @Test(arguments: [
@@ -614,5 +616,66 @@ func gcd(
         #expect(app.map(\.cause) == [.mode, .busy, .coalesced])
         #expect(app.map(\.lateness) == [.milliseconds(40), .milliseconds(20), .milliseconds(5)])
         _ = mode
+    }
+}
+
+// MARK: - step (SPEC §3: run through the n-th vsync; a vsync at now counts as the first)
+
+@Suite struct StepTests {
+    @Test func idleStepsMoveFromVsyncToVsync() throws {
+        try expectTranscript(
+            """
+            > step
+            > get clock.now
+            clock.now = 0s
+            > step
+            > get clock.now
+            clock.now = 0.016666666s
+            > run 10ms
+            > step 2
+            > get clock.now
+            clock.now = 0.05s
+            > get clock.vsyncs
+            clock.vsyncs = 4
+            """)
+    }
+
+    @Test func stepsCrossARateChangeOnItsGrid() throws {
+        // S2: the change takes effect at v1 = 16.666666 ms; then 120 Hz from there.
+        try expectTranscript(
+            """
+            > run 5ms
+            > display rate 120
+            > step 3
+            > get clock.now
+            clock.now = 0.033333332s
+            """)
+    }
+
+    @Test func aLinkAddedAfterAStepHasItsFirstSlotAtTheNextVsync() {
+        // DL5 with the instant at now done: its vsync has passed, whether or not it was needed.
+        for animated in [false, true] {
+            let (e, trace) = traced([.timerFired])
+            if animated { e.animate(for: .seconds(1)) }
+            _ = e.advance(to: at(10))
+            _ = e.advance(through: e.vsync(number: 1))
+            #expect(e.now == atNs(16_666_666))
+            let l = link(e)
+            _ = e.advance(to: at(40))
+            #expect(
+                trace.firings.filter { $0.id == l }.map(\.scheduled.nanoseconds) == [33_333_333], "animated \(animated)"
+            )
+        }
+    }
+
+    @Test func aBillionVsyncsAreComputedNotWalked() throws {
+        try expectTranscript(
+            """
+            > step 1000000000
+            > get clock.vsyncs
+            clock.vsyncs = 1000000000
+            > get clock.now
+            clock.now = 16666666.65s
+            """)
     }
 }

@@ -331,7 +331,11 @@ func runScript(_ script: String, options: SessionOptions = SessionOptions()) thr
             > after 1s bogus
             error: unknown command 'bogus' (try 'help')
             > after 1s run 1s
-            error: 'run' cannot be scheduled: only commands that do not move time can
+            error: 'run' cannot be scheduled: only commands that neither move time nor end the session can
+            > at 2s quit
+            error: 'quit' cannot be scheduled: only commands that neither move time nor end the session can
+            > every 1s pause
+            error: 'pause' cannot be scheduled: only commands that neither move time nor end the session can
             > at 1s echo ok
             > run 2s
             ok

@@ -33,13 +33,7 @@ extension DeviceEngine {
     /// The n-th vsync at or after now that has not been processed yet (a vsync at now counts as
     /// the first, `step`).
     public func vsync(number n: Int64) -> SimTime {
-        var p = firstUnprocessedVsync()
-        var i: Int64 = 1
-        while i < n && p.time < SimTime.horizon.nanoseconds {
-            p = grid.next(after: p)
-            i += 1
-        }
-        return SimTime(nanoseconds: p.time)
+        SimTime(nanoseconds: grid.position(n - 1, after: firstUnprocessedVsync()).time)
     }
 
     private func advance(
@@ -159,7 +153,9 @@ extension DeviceEngine {
 
     /// The first vsync at or after now that has not been processed.
     func firstUnprocessedVsync() -> VsyncGrid.Position {
-        grid.first(atOrAfter: max(now.nanoseconds, lastProcessedVsync + 1))
+        // After `step` or `run until`, the instant at now is done, its vsync included even when
+        // nothing needed it.
+        grid.first(atOrAfter: max(lastProcessedVsync + 1, instantDone ? now.nanoseconds + 1 : now.nanoseconds))
     }
 
     /// Makes sure the next vsync will be processed: something may need it now.

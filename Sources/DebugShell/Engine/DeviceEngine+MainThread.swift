@@ -188,11 +188,13 @@ extension DeviceEngine {
         if dueTimers.isEmpty(a) && dueTimers.isEmpty(b) { return nil }
         var w = Int64.max
         if coalescing {
-            for c in [a, b] {
-                for k in 0..<dueTimers.count(c) {
-                    let i = dueTimers.element(c, k)
-                    w = min(w, (timers[i].fireDate + timers[i].slack).nanoseconds)
-                }
+            for k in 0..<dueTimers.count(a) {
+                let i = dueTimers.element(a, k)
+                w = min(w, (timers[i].fireDate + timers[i].slack).nanoseconds)
+            }
+            for k in 0..<dueTimers.count(b) {
+                let i = dueTimers.element(b, k)
+                w = min(w, (timers[i].fireDate + timers[i].slack).nanoseconds)
             }
         } else {
             if let i = dueTimers.first(a) { w = timers[i].fireDate.nanoseconds }
@@ -398,7 +400,8 @@ extension DeviceEngine {
                     TimerCallback(
                         id: TimerID(rawValue: i), kind: .runLoopTimer, start: t, scheduled: scheduled,
                         timestamp: scheduled,
-                        targetTimestamp: scheduled, data: 1, invocation: timers[i].fires))
+                        targetTimestamp: scheduled, duration: timers[i].interval, data: 1,
+                        invocation: timers[i].fires))
         }
         if timers[i].dirtiesUI { uiDirty = true }
         // T4: the next fire date is the first grid point strictly after the callback returns,
@@ -464,7 +467,9 @@ extension DeviceEngine {
                         TimerCallback(
                             id: TimerID(rawValue: i), kind: .displayLink, start: t, scheduled: timestamp,
                             timestamp: timestamp,
-                            targetTimestamp: SimTime(nanoseconds: target.time), data: 1, invocation: timers[i].fires))
+                            targetTimestamp: SimTime(nanoseconds: target.time),
+                            duration: grid.period(segment: slot.segment), data: 1,
+                            invocation: timers[i].fires))
             }
             if timers[i].dirtiesUI { uiDirty = true }
         }

@@ -259,7 +259,12 @@ extension DeviceEngine {
             deadline = min(deadline, timers[i].fireDate + timers[i].slack)
         }
         guard deadline <= t else { return }
-        var due = dueDispatch.array(k)
+        // The list is copied into a reused buffer (taken out while in use, so a release that
+        // leads back here cannot see it half done): no allocation per wake-up.
+        var due = dispatchScratch
+        dispatchScratch = []
+        due.removeAll(keepingCapacity: true)
+        for n in 0..<dueDispatch.count(k) { due.append(dueDispatch.element(k, n)) }
         dueDispatch.removeAll(k)
         due.sort()
         countDispatchWakeup(kind, app: due.contains { timers[$0].isApp }, at: t)
@@ -267,6 +272,7 @@ extension DeviceEngine {
             timers[i].isDue = false
             if timers[i].state == .scheduled { release(i, at: t) }
         }
+        dispatchScratch = due
     }
 
     private func countDispatchWakeup(_ kind: DispatchQueueKind, app: Bool, at t: SimTime) {
@@ -384,7 +390,8 @@ extension DeviceEngine {
                     TimerCallback(
                         id: TimerID(rawValue: i), kind: .dispatchTimer, start: t, scheduled: scheduled,
                         timestamp: scheduled,
-                        targetTimestamp: timers[i].fireDate, data: data, invocation: invocation))
+                        targetTimestamp: timers[i].fireDate, duration: timers[i].interval, data: data,
+                        invocation: invocation))
         }
         if timers[i].dirtiesUI { uiDirty = true }
         if invocation >= timers[i].handlerLimit && timers[i].state == .scheduled { finish(i) }
@@ -404,9 +411,6 @@ extension DeviceEngine {
     }
 
     public func allTimers() -> [TimerInfo] { timers.indices.map { info($0) } }
-
-    /// Timers and links that are live (scheduled or paused), the UI link aside.
-    public var liveTimerCount: Int { timers.indices.lazy.filter { $0 != self.uiLink && self.timers[$0].isLive }.count }
 
     private func info(_ i: Int) -> TimerInfo {
         let r = timers[i]

@@ -50,6 +50,8 @@ public final class DeviceEngine: SimulatedDevice {
     var filledLinks = ClassLists()
     /// Due dispatch timers per queue kind (background, main), while coalescing (D2).
     var dueDispatch = ClassLists()
+    /// A reused buffer for a coalesced dispatch wake-up's due timers.
+    var dispatchScratch: [Int] = []
     /// The last instant a dispatch wake-up was counted per queue kind (background, main).
     var lastBackgroundWake = Int64.min
     var lastMainWake = Int64.min
@@ -224,11 +226,6 @@ public final class DeviceEngine: SimulatedDevice {
         queue.push(time: time.nanoseconds, key: EventKey.command(nextScheduleSeq))
     }
 
-    /// Drops every scheduled command.
-    public func cancelScheduledCommands() { scheduled.removeAll() }
-
-    public var scheduledCommandCount: Int { scheduled.count }
-
     // MARK: - Observers
 
     public func addObserver(_ observer: any DeviceObserver, kinds: ObservationKinds) -> ObserverToken {
@@ -238,6 +235,18 @@ public final class DeviceEngine: SimulatedDevice {
         observedKinds.formUnion(kinds)
         if kinds.contains(.vsync) { ensureVsync() }
         return ObserverToken(rawValue: nextObserverToken)
+    }
+
+    /// Lets go of everything that could hold tools or the session: observers, callbacks and
+    /// scheduled commands. The session calls it when `reset` replaces the device, so no cycle
+    /// through a tool (tool → device → observer → tool) keeps the old simulation alive.
+    public func tearDown() {
+        observers.removeAll()
+        observerCalls.removeAll()
+        observedKinds = ObservationKinds()
+        scheduled.removeAll()
+        for i in timers.indices { timers[i].callback = nil }
+        mainQueue.removeAll()
     }
 
     public func removeObserver(_ token: ObserverToken) {

@@ -74,9 +74,6 @@ struct PodVector<Element: BitwiseCopyable>: ~Copyable {
         body(UnsafeMutableBufferPointer(start: base, count: count))
     }
 
-    /// The elements as an array (for code off the hot path).
-    var array: [Element] { Array(UnsafeBufferPointer(start: base, count: count)) }
-
     /// Exchanges contents with another vector in O(1).
     mutating func swapContents(with other: inout PodVector<Element>) {
         swap(&base, &other.base)
@@ -142,6 +139,4 @@ struct ClassLists: ~Copyable {
         default: two.swapContents(with: &other)
         }
     }
-
-    func array(_ c: Int) -> [Int] { c == 0 ? zero.array : c == 1 ? one.array : two.array }
 }

@@ -3,8 +3,13 @@
 /// Intervals start at "now" when added, so the current state is a comparison with the latest
 /// end; the merged history serves measures since an earlier time (the hitch ratio, R4).
 struct SpanUnion {
-    /// Merged, sorted, disjoint closed intervals `[start, end)`.
+    /// Merged, sorted, disjoint closed intervals `[start, end)`: their ends are sorted too.
     private(set) var closed: [(start: Int64, end: Int64)] = []
+    /// `lengthBefore[i]`: the total length of `closed[0..<i]`, so a measure is two binary
+    /// searches, not a walk over the whole history.
+    private var lengthBefore: [Int64] = []
+    /// The total length of `closed`.
+    private var closedLength: Int64 = 0
     /// Open intervals by token, with their start.
     private(set) var open: [Int: Int64] = [:]
     /// The latest end of any closed interval.
@@ -32,38 +37,57 @@ struct SpanUnion {
     }
 
     /// Time in the union within `[from, to)`; open intervals count up to `to`.
+    ///
+    /// Every open interval runs to `to`, so together they are `[earliest open start, to)`: the
+    /// measure is the closed intervals' time before that point plus the time after it.
     func measure(from: Int64, to: Int64) -> Int64 {
         guard to > from else { return 0 }
-        var spans = closed
-        for start in open.values { spans.append((start, to)) }
-        spans.sort { $0.start < $1.start }
-        var total: Int64 = 0
-        var curStart = Int64.min
-        var curEnd = Int64.min
-        for s in spans {
-            let a = max(s.start, from)
-            let b = min(s.end, to)
-            if b <= a { continue }
-            if a > curEnd {
-                if curEnd > curStart { total += curEnd - curStart }
-                curStart = a
-                curEnd = b
-            } else {
-                curEnd = max(curEnd, b)
-            }
+        var openFrom = to
+        for start in open.values { openFrom = min(openFrom, start) }
+        openFrom = max(openFrom, from)
+        return closedMeasure(from: from, to: openFrom) + (to - openFrom)
+    }
+
+    /// Time in the closed intervals within `[from, to)`: O(log n).
+    private func closedMeasure(from: Int64, to: Int64) -> Int64 {
+        guard to > from else { return 0 }
+        // i: the first interval ending after `from`; j: the first starting at or after `to`.
+        let i = firstIndex { $0.end > from }
+        let j = firstIndex { $0.start >= to }
+        guard i < j else { return 0 }
+        let whole = (j == closed.count ? closedLength : lengthBefore[j]) - lengthBefore[i]
+        return whole - max(0, from - closed[i].start) - max(0, closed[j - 1].end - to)
+    }
+
+    /// The first index whose interval satisfies a predicate that is monotone over `closed`.
+    private func firstIndex(where holds: ((start: Int64, end: Int64)) -> Bool) -> Int {
+        var lo = 0
+        var hi = closed.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if holds(closed[mid]) { hi = mid } else { lo = mid + 1 }
         }
-        if curEnd > curStart { total += curEnd - curStart }
-        return total
+        return lo
     }
 
     private mutating func insert(start: Int64, end: Int64) {
         // The common case: a new interval at or after the last one.
         if let last = closed.last, start >= last.start {
             if start <= last.end {
-                closed[closed.count - 1].end = max(last.end, end)
+                let grown = max(last.end, end)
+                closedLength += grown - last.end
+                closed[closed.count - 1].end = grown
             } else {
+                lengthBefore.append(closedLength)
                 closed.append((start, end))
+                closedLength += end - start
             }
+            return
+        }
+        if closed.isEmpty {
+            lengthBefore.append(0)
+            closed.append((start, end))
+            closedLength = end - start
             return
         }
         closed.append((start, end))
@@ -77,6 +101,12 @@ struct SpanUnion {
             }
         }
         closed = merged
+        lengthBefore.removeAll(keepingCapacity: true)
+        closedLength = 0
+        for s in closed {
+            lengthBefore.append(closedLength)
+            closedLength += s.end - s.start
+        }
     }
 }
 

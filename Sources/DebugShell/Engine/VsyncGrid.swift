@@ -33,6 +33,13 @@ struct VsyncGrid {
     /// The rate in force at `time`.
     func rate(at time: Int64) -> Int64 { segments[segmentIndex(at: time)].rate }
 
+    /// A segment's nominal refresh period, 1e9 / R rounded to the nearest nanosecond: a display
+    /// link's `duration` (DL2). The grid itself never adds it (vsyncs are floor(k · 1e9 / R)).
+    func period(segment s: Int) -> SimDuration {
+        let rate = segments[s].rate
+        return .nanoseconds((1_000_000_000 + rate / 2) / rate)
+    }
+
     /// The index of the segment in force at `time` (the last one starting at or before it).
     func segmentIndex(at time: Int64) -> Int {
         var lo = 0
@@ -84,6 +91,25 @@ struct VsyncGrid {
     /// The vsync after `p`.
     @inline(__always) func next(after p: Position) -> Position {
         position(segment: p.segment, k: p.k + 1)
+    }
+
+    /// The vsync `count` vsyncs after `p`, across rate changes, computed rather than walked.
+    func position(_ count: Int64, after p: Position) -> Position {
+        var p = p
+        var remaining = count
+        while remaining > 0 {
+            let k = p.k.addingReportingOverflow(remaining)
+            let candidate = position(segment: p.segment, k: k.overflow ? Int64.max / 2 : k.partialValue)
+            if candidate.segment == p.segment || p.segment + 1 >= segments.count {
+                return candidate
+            }
+            // It crossed into the next segment: count the vsyncs left before that segment's anchor.
+            let next = segments[p.segment + 1]
+            let before = next.baseIndex - p.index
+            remaining -= before
+            p = Position(time: next.start, segment: p.segment + 1, k: 0, index: next.baseIndex)
+        }
+        return p
     }
 
     /// The first vsync of a link's grid (`k mod step == 0`, DL3) at or after `p`.

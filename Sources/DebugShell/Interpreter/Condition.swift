@@ -142,12 +142,14 @@ struct Condition {
         -> Literal
     {
         if text == "none" && !quoted { return .none }
-        do {
+        do throws(CommandError) {
             switch type {
             case .integer:
                 return .integer(try ValueParser.integer(text, range: Int64.min...Int64.max))
             case .number:
                 let d = try ValueParser.parseDecimal(text, in: text)
+                // Compared as thousandths × 10^digits: 18 digits keep that within 128 bits.
+                guard d.fractionDigits <= 18 else { throw CommandError("'\(text)' has more than 18 decimals") }
                 return .number(d.negative ? -d.mantissa : d.mantissa, d.fractionDigits)
             case .duration:
                 return .nanoseconds(try ValueParser.duration(text, rate: rate).nanoseconds)

@@ -241,13 +241,6 @@ public enum Lexer {
         return commands
     }
 
-    static func trimmed(_ s: String) -> String {
-        var scalars = s.unicodeScalars[...]
-        while let f = scalars.first, f == " " || f == "\t" { scalars.removeFirst() }
-        while let l = scalars.last, l == " " || l == "\t" { scalars.removeLast() }
-        return String(scalars)
-    }
-
     /// Quotes a word so that it lexes back as itself (alias expansion).
     public static func quote(_ text: String) -> String {
         if !text.isEmpty, text.unicodeScalars.allSatisfy({ isPlain($0) }) { return text }

@@ -8,6 +8,7 @@ public enum RegistrationError: Error, Equatable, Sendable, CustomStringConvertib
     case duplicate(kind: String, name: String, owner: String)
     case clashesWithBuiltIn(command: String, tool: String)
     case outsideNamespace(kind: String, name: String, tool: String)
+    case badDefault(setting: String, value: String, owner: String, reason: String)
 
     public var description: String {
         switch self {
@@ -22,6 +23,8 @@ public enum RegistrationError: Error, Equatable, Sendable, CustomStringConvertib
             return "\(tool): command '\(command)' clashes with a built-in command"
         case .outsideNamespace(let kind, let name, let tool):
             return "\(tool): \(kind) '\(name)' must start with '\(tool).' or one of the tool's command names"
+        case .badDefault(let setting, let value, let owner, let reason):
+            return "\(owner): setting '\(setting)' has a default '\(value)' that is not valid: \(reason)"
         }
     }
 }
@@ -91,7 +94,17 @@ public struct ToolRegistry: Sendable {
                 guard let space = entry.name.split(separator: ".").first, spaces.contains(String(space)),
                     entry.name.contains(".")
                 else { throw .outsideNamespace(kind: kind, name: entry.name, tool: d.name) }
-                guard seen.insert(entry.name).inserted else { throw .duplicate(kind: kind, name: entry.name, owner: owner) }
+                guard seen.insert(entry.name).inserted else {
+                    throw .duplicate(kind: kind, name: entry.name, owner: owner)
+                }
+            }
+        }
+        for setting in d.settings {
+            do {
+                _ = try ValueParser.parse(setting.defaultValue, as: setting.kind, rate: 60)
+            } catch {
+                throw .badDefault(
+                    setting: setting.name, value: setting.defaultValue, owner: owner, reason: error.message)
             }
         }
         for space in spaces { namespaces[space] = index }

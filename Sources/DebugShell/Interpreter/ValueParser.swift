@@ -35,7 +35,9 @@ public enum ValueParser {
                 throw CommandError("'\(word)': frames must be a whole number, e.g. 30f")
             }
             // n refresh periods at the current rate: floor(n·1e9/R).
-            ns = decimal.mantissa * 1_000_000_000 / Int128(rate)
+            let (periods, overflow) = decimal.mantissa.multipliedReportingOverflow(by: 1_000_000_000)
+            guard !overflow else { throw CommandError("'\(word)' is beyond the 2^62 ns horizon (about 146 years)") }
+            ns = periods / Int128(rate)
         } else {
             guard let scale = units.first(where: { $0.0 == unit })?.1 else {
                 if unit.first == "e" || unit.first == "E" {
@@ -43,7 +45,8 @@ public enum ValueParser {
                 }
                 throw CommandError("'\(word)': unknown unit '\(unit)' (use ns, us, ms, s, min or f)")
             }
-            let product = decimal.mantissa * scale
+            let (product, overflow) = decimal.mantissa.multipliedReportingOverflow(by: scale)
+            guard !overflow else { throw CommandError("'\(word)' is beyond the 2^62 ns horizon (about 146 years)") }
             let divisor = pow10(decimal.fractionDigits)
             guard product % divisor == 0 else {
                 throw CommandError("'\(word)' is not a whole number of nanoseconds")

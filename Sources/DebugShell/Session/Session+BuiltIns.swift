@@ -108,14 +108,22 @@ extension Session {
         let timeout = inv.duration("timeout") ?? .seconds(60)
         let start = engine.now
         let limit = try later(start, by: timeout)
+        var readers: [String: () -> MetricValue] = [:]
+        for name in condition.metrics { readers[name] = metricReader(name) }
         let outcome = try advance("run until") {
             engine.advance(
-                until: { condition.evaluate(metricValueOrNone).holds }, limit: limit, interrupted: isInterrupted)
+                until: { condition.evaluate { readers[$0]?() ?? .none }.holds }, limit: limit,
+                interrupted: isInterrupted)
         }
         if outcome != .conditionMet {
             // Conditions are checked after instants at which something happened (SPEC §3), not at
             // the timeout itself.
-            throw CommandError("timed out after \(timeout): \(condition.text) (\(describeValues(condition)))")
+            let holdsNow = condition.evaluate(metricValueOrNone).holds
+            throw CommandError(
+                "timed out after \(timeout): \(condition.text) (\(describeValues(condition)))"
+                    + (holdsNow
+                        ? "; it holds at the timeout, but conditions are checked after instants where something happens"
+                        : ""))
         }
         return CommandOutput(
             json: .fields(["from_ns": .int(start.nanoseconds), "to_ns": .int(engine.now.nanoseconds), "met": true]))
@@ -152,8 +160,9 @@ extension Session {
         let expanded = try expandAliases(words)
         guard !expanded.isEmpty else { throw CommandError("'\(inv.command)' needs a command to run") }
         let parsed = try parser.parse(expanded, text: "")
-        if parsed.command.owner == .builtIn, ["run", "step", "reset"].contains(parsed.command.spec.name) {
-            throw CommandError("'\(parsed.label)' cannot be scheduled: only commands that do not move time can")
+        if parsed.command.owner == .builtIn, Session.notSchedulable.contains(parsed.command.spec.name) {
+            throw CommandError(
+                "'\(parsed.label)' cannot be scheduled: only commands that neither move time nor end the session can")
         }
         let text = words.map(\.raw).joined(separator: " ")
         let times = inv.integer("times") ?? Int64.max
@@ -183,7 +192,7 @@ extension Session {
             ("t_ns", .int(engine.now.nanoseconds)), ("scheduled_at", JSONValue(location.text)),
         ]
         if settings.boolean("shell.echo") {
-            sink.write("> [\(engine.now.eventStamp)] \(text)\n", to: .standardOutput)
+            sink.write("> [\(engine.now.eventStamp)] \(text)\n", to: options.json ? .standardError : .standardOutput)
         }
         do {
             let expanded = try expandAliases(words)

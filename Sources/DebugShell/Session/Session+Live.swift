@@ -6,11 +6,15 @@ extension Session {
     /// nor is help that changes nothing.
     static let notRecorded: Set<String> = [
         "run", "step", "play", "pause", "record", "quit", "exit", "reset", "history", "help", "apropos", "tools",
-        "alias", "unalias",
+        "alias", "unalias", "source",
     ]
 
-    /// Logs a command that ran at the top level, for `record`. Aliases are expanded, so a
-    /// recording replays without them.
+    /// Built-in commands that cannot be scheduled: they move time or end the session.
+    static let notSchedulable: Set<String> = ["run", "step", "reset", "exit", "quit", "play", "pause"]
+
+    /// Logs a command for `record` (typed, from a script, or from a sourced file, whose commands
+    /// are logged in place of the `source`). Aliases are expanded, so a recording replays
+    /// without them.
     func logForReplay(_ parsed: ParsedCommand, words: [Word], issuedAt: SimTime) {
         if parsed.command.owner == .builtIn, Session.notRecorded.contains(parsed.command.spec.name) { return }
         replayLog.append((issuedAt, words.map(\.raw).joined(separator: " ")))

@@ -27,6 +27,19 @@ extension Session {
         (try? readMetric(name))?.1 ?? .none
     }
 
+    /// Reads one metric again and again (`run until` after each instant): the name is resolved
+    /// once, so a check costs the tool's read and nothing else, even for a name with no value.
+    func metricReader(_ name: String) -> () -> MetricValue {
+        if Session.coreMetrics.contains(where: { $0.name == name }) {
+            return { [unowned self] in coreMetric(name) }
+        }
+        if let index = registry.toolIndex(forNamespace: name), registry.metricSpec(name) != nil {
+            let tool = tools[index]
+            return { tool.metric(name) ?? .none }
+        }
+        return { .none }
+    }
+
     /// Every metric name now: the shell's, then each tool's in registration order.
     public func allMetricNames() -> [String] {
         Session.coreMetrics.map(\.name) + tools.flatMap { $0.metricNames() }

@@ -146,7 +146,10 @@ public final class Session {
 
     /// A fresh simulation: a new device at the current rate, new tool instances (SPEC §4 `reset`).
     func resetSimulation() {
-        engine = DeviceEngine(rate: engine.refreshRate)
+        // The display rate survives a reset, a change still waiting for its vsync included.
+        let rate = engine.pendingRate?.rate ?? engine.refreshRate
+        engine.tearDown()
+        engine = DeviceEngine(rate: rate)
         replayLog.removeAll()
         playSpeed = nil
         makeTools()
@@ -220,7 +223,8 @@ public final class Session {
     /// Runs one lexed command; `.failed` when it failed (reported already).
     func execute(_ command: LexedCommand, at location: SourceLocation) -> ScriptOutcome {
         if settings.boolean("shell.echo") && !scheduledContext {
-            sink.write("> \(command.text)\n", to: .standardOutput)
+            // With --json, stdout carries JSON lines only.
+            sink.write("> \(command.text)\n", to: options.json ? .standardError : .standardOutput)
         }
         let topLevel = sourceDepth == 0 && !scheduledContext
         if topLevel { history.append(command.text) }
@@ -230,7 +234,7 @@ public final class Session {
             let parsed = try parser.parse(words, text: command.text)
             let issuedAt = engine.instantDone ? engine.now + SimDuration(nanoseconds: 1) : engine.now
             let output = try run(parsed, at: location)
-            if topLevel { logForReplay(parsed, words: words, issuedAt: issuedAt) }
+            if !scheduledContext { logForReplay(parsed, words: words, issuedAt: issuedAt) }
             render(output, command: command.text, at: location)
             return .finished
         } catch let error as CommandError {
