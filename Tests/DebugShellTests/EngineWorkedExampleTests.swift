@@ -61,6 +61,9 @@ let ms: Int64 = 1_000_000
         #expect(rec.firings[0].cause == .busy)
         #expect(engine.timerInfo(id)?.fires == 4)
         #expect(engine.timerInfo(id)?.skipped == 1)
+        // A run-loop timer's firing covers one point (D3 is GCD's): data 1 each, 4 in all.
+        #expect(engine.timerInfo(id)?.lastData == 1)
+        #expect(engine.timerInfo(id)?.totalData == 4)
     }
 
     /// D-A: `timer gcd poll --interval 50ms --queue main; stall 100ms; run 300ms`.

@@ -390,8 +390,6 @@ extension DeviceEngine {
             if lateness > timers[i].maxLateness { timers[i].maxLateness = lateness }
         }
         timers[i].fires += 1
-        timers[i].lastData = 1
-        timers[i].totalData += 1
         var cost = timers[i].cost
         if timers[i].hasCallback, let callback = timers[i].callback {
             cost =
@@ -456,8 +454,6 @@ extension DeviceEngine {
             if lateness > timers[i].maxLateness { timers[i].maxLateness = lateness }
         }
         timers[i].fires += 1
-        timers[i].lastData = 1
-        timers[i].totalData += 1
         if !isUILink {
             if timers[i].hasCallback, let callback = timers[i].callback {
                 let target = grid.nextOnGrid(after: slot, step: timers[i].gridStep)

@@ -5,52 +5,66 @@ import DebugShellCore
 /// Records live in one array and are named by their index (the ``TimerID``) everywhere else —
 /// due lists, batches, the main thread — so the hot loop does no reference counting.
 struct TimerRecord {
-    let kind: TimerKind
-    let owner: TimerOwner
-    /// `owner == .app`, kept as a flag for the hot path.
-    let isApp: Bool
-    let label: String
-    var state: TimerState = .scheduled
-    var callback: TimerCallbackHandler?
-    /// Whether `callback` is set: a plain flag, so the hot path need not touch the closure.
-    var hasCallback = false
-    var cost: SimDuration
-    var dirtiesUI: Bool
-    /// Whether this is the app's UI link (A1), which ticks only while the app animates.
-    var isUILink = false
+    // The fields are ordered by use: the first 64 bytes are what every firing reads and writes,
+    // the next 64 what a dispatch timer's firing adds, the rest is cold. Swift lays fields out in
+    // order and TimerTable puts each record on a cache line: with a thousand records, a firing's
+    // cache misses are a good part of its cost.
 
-    // Run-loop timers and display links.
-    var mode: RunLoopMode = .default
-
-    // Run-loop and dispatch timers: the grid is origin + k · interval.
-    var interval: SimDuration = .zero
-    var repeats = true
-    /// Tolerance (run-loop) or leeway (dispatch), clamped (T5, D2).
-    var slack: SimDuration = .zero
-    var gridOrigin = SimTime.zero
-    /// The next fire date (T1) or the next target (D1).
-    var fireDate = SimTime.never
+    // Hot: one cache line.
     /// The time of the one queue entry that is current; others are stale.
     var eventTime = Int64.max
-    /// In the due list of its mode (run-loop) or queue kind (dispatch, coalescing).
-    var isDue = false
-
-    // Dispatch timers.
-    var queue: DispatchQueueKind = .main
+    /// The next fire date (T1) or the next target (D1).
+    var fireDate = SimTime.never
+    // Run-loop and dispatch timers: the grid is origin + k · interval.
+    var interval: SimDuration = .zero
+    var cost: SimDuration
     var pendingData: Int64 = 0
-    /// The oldest grid point in `pendingData` (K2).
-    var oldestPending = SimTime.never
-    var handlerEnqueued = false
-    var handlerRunning = false
     /// A background handler's end; a return event is queued for it while data waits (D4).
     var handlerBusyUntil = SimTime.zero
-    var returnEventQueued = false
-    var handlerLimit: Int64 = Int64.max
+    var fires: Int64 = 0
+    var state: TimerState = .scheduled
+    var repeats = true
+    /// `owner == .app`, kept as a flag for the hot path.
+    let isApp: Bool
+    /// Whether `callback` is set: a plain flag, so the hot path need not touch the closure.
+    var hasCallback = false
+    var dirtiesUI: Bool
+    /// In the due list of its mode (run-loop) or queue kind (dispatch, coalescing).
+    var isDue = false
+    // Run-loop timers and display links.
+    var mode: RunLoopMode = .default
+    // Dispatch timers.
+    var queue: DispatchQueueKind = .main
+
+    // Warm: what a dispatch timer's firing and a late firing touch.
+    /// A dispatch timer's data (D3); run-loop timers and links derive theirs from `fires`.
+    var totalData: Int64 = 0
+    var lastData: Int64 = 0
+    /// The oldest grid point in `pendingData` (K2).
+    var oldestPending = SimTime.never
     /// When the oldest pending target was released to the handler's queue (K2 cause).
     var releasedAt = SimTime.zero
+    var maxLateness = SimDuration.zero
+    /// Tolerance (run-loop) or leeway (dispatch), clamped (T5, D2).
+    var slack: SimDuration = .zero
+    var handlerLimit: Int64 = Int64.max
+    var handlerEnqueued = false
+    var handlerRunning = false
+    var returnEventQueued = false
     /// The pending data was counted at a resume: its lateness is the pause's (K2).
     var releasedWhilePaused = false
 
+    // Cool: a late or skipping firing.
+    var gridOrigin = SimTime.zero
+    var skipped: Int64 = 0
+    /// Whether this is the app's UI link (A1), which ticks only while the app animates.
+    var isUILink = false
+    let kind: TimerKind
+    let owner: TimerOwner
+
+    // Cold.
+    var callback: TimerCallbackHandler?
+    let label: String
     // Display links.
     var preferredFramesPerSecond = 0
     /// The grid step n (DL3) at the current rate.
@@ -59,13 +73,6 @@ struct TimerRecord {
     var stepSegment = -1
     /// The pending slot: its vsync (DL7), or nil when empty.
     var slot: VsyncGrid.Position?
-
-    // Statistics.
-    var fires: Int64 = 0
-    var skipped: Int64 = 0
-    var maxLateness = SimDuration.zero
-    var lastData: Int64 = 0
-    var totalData: Int64 = 0
 
     init(kind: TimerKind, owner: TimerOwner, label: String, cost: SimDuration, dirtiesUI: Bool) {
         self.kind = kind

@@ -11,7 +11,16 @@ struct TimerTable: ~Copyable {
 
     init() {
         capacity = 64
-        base = .allocate(capacity: capacity)
+        base = TimerTable.allocate(capacity)
+    }
+
+    /// Records start on a cache line: a record's first 64 bytes are its hot fields (TimerRecord),
+    /// so a firing misses one line, not two.
+    private static func allocate(_ capacity: Int) -> UnsafeMutablePointer<TimerRecord> {
+        UnsafeMutableRawPointer.allocate(
+            byteCount: capacity * MemoryLayout<TimerRecord>.stride,
+            alignment: max(64, MemoryLayout<TimerRecord>.alignment)
+        ).bindMemory(to: TimerRecord.self, capacity: capacity)
     }
 
     deinit {
@@ -23,7 +32,7 @@ struct TimerTable: ~Copyable {
 
     mutating func append(_ record: TimerRecord) {
         if count == capacity {
-            let bigger = UnsafeMutablePointer<TimerRecord>.allocate(capacity: capacity * 2)
+            let bigger = TimerTable.allocate(capacity * 2)
             bigger.moveInitialize(from: base, count: count)
             base.deallocate()
             base = bigger
