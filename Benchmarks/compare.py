@@ -10,10 +10,9 @@ main thread costing 2 µs, odd i GCD timers on background queues).
 floor: ../shared/peers/floor `simbench binheap-bu` (bare binary-heap loop), built in a copy.
 peers: sim_heapq.py and sim_simpy.py (SimPy installed with pip when missing).
 """
-import argparse, json, os, shutil, statistics, subprocess, sys
+import argparse, json, os, statistics, subprocess, sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-PEERS = os.path.normpath(os.path.join(ROOT, "..", "shared", "peers"))
+from peers import PEERS, ROOT, build_floor
 
 
 def run(cmd, cwd=None):
@@ -25,14 +24,8 @@ def build():
     print("building enginebench (release)…", file=sys.stderr)
     subprocess.run(["swift", "build", "-c", "release", "--product", "enginebench"],
                    cwd=os.path.join(ROOT, "Benchmarks"), check=True, capture_output=True)
-    floor_src = os.path.join(ROOT, ".build-floor", "src")
-    if not os.path.exists(os.path.join(floor_src, "Package.swift")):
-        shutil.copytree(os.path.join(PEERS, "floor"), floor_src, dirs_exist_ok=True)
-        subprocess.run(["chmod", "-R", "u+w", floor_src], check=True)
-    print("building the floor (release)…", file=sys.stderr)
-    subprocess.run(["swift", "build", "-c", "release"], cwd=floor_src, check=True, capture_output=True)
     return (os.path.join(ROOT, "Benchmarks", ".build", "release", "enginebench"),
-            os.path.join(floor_src, ".build", "release", "simbench"))
+            os.path.join(build_floor(), "simbench"))
 
 
 def main():

@@ -11,25 +11,16 @@ the same script without the watch gives the cost of the app itself, so the diffe
 the frames is the checker's cost per frame (its callback plus the tracking of the 3 changes).
 The floor's `layoutbench N naive 3` gives the seed's per-frame string snapshot for the ratio.
 """
-import argparse, json, os, resource, shutil, statistics, subprocess, sys, tempfile, time
+import argparse, json, os, resource, statistics, subprocess, sys, tempfile, time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-PEERS = os.path.normpath(os.path.join(ROOT, "..", "shared", "peers"))
+from peers import ROOT, build_floor
 
 
 def build():
     print("building debugsh (release)…", file=sys.stderr)
     subprocess.run(["swift", "build", "-c", "release", "--product", "debugsh"], cwd=ROOT, check=True,
                    capture_output=True)
-    floor_src = os.path.join(ROOT, ".build-floor", "src")
-    if not os.path.exists(os.path.join(floor_src, "Package.swift")):
-        shutil.copytree(os.path.join(PEERS, "floor"), floor_src, dirs_exist_ok=True)
-        subprocess.run(["chmod", "-R", "u+w", floor_src], check=True)
-    print("building the floor (release)…", file=sys.stderr)
-    subprocess.run(["swift", "build", "-c", "release"], cwd=floor_src, check=True, capture_output=True)
-    return (os.path.join(ROOT, ".build", "release", "debugsh"),
-            os.path.join(floor_src, ".build", "release", "layoutbench"))
-
+    return (os.path.join(ROOT, ".build", "release", "debugsh"), os.path.join(build_floor(), "layoutbench"))
 
 def script(n, seconds, watch):
     # Three spinning views spread over the generated tree: deep ones when the tree is deep.

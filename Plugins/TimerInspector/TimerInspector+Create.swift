@@ -16,13 +16,7 @@ extension TimerInspector {
             throw CommandError(
                 "--tolerance \(Format.duration(tolerance)) is above the interval \(Format.duration(interval)) (T5)")
         }
-        let half = SimDuration(nanoseconds: interval.nanoseconds / 2)
-        if repeats && tolerance > half {
-            warnings.append(
-                "--tolerance \(Format.duration(tolerance)) is above half the interval of a repeating timer: clamped to \(Format.duration(half)) (T5)"
-            )
-            tolerance = half
-        }
+        tolerance = clampedToHalf(tolerance, of: interval, repeats: repeats, option: "tolerance", rule: "T5", &warnings)
         let mode = RunLoopMode(rawValue: inv.word("mode") ?? "default") ?? .default
         let (target, weak) = try targetOption(inv)
         try checkFirstFire(after: interval)
@@ -35,6 +29,20 @@ extension TimerInspector {
         }
     }
 
+    /// A repeating timer's tolerance (T5) or leeway (D2) above half its interval is clamped to
+    /// half, with a warning; a one-shot's is kept.
+    private func clampedToHalf(
+        _ slack: SimDuration, of interval: SimDuration, repeats: Bool, option: String, rule: String,
+        _ warnings: inout [String]
+    ) -> SimDuration {
+        let half = SimDuration(nanoseconds: interval.nanoseconds / 2)
+        guard repeats && slack > half else { return slack }
+        warnings.append(
+            "--\(option) \(Format.duration(slack)) is above half the interval of a repeating timer: clamped to \(Format.duration(half)) (\(rule))"
+        )
+        return half
+    }
+
     /// `timer gcd`: a dispatch-source timer (D1), first target now + `--start` (default: the
     /// interval); leeway per D2.
     func makeDispatchTimer(_ inv: Invocation) throws(CommandError) -> CommandOutput {
@@ -44,14 +52,8 @@ extension TimerInspector {
         let start = inv.duration("start") ?? interval
         var leeway = inv.duration("leeway") ?? .zero
         var warnings: [String] = []
-        let half = SimDuration(nanoseconds: interval.nanoseconds / 2)
-        if !once && leeway > half {
-            // D2: leeway is clamped to interval/2 for repeating timers, as libdispatch does.
-            warnings.append(
-                "--leeway \(Format.duration(leeway)) is above half the interval of a repeating timer: clamped to \(Format.duration(half)) (D2)"
-            )
-            leeway = half
-        }
+        // D2: leeway is clamped to interval/2 for repeating timers, as libdispatch does.
+        leeway = clampedToHalf(leeway, of: interval, repeats: !once, option: "leeway", rule: "D2", &warnings)
         let queue = DispatchQueueKind(rawValue: inv.word("queue") ?? "main") ?? .main
         let (target, weak) = try targetOption(inv)
         try checkFirstFire(after: start)
