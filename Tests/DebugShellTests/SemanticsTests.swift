@@ -562,6 +562,35 @@ func gcd(
         #expect(trace.presents.first?.hitch == .zero)
     }
 
+    @Test func r2_presentAtOrAfterTheRenderEndAndStrictlyAfterItsStart() {
+        // A render ending exactly on a vsync is presented at that vsync (at or after e)...
+        let (e, trace) = traced([.present, .render])
+        e.gpuCost = .nanoseconds(16_666_667)
+        e.stall(.milliseconds(1), dirtiesUI: true)
+        _ = e.advance(to: at(100))
+        #expect(trace.renders.map(\.end.nanoseconds) == [33_333_333])
+        #expect(trace.presents.map(\.present.nanoseconds) == [33_333_333])
+        // ...and a zero-cost render (e == s) at the next one, never at its own start.
+        let (z, zeroTrace) = traced([.present, .render])
+        z.gpuCost = .zero
+        z.stall(.milliseconds(1), dirtiesUI: true)
+        _ = z.advance(to: at(100))
+        #expect(zeroTrace.renders.map { [$0.start.nanoseconds, $0.end.nanoseconds] } == [[16_666_666, 16_666_666]])
+        #expect(zeroTrace.presents.map(\.present.nanoseconds) == [33_333_333])
+    }
+
+    @Test func r2_atMostOnePresentPerVsync() {
+        let (e, trace) = traced([.present])
+        e.gpuCost = .zero
+        e.commitCost = .zero
+        e.animate(for: .milliseconds(500))
+        for t in stride(from: 0 as Int64, to: 500, by: 3) { e.schedule(at: at(t)) { e.stall(.zero, dirtiesUI: true) } }
+        _ = e.advance(to: at(600))
+        let times = trace.presents.map(\.present)
+        #expect(times.count > 20)
+        #expect(Set(times).count == times.count)
+    }
+
     @Test func r1_waitingFramesMergeIntoTheNewest() {
         let (e, trace) = traced([.present, .render])
         e.gpuCost = .milliseconds(40)
