@@ -82,9 +82,14 @@ public final class DeviceEngine: SimulatedDevice {
     var scheduled: [UInt64: () -> Void] = [:]
     var nextScheduleSeq: UInt64 = 0
     var observers: [(token: Int, kinds: ObservationKinds, observer: any DeviceObserver)] = []
-    /// The observers again, for calls: unowned, so a notification retains nothing. `observers`
-    /// holds them strongly, and the session drops a device with its tools.
-    var observerCalls: [ObserverCall] = []
+    /// The observers again, for calls: unretained, so a notification does no reference counting
+    /// (an atomic operation costs more than the rest of a delivery here). `observers` holds them
+    /// strongly; one removed during a notification is kept alive in `retiredObservers` until
+    /// the notification is over.
+    var observerCalls = PodVector<ObserverCall>(capacity: 8)
+    /// Notifications in progress (an observer's call can lead to another).
+    var notifying = 0
+    var retiredObservers: [any DeviceObserver] = []
     var observedKinds = ObservationKinds()
     var nextObserverToken = 0
     /// Run-loop and dispatch wake-ups that fired timers; and those that fired an app timer.
@@ -231,7 +236,7 @@ public final class DeviceEngine: SimulatedDevice {
     public func addObserver(_ observer: any DeviceObserver, kinds: ObservationKinds) -> ObserverToken {
         nextObserverToken += 1
         observers.append((nextObserverToken, kinds, observer))
-        observerCalls.append(ObserverCall(kinds: kinds, observer: observer))
+        observerCalls.append(ObserverCall(observer, kinds: kinds, token: nextObserverToken))
         observedKinds.formUnion(kinds)
         if kinds.contains(.vsync) { ensureVsync() }
         return ObserverToken(rawValue: nextObserverToken)
@@ -241,28 +246,51 @@ public final class DeviceEngine: SimulatedDevice {
     /// scheduled commands. The session calls it when `reset` replaces the device, so no cycle
     /// through a tool (tool → device → observer → tool) keeps the old simulation alive.
     public func tearDown() {
-        observers.removeAll()
-        observerCalls.removeAll()
-        observedKinds = ObservationKinds()
+        for observer in observers { removeObserver(ObserverToken(rawValue: observer.token)) }
         scheduled.removeAll()
         for i in timers.indices { timers[i].callback = nil }
         mainQueue.removeAll()
     }
 
     public func removeObserver(_ token: ObserverToken) {
-        observers.removeAll { $0.token == token.rawValue }
-        observerCalls = observers.map { ObserverCall(kinds: $0.kinds, observer: $0.observer) }
+        guard let k = observers.firstIndex(where: { $0.token == token.rawValue }) else { return }
+        let removed = observers.remove(at: k)
         observedKinds = observers.reduce(into: ObservationKinds()) { $0.formUnion($1.kinds) }
+        if notifying > 0 {
+            // Mid-notification: the call list is being walked, so the entry only goes quiet, and
+            // the observer (perhaps the one being called) stays alive until the walk is over.
+            retiredObservers.append(removed.observer)
+            let n = observerCalls.count
+            for c in 0..<n where observerCalls[c].token == token.rawValue { observerCalls[c].kinds = [] }
+        } else {
+            observerCalls.removeAll { $0.token == token.rawValue }
+        }
     }
 
     @inline(__always) func wants(_ kind: ObservationKinds) -> Bool { observedKinds.contains(kind) }
 
+    /// Calls the observers of `kind` in the order they were added. One added during the
+    /// notification is not called for it; one removed is not called after its removal.
     func notify(_ kind: ObservationKinds, _ observation: DeviceObservation) {
-        // A snapshot: an observer may remove itself (or add another) while being called.
-        let calls = observerCalls
-        for call in calls where call.kinds.contains(kind) {
-            call.observer.device(self, observed: observation)
+        notifying += 1
+        let n = observerCalls.count
+        var c = 0
+        while c < n {
+            let call = observerCalls[c]
+            if call.kinds.contains(kind) { deliver(call.type, call.object, observation) }
+            c += 1
         }
+        notifying -= 1
+        if notifying == 0 && !retiredObservers.isEmpty {
+            observerCalls.removeAll { $0.kinds.isEmpty }
+            retiredObservers.removeAll()
+        }
+    }
+
+    /// Calls an observer of a known type through its unretained reference: the observer is kept
+    /// alive by `observers` or `retiredObservers` for as long as the call lasts.
+    private func deliver<O: DeviceObserver>(_ type: O.Type, _ object: UnsafeRawPointer, _ o: DeviceObservation) {
+        Unmanaged<O>.fromOpaque(object)._withUnsafeGuaranteedRef { $0.device(self, observed: o) }
     }
 }
 
@@ -303,8 +331,18 @@ enum EventKey {
     }
 }
 
-/// An observer as the hot loop calls it.
+/// An observer as the hot loop calls it: its object unretained and its dynamic type, so a call
+/// needs no reference counting.
 struct ObserverCall {
     var kinds: ObservationKinds
-    unowned(unsafe) var observer: any DeviceObserver
+    let object: UnsafeRawPointer
+    let type: any DeviceObserver.Type
+    let token: Int
+
+    init(_ observer: any DeviceObserver, kinds: ObservationKinds, token: Int) {
+        self.kinds = kinds
+        object = UnsafeRawPointer(Unmanaged.passUnretained(observer as AnyObject).toOpaque())
+        type = Swift.type(of: observer)
+        self.token = token
+    }
 }
