@@ -5,7 +5,8 @@
 /// bottom-up sift with branch-free child choices, as the floor benchmark in
 /// ../shared/peers/floor does; four children per node halve the depth of the sift's chain of
 /// dependent loads, which measured about 15% less time per event than the binary heap the floor
-/// uses (swift-collections' `Heap` costs about twice the floor here).
+/// uses (swift-collections' `Heap` costs about twice the floor here). The heap starts three
+/// entries into a 64-byte-aligned buffer, so each node's four children share one cache line.
 struct EventQueue: ~Copyable {
     /// Time and key packed into one 128-bit word, so that the sift compares them in one
     /// branch-free comparison (a short-circuit compare mispredicts in the sift); times are
@@ -23,35 +24,48 @@ struct EventQueue: ~Copyable {
         @inline(__always) static func < (a: Entry, b: Entry) -> Bool { a.packed < b.packed }
     }
 
-    private var entries = PodVector<Entry>(capacity: 64)
+    /// Three unused entries, then the heap: node i's children 4i+1…4i+4 sit at buffer
+    /// offsets 4(i+1)…4(i+1)+3, one aligned cache line.
+    private static let pad = 3
+    private var entries: PodVector<Entry>
 
-    init() {}
+    init() {
+        entries = PodVector<Entry>(capacity: 64)
+        for _ in 0..<Self.pad { entries.append(Entry(time: 0, key: 0)) }
+    }
 
-    var isEmpty: Bool { entries.isEmpty }
-    var count: Int { entries.count }
-    @inline(__always) var top: Entry? { entries.first }
+    var count: Int { entries.count - Self.pad }
+    var isEmpty: Bool { count == 0 }
+    @inline(__always) var top: Entry? { isEmpty ? nil : entries[Self.pad] }
 
     /// The time of the earliest entry, or `Int64.max` when there is none.
-    @inline(__always) var topTime: Int64 { entries.isEmpty ? Int64.max : entries[0].time }
+    @inline(__always) var topTime: Int64 { isEmpty ? Int64.max : entries[Self.pad].time }
 
     /// The time of the second-earliest entry (one of the top's children), or `Int64.max`.
     @inline(__always) var secondTime: Int64 {
-        let n = min(entries.count, 5)
+        let n = min(count, 5)
         var t = Int64.max
         var k = 1
         while k < n {
-            t = min(t, entries[k].time)
+            t = min(t, entries[Self.pad &+ k].time)
             k &+= 1
         }
         return t
     }
 
-    mutating func removeAll() { entries.removeAll() }
+    mutating func removeAll() {
+        while count > 0 { _ = entries.removeLast() }
+    }
+
+    /// The heap's nodes, indexed from its root.
+    @inline(__always) private func withHeap<R>(_ body: (UnsafeMutablePointer<Entry>, Int) -> R) -> R {
+        entries.withBuffer { buffer in body(buffer.baseAddress! + Self.pad, buffer.count - Self.pad) }
+    }
 
     @inline(__always) mutating func push(time: Int64, key: UInt64) {
         entries.append(Entry(time: time, key: key))
-        entries.withBuffer { p in
-            var i = p.count - 1
+        withHeap { p, n in
+            var i = n - 1
             let x = p[i]
             while i > 0 {
                 let parent = (i &- 1) >> 2
@@ -67,9 +81,9 @@ struct EventQueue: ~Copyable {
     /// Removes and returns the earliest entry. The queue must not be empty.
     @discardableResult
     mutating func popTop() -> Entry {
-        let top = entries[0]
+        let top = entries[Self.pad]
         let last = entries.removeLast()
-        if !entries.isEmpty { replaceTop(with: last) }
+        if !isEmpty { replaceTop(with: last) }
         return top
     }
 
@@ -79,8 +93,7 @@ struct EventQueue: ~Copyable {
     }
 
     @inline(__always) private mutating func replaceTop(with x: Entry) {
-        entries.withBuffer { p in
-            let n = p.count
+        withHeap { p, n in
             var i = 0
             var c = 1
             // Walk the hole down to a leaf along the smallest children, three branch-free

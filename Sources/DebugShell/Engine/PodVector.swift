@@ -10,7 +10,14 @@ struct PodVector<Element: BitwiseCopyable>: ~Copyable {
 
     init(capacity: Int = 16) {
         self.capacity = max(4, capacity)
-        base = .allocate(capacity: self.capacity)
+        base = Self.allocate(self.capacity)
+    }
+
+    /// Buffers start on a cache line (the event queue lays its heap out by lines).
+    private static func allocate(_ capacity: Int) -> UnsafeMutablePointer<Element> {
+        UnsafeMutableRawPointer.allocate(
+            byteCount: capacity * MemoryLayout<Element>.stride, alignment: max(64, MemoryLayout<Element>.alignment)
+        ).bindMemory(to: Element.self, capacity: capacity)
     }
 
     deinit { base.deallocate() }
@@ -26,7 +33,7 @@ struct PodVector<Element: BitwiseCopyable>: ~Copyable {
     }
 
     private mutating func grow() {
-        let bigger = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
+        let bigger = Self.allocate(capacity * 2)
         bigger.update(from: base, count: count)
         base.deallocate()
         base = bigger
