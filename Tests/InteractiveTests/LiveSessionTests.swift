@@ -52,6 +52,29 @@ struct LiveSessionTests {
         }
     }
 
+    @Test func anIncrementalSearchSurvivesRedrawsDuringPlay() throws {
+        try withPane { pane, _ in
+            try run(pane, "fps start --window 250ms")
+            try run(pane, "echo needle")
+            try run(pane, "animate 1000s")
+            try run(pane, "play 4")
+            try pane.press("C-r")
+            try pane.type("need")
+            // The block keeps changing while readline's search prompt stays on the last line.
+            var seen = Set<String>()
+            let screen = try pane.waitFor("the fps line to change under a search", seconds: 10) { screen in
+                guard screen.lastLine == "(reverse-i-search)`need': echo needle", let line = fpsLines(screen).last
+                else { return false }
+                seen.insert(line)
+                return seen.count >= 3
+            }
+            #expect(fpsLines(screen).count == 1, "\(screen)")
+            // Accepting the match runs it.
+            try pane.press("Enter")
+            try pane.waitFor("the found command's output") { $0.lines.filter { $0 == "needle" }.count == 2 }
+        }
+    }
+
     @Test func aCommandTypedDuringPlayTakesEffect() throws {
         try withPane { pane, _ in
             try run(pane, "fps start")
