@@ -12,10 +12,15 @@ public final class DeviceEngine: SimulatedDevice {
     public internal(set) var now: SimTime = .zero
     /// Whether the events at `now` have been processed (after `step` and `run until`).
     var instantDone = false
+    /// Instants processed since the start, each time an advance went through one (an instant
+    /// already done is processed again by the next advance that starts there).
+    public internal(set) var instantsProcessed = 0
     var grid: VsyncGrid
     var queue = EventQueue()
     /// The next vsync to process, or nil while nothing needs vsyncs (idle time is free).
     var nextVsync: VsyncGrid.Position?
+    /// Vsyncs at or before this time are past: the latest vsync processed, or the latest instant
+    /// whose vsync step (S4.3) is over, whether a vsync was due then or not.
     var lastProcessedVsync: Int64 = -1
 
     // MARK: The run loop
@@ -206,9 +211,10 @@ public final class DeviceEngine: SimulatedDevice {
 
     public func markUIDirty() { uiDirty = true }
 
-    /// Changes the refresh rate at the first vsync at or after now (S2).
+    /// Changes the refresh rate at the first vsync at or after now (S2) that is still to come: a
+    /// vsync at now whose instant is done (after `step`) happened at the old rate.
     public func setRefreshRate(_ rate: RefreshRate) {
-        grid.changeRate(to: rate.hertz, at: now.nanoseconds)
+        grid.changeRate(to: rate.hertz, at: max(now.nanoseconds, lastProcessedVsync + 1))
         if nextVsync != nil {
             nextVsync = firstUnprocessedVsync()
         }

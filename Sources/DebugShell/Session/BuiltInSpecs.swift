@@ -120,6 +120,17 @@ extension Session {
                             "> every 250ms echo tick\n> run until clock.now >= 0.5s\ntick\ntick\n> get clock.now\nclock.now = 0.5s"
                         ),
                     ]),
+                VerbSpec(
+                    "to", abstract: "Process the events before a time, then set now to it (run for the time between).",
+                    arguments: [ArgumentSpec("time", .time, abstract: "The time to stop at, from t = 0.")],
+                    examples: [Example("> run 1s\n> run to 2.5s\n> get clock.now\nclock.now = 2.5s")]),
+                VerbSpec(
+                    "through",
+                    abstract: "Process the events up to and including a time's: now is then that instant, done.",
+                    discussion:
+                        "As 'step' does at a vsync: commands issued afterwards take effect after that instant's events. Recordings use it to stand for a 'step' or a 'run until'.",
+                    arguments: [ArgumentSpec("time", .time, abstract: "The last instant to process, from t = 0.")],
+                    examples: [Example("> run through 50ms\n> get clock.vsyncs\nclock.vsyncs = 4")]),
             ], defaultVerb: ""),
         CommandSpec(
             "step", abstract: "Run through the n-th vsync after now (a vsync at now counts as the first).",

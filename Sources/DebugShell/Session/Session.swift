@@ -113,11 +113,13 @@ public final class Session {
     public internal(set) var playSpeed: Double?
     /// Nanoseconds of virtual time owed to `play` but not yet whole.
     var playRemainder = 0.0
-    /// The commands since the start or the last `reset`, with the virtual time each was issued
-    /// at, for `record` (SPEC §10).
-    var replayLog: [(time: SimTime, command: String)] = []
+    /// The commands since the start or the last `reset`, each at the instant it was issued, for
+    /// `record`.
+    var recording = Recording()
     /// The file `record` writes, while recording.
     public internal(set) var recordingPath: String?
+    /// The size of the recording's log when the file was last written.
+    var recordingWrittenAt = 0
 
     /// The deepest `source` nesting (SPEC §13).
     public static let maxSourceDepth = 64
@@ -150,7 +152,7 @@ public final class Session {
         let rate = engine.pendingRate?.rate ?? engine.refreshRate
         engine.tearDown()
         engine = DeviceEngine(rate: rate)
-        replayLog.removeAll()
+        recording = Recording(preamble: recordingPreamble())
         playSpeed = nil
         makeTools()
     }
@@ -232,9 +234,11 @@ public final class Session {
             let words = try expandAliases(command.words)
             if words.isEmpty { return .finished }
             let parsed = try parser.parse(words, text: command.text)
-            let issuedAt = engine.instantDone ? engine.now + SimDuration(nanoseconds: 1) : engine.now
+            let issuedAt = (time: engine.now, done: engine.instantDone, advances: engine.instantsProcessed)
             let output = try run(parsed, at: location)
-            if !scheduledContext { logForReplay(parsed, words: words, issuedAt: issuedAt) }
+            if !scheduledContext {
+                logForReplay(parsed, words: words, issuedAt: issuedAt, typed: location.origin.name == nil)
+            }
             render(output, command: command.text, at: location)
             return .finished
         } catch let error as CommandError {
