@@ -65,7 +65,9 @@ struct Recording {
 
     /// The whole script: a header, the preamble, the commands, and the time line that ends at
     /// `now` (`done`: with its instant's events processed).
-    func script(path: String, now: SimTime, done: Bool, advances: Int) -> String {
+    /// The plugins the session had loaded (`requirements`, as `plugin require` lines) come first:
+    /// the replay needs their tools.
+    func script(path: String, now: SimTime, done: Bool, advances: Int, requirements: [String] = []) -> String {
         var text = "# A debugsh session recorded with 'record': replay it with 'debugsh \(path)'.\n"
         text += "# Each command runs at the virtual time it was issued: 'run to' and 'run through' lines\n"
         text += "# move time as the session did.\n"
@@ -73,7 +75,7 @@ struct Recording {
             text += "# A scheduled command failed during the session, which went on: so does the replay.\n"
             text += "set shell.stop-on-error off\n"
         }
-        for line in preamble { text += line + "\n" }
+        for line in requirements + preamble { text += line + "\n" }
         text += String(decoding: body, as: UTF8.self)
         if let end = Recording.advance(from: position, to: (now, done, advances)) { text += end + "\n" }
         return text

@@ -67,6 +67,7 @@ extension Session {
         case ("play", _): return try play(inv.decimal("speed"))
         case ("pause", _): return pause()
         case ("record", _): return try record(inv.words("target"))
+        case ("plugin", _): return try pluginCommand(inv)
         case ("quit", _): throw ControlFlow.exit(failures > 0 ? 1 : 0)
         case ("exit", _): throw ControlFlow.exit(Int32(inv.integer("status") ?? 0))
         default:

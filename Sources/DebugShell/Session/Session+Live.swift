@@ -6,7 +6,7 @@ extension Session {
     /// nor is help that changes nothing.
     static let notRecorded: Set<String> = [
         "run", "step", "play", "pause", "record", "quit", "exit", "reset", "history", "help", "apropos", "tools",
-        "alias", "unalias", "source",
+        "alias", "unalias", "source", "plugin",
     ]
 
     /// Built-in commands that cannot be scheduled: they move time or end the session.
@@ -155,8 +155,9 @@ extension Session {
         do {
             try FileIO.writeAtomically(
                 recording.script(
-                    path: path, now: engine.now, done: engine.instantDone, advances: engine.instantsProcessed), to: path
-            )
+                    path: path, now: engine.now, done: engine.instantDone, advances: engine.instantsProcessed,
+                    requirements: plugins.map { "plugin require \($0.name) --from \(Lexer.quote($0.resolvedPath))" }),
+                to: path)
             recordingWrittenAt = recording.body.count
             return nil
         } catch {

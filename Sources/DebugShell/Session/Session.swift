@@ -78,8 +78,10 @@ let alreadyReported = CommandError("")
 /// The interpreter and its simulation: the registry, the device, the tools, settings,
 /// aliases and history; it runs scripts and lines and writes only to its sink.
 public final class Session {
-    public let registry: ToolRegistry
-    let toolTypes: [any DebugTool.Type]
+    public private(set) var registry: ToolRegistry
+    private(set) var toolTypes: [any DebugTool.Type]
+    /// The plugin libraries loaded so far (`plugin load`), in load order.
+    public internal(set) var plugins: [LoadedPlugin] = []
     /// The simulated device; replaced by `reset`.
     public private(set) var engine: DeviceEngine
     /// The tools, in registration order; made anew by `reset`.
@@ -159,8 +161,31 @@ public final class Session {
 
     private func makeTools() {
         engine.coalescing = settings.boolean("runloop.coalescing")
-        hosts = toolTypes.indices.map { ToolHostAdapter(session: self, index: $0) }
-        tools = zip(toolTypes, hosts).map { type, host in type.init(host: host) }
+        hosts = []
+        tools = []
+        makeTools(toolTypes.indices)
+    }
+
+    /// Makes the tools at `indices` of `toolTypes`, each with its host.
+    private func makeTools(_ indices: Range<Int>) {
+        for index in indices {
+            let host = ToolHostAdapter(session: self, index: index)
+            hosts.append(host)
+            tools.append(toolTypes[index].init(host: host))
+        }
+    }
+
+    /// Adds tools while the session runs (a plugin's): all of them or, when a declaration is
+    /// wrong or a name is taken, none — nothing half-registered.
+    ///
+    /// - Throws: ``RegistrationError`` naming the first problem.
+    public func addTools(_ types: [any DebugTool.Type]) throws(RegistrationError) {
+        try registry.add(tools: types.map { $0.descriptor })
+        let first = toolTypes.count
+        toolTypes += types
+        for type in types { settings.add(type.descriptor.settings) }
+        toolStatusEnabled += Array(repeating: true, count: types.count)
+        makeTools(first..<toolTypes.count)
     }
 
     /// The tool named `name`.
