@@ -261,6 +261,8 @@ public final class FPSMeter: DebugTool {
                 presents: presents))
         // F3: setting the label's text dirties the UI, so a commit follows.
         if configuration.label { device.markUIDirty() }
+        // In a trace, the label's reading is a counter beside the presented FPS.
+        if host.isTracing { host.traceCounter("label reading", MetricNumber(value), at: time) }
         if watch.windows {
             host.emit(
                 ToolEvent(

@@ -72,6 +72,29 @@ func main() -> Int32 {
             return 2
         }
     }
+    if let file = options.trace {
+        do {
+            try session.startTrace()
+        } catch {
+            TerminalSink.writeAll(fd: 2, Array("debugsh: --trace: \(error.message)\n".utf8))
+            return 2
+        }
+        // The whole run is recorded, however it ends; a trace that cannot be written fails it.
+        let status = run(session, options: options, sink: sink, interactive: goInteractive)
+        sink.flush()
+        do {
+            try session.saveTrace(to: file)
+        } catch {
+            TerminalSink.writeAll(fd: 2, Array("debugsh: --trace: \(error.message)\n".utf8))
+            return status == 0 ? 1 : status
+        }
+        return status
+    }
+    return run(session, options: options, sink: sink, interactive: goInteractive)
+}
+
+/// Runs the scripts, the commands, stdin or the interactive session; returns the exit status.
+func run(_ session: Session, options: DebugshOptions, sink: TerminalSink, interactive goInteractive: Bool) -> Int32 {
     Signals.catchInterrupts()
     session.isInterrupted = { Signals.isInterrupted }
     defer { sink.flush() }

@@ -359,12 +359,16 @@ public struct MainThreadItem: Sendable {
     public var label: String
     public var start: SimTime
     public var end: SimTime
+    /// The run-loop iteration it belongs to (RL4), numbered from 1: the items of one wake-up —
+    /// a commit and the batch after it, or a drain — share it.
+    public var iteration: Int64
 
-    public init(kind: Kind, label: String, start: SimTime, end: SimTime) {
+    public init(kind: Kind, label: String, start: SimTime, end: SimTime, iteration: Int64 = 0) {
         self.kind = kind
         self.label = label
         self.start = start
         self.end = end
+        self.iteration = iteration
     }
 }
 

@@ -44,6 +44,8 @@ struct MainThreadState: ~Copyable {
     var inStep3 = false
     /// At the start of the simulation the previous iteration counts as not having drained.
     var lastIterationDrained = false
+    /// Run-loop iterations begun so far (RL4): the current one's number.
+    var iteration: Int64 = 0
 
     var batch = BatchKind.none
     var drainRemaining = 0
@@ -93,6 +95,7 @@ extension DeviceEngine {
                 continue  // its batch runs; then the iteration is over
             }
             guard hasWork(at: t) else { return }
+            main.iteration &+= 1
             // RL4.1: drain the main queue unless the previous iteration did; the iteration ends.
             if !mainQueue.isEmpty && !main.lastIterationDrained {
                 main.batch = .drain
@@ -128,6 +131,7 @@ extension DeviceEngine {
             finishRunningItem(at: main.busyUntil)
         }
         timers[i].eventTime = Int64.max
+        main.iteration &+= 1
         main.lastIterationDrained = false
         main.batchReadyAt = timers[i].fireDate
         countTimerWakeup(app: timers[i].isApp)
@@ -346,7 +350,10 @@ extension DeviceEngine {
         if cost.nanoseconds >= 250_000_000 { hangs += 1 }  // RL6: Apple's hang threshold
         busySpans.add(start: start.nanoseconds, end: end.nanoseconds)
         if wants(.mainItem) {
-            notify(.mainItem, .mainItem(MainThreadItem(kind: kind, label: label(), start: start, end: end)))
+            notify(
+                .mainItem,
+                .mainItem(
+                    MainThreadItem(kind: kind, label: label(), start: start, end: end, iteration: main.iteration)))
         }
     }
 

@@ -314,6 +314,45 @@ extension Session {
             ],
             examples: [Example("> record\nnot recording\n> record stop\nerror: not recording")]),
         CommandSpec(
+            "trace", abstract: "Record the simulated timeline as a Chrome trace for Perfetto's UI or chrome://tracing.",
+            discussion:
+                "Tracks: the display (vsyncs, presents, hitches with their cause), the main thread (run-loop iterations and each item by name: timer and display-link callbacks, blocks, stalls, commits), the render server, each background queue, run-loop modes, counters (presented FPS, main-thread busy, tools' own such as the FPS label's reading) and every tool event. A trace keeps its newest events up to its limit and drops the oldest beyond it. docs/Trace.md says how to open one.",
+            verbs: [
+                VerbSpec(
+                    "show", abstract: "What is recorded: state, categories, events kept and dropped, memory.",
+                    examples: [Example("> trace\nno trace ('trace start' records the simulated timeline)")]),
+                VerbSpec(
+                    "start", abstract: "Start recording from now.",
+                    options: [
+                        OptionSpec(
+                            "categories", .word,
+                            abstract:
+                                "What to record, comma-separated: display, main, render, queues, modes, counters, tools.",
+                            default: "all"),
+                        OptionSpec(
+                            "limit", .integer(1...100_000_000),
+                            abstract: "The most events kept; beyond it the oldest are dropped.", default: "1000000"),
+                    ],
+                    examples: [
+                        Example(
+                            """
+                            > trace start --categories display,main
+                            > stall 20ms
+                            > run 50ms
+                            > trace
+                            trace: recording since 0s
+                            categories: display, main
+                            events: 3 kept of 3 recorded (limit 1000000, oldest dropped beyond it)
+                            memory: 3072 KiB
+                            """)
+                    ]),
+                VerbSpec("stop", abstract: "Stop recording; the events stay to be saved."),
+                VerbSpec(
+                    "save", aliases: ["export"], abstract: "Write the trace as Chrome trace JSON (atomically).",
+                    arguments: [ArgumentSpec("file", .path, abstract: "The file, e.g. timeline.json.")],
+                    examples: [Example("> trace save t.json\nerror: no trace to save: 'trace start' records one")]),
+            ], defaultVerb: "show"),
+        CommandSpec(
             "plugin", abstract: "Load tools from a plugin library built outside debugsh, and list what is loaded.",
             discussion:
                 "A plugin is a shared library built against debugsh's DebugShellCore package with the same Swift toolchain (docs/Plugins.md). Its tools are tools like the built-in ones. Libraries in $XDG_CONFIG_HOME/debugsh/plugins/ load at start unless --no-plugins; --plugin <path> loads one from the command line.",

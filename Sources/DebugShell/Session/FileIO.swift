@@ -76,6 +76,11 @@ public enum FileIO {
     /// that names something other than a regular file (a directory, a device, a FIFO) is refused,
     /// so a write never replaces one. An existing file keeps its permissions.
     public static func writeAtomically(_ text: String, to path: String, mode: mode_t = 0o644) throws(Failure) {
+        try writeAtomically(bytes: Array(text.utf8), to: path, mode: mode)
+    }
+
+    /// Writes bytes to a file atomically, as ``writeAtomically(_:to:mode:)`` does text.
+    public static func writeAtomically(bytes: [UInt8], to path: String, mode: mode_t = 0o644) throws(Failure) {
         let target = try resolvingLinks(path)
         var mode = mode
         var st = stat()
@@ -88,10 +93,9 @@ public enum FileIO {
         let temp = target + ".tmp.\(getpid())"
         let fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
         guard fd >= 0 else { throw Failure("cannot write '\(path)': \(errorText())") }
-        var bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
             if n < 0 {
                 if errno == EINTR { continue }
                 close(fd)
@@ -101,12 +105,14 @@ public enum FileIO {
             offset += n
         }
         fchmod(fd, mode)
-        close(fd)
+        guard close(fd) == 0 else {
+            unlink(temp)
+            throw Failure("cannot write '\(path)': \(errorText())")
+        }
         guard rename(temp, target) == 0 else {
             unlink(temp)
             throw Failure("cannot write '\(path)': \(errorText())")
         }
-        bytes.removeAll()
     }
 
     /// The path a chain of symbolic links ends at (the path itself when it is no link), whether or

@@ -68,6 +68,7 @@ extension Session {
         case ("pause", _): return pause()
         case ("record", _): return try record(inv.words("target"))
         case ("plugin", _): return try pluginCommand(inv)
+        case ("trace", _): return try traceCommand(inv)
         case ("quit", _): throw ControlFlow.exit(failures > 0 ? 1 : 0)
         case ("exit", _): throw ControlFlow.exit(Int32(inv.integer("status") ?? 0))
         default:
@@ -89,6 +90,7 @@ extension Session {
         scheduledFailures = 0
         eventsPrinted = 0
         let outcome = body()
+        reportTraceLimit()
         if engine.now != start || outcome != .completed { timeDidMove() }
         if outcome == .interrupted { throw ControlFlow.interrupted }
         if scheduledFailures > 0 {

@@ -87,6 +87,7 @@ extension Session {
         scheduledFailures = 0
         let outcome = engine.advance(to: end, interrupted: isInterrupted)
         if scheduledFailures > 0 { recording.keepGoing = true }
+        reportTraceLimit()
         timeDidMove()
         if outcome == .interrupted {
             playSpeed = nil

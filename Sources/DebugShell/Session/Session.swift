@@ -120,6 +120,10 @@ public final class Session {
     var recording = Recording()
     /// The file `record` writes, while recording.
     public internal(set) var recordingPath: String?
+    /// The trace of the simulated timeline (`trace start`), recording or stopped.
+    public internal(set) var trace: TraceRecorder?
+    /// Whether the session said that the trace reached its limit.
+    var traceLimitReported = false
     /// The size of the recording's log when the file was last written.
     var recordingWrittenAt = 0
 
@@ -155,6 +159,8 @@ public final class Session {
         engine.tearDown()
         engine = DeviceEngine(rate: rate)
         recording = Recording(preamble: recordingPreamble())
+        // A trace goes on across a reset: the fresh simulation is a new process in it.
+        trace?.attach(engine)
         playSpeed = nil
         makeTools()
     }
@@ -403,6 +409,7 @@ public final class Session {
 
     /// A tool's event: printed as it happens (SPEC §8).
     func emit(_ event: ToolEvent) {
+        trace?.toolEvent(event)
         eventsPrinted += 1
         if options.json {
             sink.write(event.json.serialized + "\n", to: .standardOutput)
@@ -443,4 +450,15 @@ final class ToolHostAdapter: ToolHost {
     }
 
     func emit(_ event: ToolEvent) { session.emit(event) }
+
+    var isTracing: Bool { session.trace?.isRecording ?? false }
+
+    func traceSlice(_ name: String, from start: SimTime, to end: SimTime, args: [(String, JSONValue)]) {
+        session.trace?.toolSlice(
+            tool: index, toolName: session.registry.toolDescriptors[index].name, name, from: start, to: end, args: args)
+    }
+
+    func traceCounter(_ name: String, _ value: MetricNumber, at time: SimTime) {
+        session.trace?.toolCounter(toolName: session.registry.toolDescriptors[index].name, name, value, at: time)
+    }
 }
