@@ -6,7 +6,7 @@ import Testing
 @testable import DebugShell
 
 /// `record` writes the session's commands as `at` lines; replayed as a script they reproduce
-/// the simulation (SPEC §10).
+/// the simulation (S3).
 @Suite struct RecordTests {
     func tempPath() -> String {
         FileManager.default.temporaryDirectory.appendingPathComponent("debugsh-record-\(UUID().uuidString).dsh").path

@@ -15,7 +15,7 @@ public struct Completion: Equatable, Sendable {
 
 extension Session {
     /// Completion candidates for the word at the end of `text` (the line up to the cursor):
-    /// commands, verbs, options, option values, and names that tools supply (SPEC §10).
+    /// commands, verbs, options, option values, and names that tools supply.
     public func complete(_ text: String) -> Completion {
         let (words, current) = Session.splitForCompletion(text)
         let result = complete(words: words, current: current)

@@ -2,7 +2,7 @@ import DebugShellCore
 
 /// How a session reports and stops.
 public struct SessionOptions: Sendable {
-    /// JSON lines on stdout (SPEC §8).
+    /// JSON lines on stdout (docs/JSON.md).
     public var json = false
     /// Print each script command before running it.
     public var echo = false
@@ -107,19 +107,19 @@ public final class Session {
     var eventsPrinted = 0
     /// Called after time moved (the live front end redraws its status block).
     public var timeDidMove: () -> Void = {}
-    /// Set by a front end where virtual time can follow the wall clock (`play`, SPEC §10).
+    /// Set by a front end where virtual time can follow the wall clock (`play`).
     public var supportsPlay = false
     /// The speed of `play` (× real time), or nil when time does not follow the wall clock.
     public internal(set) var playSpeed: Double?
     /// Nanoseconds of virtual time owed to `play` but not yet whole.
     var playRemainder = 0.0
     /// The commands since the start or the last `reset`, with the virtual time each was issued
-    /// at, for `record` (SPEC §10).
+    /// at, for `record`.
     var replayLog: [(time: SimTime, command: String)] = []
     /// The file `record` writes, while recording.
     public internal(set) var recordingPath: String?
 
-    /// The deepest `source` nesting (SPEC §13).
+    /// The deepest `source` nesting (README, Limits).
     public static let maxSourceDepth = 64
     /// The deepest alias expansion.
     static let maxAliasDepth = 16
@@ -144,7 +144,7 @@ public final class Session {
         makeTools()
     }
 
-    /// A fresh simulation: a new device at the current rate, new tool instances (SPEC §4 `reset`).
+    /// A fresh simulation: a new device at the current rate, new tool instances (`reset`).
     func resetSimulation() {
         // The display rate survives a reset, a change still waiting for its vsync included.
         let rate = engine.pendingRate?.rate ?? engine.refreshRate
@@ -372,7 +372,7 @@ public final class Session {
         sink.write("\(location.prefix("error"))\(message)\(location.suffix)\n", to: .standardError)
     }
 
-    /// A tool's event: printed as it happens (SPEC §8).
+    /// A tool's event: printed as it happens (docs/JSON.md).
     func emit(_ event: ToolEvent) {
         eventsPrinted += 1
         if options.json {
