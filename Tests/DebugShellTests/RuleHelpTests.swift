@@ -111,6 +111,13 @@ import Testing
         #expect(overview.contains("\n  examples  DL-A, T-A, D-A, R-A, L-A\n"))
     }
 
+    @Test func helpCompletesRuleIDs() throws {
+        let session = try Session(tools: [CounterTool.self], sink: MemorySink())
+        #expect(session.complete("help DL").candidates == (1...8).map { "DL\($0)" } + ["DL-A"])
+        #expect(session.complete("help S4.").candidates == (1...6).map { "S4.\($0)" })
+        #expect(!session.complete("help ").candidates.contains("T1"))
+    }
+
     @Test func aproposFindsRules() throws {
         try expectTranscript(
             """

@@ -878,9 +878,9 @@ extension RuleBook {
             parent: nil,
             text:
                 "Per callback of the meter's link with timestamp ts: the first callback only records `last = ts`; each later one adds 1 to `count`; when `ts − last ≥ window`, the reading becomes `min(round(count / (ts − last) in s), R)` (half away from zero), then `count = 0` and `last = ts`. After a scroll, a meter in `default` mode gets one stale callback (DL7), so its next window spans the scroll and reads about 0.",
-            sources: ["src"],
+            sources: ["src", "model"],
             why:
-                "[src] This is the `tick:` of the FPS labels in the classic articles (YYFPSLabel and its descendants): count display-link callbacks, divide by the timestamps' span once a second has passed. The clamp to R is HyFPSLabel's; the reading near 0 after a scroll is the articles' complaint about default-mode links.",
+                "[src] This is the `tick:` of the FPS labels in the classic articles (YYFPSLabel and its descendants): count display-link callbacks, divide by the timestamps' span once a second has passed. The reading near 0 after a scroll is the articles' complaint about default-mode links. [model] The clamp to the refresh rate (HyFPSLabel clamps to 60) keeps the rounding of vsync times from ever reading above the display.",
             touches: [
                 "fps start",
                 "fps.value",
@@ -1034,7 +1034,7 @@ extension RuleBook {
             group: "K",
             parent: nil,
             text:
-                "A firing's lateness is its start minus the scheduled time of the oldest grid point it covers (NSTimer: its fire date; GCD: the oldest point in its data; display link: its timestamp). It is *late* above `timer.late-threshold` (default 1 ms). Its cause, first match: the timer's mode was not running at the scheduled time (`mode`), the main thread was busy (`busy`), coalescing or tolerance (`coalesced`). Lateness is known when the callback starts, and from that moment it counts: `timer.<name>.max_late`, `timer.late` and the firing in `timer show` include it while the callback still runs. What is decided only when the callback returns (T4's skipped grid points and next fire date) is shown only from then: a metric never shows the future.",
+                "A firing's lateness is its start minus the scheduled time of the oldest grid point it covers (NSTimer: its fire date; GCD: the oldest point in its data; display link: its timestamp). It is *late* above `timer.late-threshold` (default 1 ms). Its cause, first match: the timer's mode was not running at the scheduled time (`mode`), the main thread was busy (`busy`), coalescing or tolerance (`coalesced`); a dispatch source resumed after `timer pause` delivers the targets that passed meanwhile with the cause `paused` (D4). Lateness is known when the callback starts, and from that moment it counts: `timer.<name>.max_late`, `timer.late` and the firing in `timer show` include it while the callback still runs. What is decided only when the callback returns (T4's skipped grid points and next fire date) is shown only from then: a metric never shows the future.",
             sources: ["model"],
             why:
                 "[model] Lateness as Instruments and the articles measure it: when the callback ran against when it was due. The cause is the first thing in the way, checked in that order.",
