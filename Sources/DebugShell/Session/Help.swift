@@ -277,7 +277,7 @@ extension Session {
                 throw CommandError("no help for '\(first)': not a command, metric, setting or rule")
             }
         }
-        if RuleBook.looksLikeRuleID(first) {
+        if RuleBook.looksLikeRuleID(first), registry.command(exactly: first) == nil {
             throw CommandError("no rule '\(first)' in docs/Semantics.md ('help' lists the rules)")
         }
         let command = try parser.resolveCommand(Word(first))
