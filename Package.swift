@@ -7,45 +7,44 @@ let strict: [SwiftSetting] = [
     .treatAllWarnings(as: .error),
 ]
 
+/// The plugin API, by product: every target that sees it links the one dynamic library.
+let core = Target.Dependency.product(name: "DebugShellCore", package: "DebugShellCore")
+
 let package = Package(
     name: "debugsh",
     products: [
         .executable(name: "debugsh", targets: ["debugsh"]),
-        .library(name: "DebugShellCore", targets: ["DebugShellCore"]),
         // For the separate Benchmarks/ package.
         .library(name: "DebugShell", targets: ["DebugShell"]),
     ],
     dependencies: [
+        // The plugin API, its own package with a dynamic library: one copy in the process for the
+        // shell, the built-in tools and the tools `plugin load` adds.
+        .package(path: "DebugShellCore"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
     ],
     targets: [
-        // The plugin API: everything a tool may see.
-        .target(name: "DebugShellCore", swiftSettings: strict),
         // The engine (virtual clock, run loop, render server) and the interpreter.
         .target(
             name: "DebugShell",
-            dependencies: ["DebugShellCore", .product(name: "DequeModule", package: "swift-collections")],
-            // The engine's hot loop touches class state millions of times a second; its accesses
-            // never overlap by construction (one isolation domain, no inout across callbacks), so
-            // the runtime exclusivity checks, about 40% of its instructions, are off in release
-            // builds. Debug builds — the test suite — keep them, so an overlap would trap there.
-            swiftSettings: strict + [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]),
+            dependencies: [core, .product(name: "DequeModule", package: "swift-collections")],
+            swiftSettings: strict),
         // Test support for tools: transcript replay, so examples are tests.
-        .target(name: "DebugShellTesting", dependencies: ["DebugShell", "DebugShellCore"], swiftSettings: strict),
+        .target(name: "DebugShellTesting", dependencies: ["DebugShell", core], swiftSettings: strict),
         // The tools: each a folder under Plugins/ that sees only the plugin API.
         .target(
-            name: "FPSMeterTool", dependencies: ["DebugShellCore"], path: "Plugins/FPSMeter", swiftSettings: strict),
+            name: "FPSMeterTool", dependencies: [core], path: "Plugins/FPSMeter", swiftSettings: strict),
         .target(
-            name: "LayoutSettleTool", dependencies: ["DebugShellCore"], path: "Plugins/LayoutSettle",
+            name: "LayoutSettleTool", dependencies: [core], path: "Plugins/LayoutSettle",
             swiftSettings: strict),
         .target(
-            name: "TimerInspectorTool", dependencies: ["DebugShellCore"], path: "Plugins/TimerInspector",
+            name: "TimerInspectorTool", dependencies: [core], path: "Plugins/TimerInspector",
             swiftSettings: strict),
         // The one list of built-in tools.
         .target(
             name: "BuiltInTools",
-            dependencies: ["DebugShellCore", "FPSMeterTool", "LayoutSettleTool", "TimerInspectorTool"],
+            dependencies: [core, "FPSMeterTool", "LayoutSettleTool", "TimerInspectorTool"],
             swiftSettings: strict),
         // GNU readline; only the executable imports it.
         .systemLibrary(name: "CReadline", providers: [.apt(["libreadline-dev"])]),
@@ -57,7 +56,7 @@ let package = Package(
             ],
             swiftSettings: strict),
 
-        .testTarget(name: "DebugShellCoreTests", dependencies: ["DebugShellCore"], swiftSettings: strict),
+        .testTarget(name: "DebugShellCoreTests", dependencies: [core], swiftSettings: strict),
         .testTarget(name: "DebugShellTests", dependencies: ["DebugShell", "DebugShellTesting"], swiftSettings: strict),
         .testTarget(
             name: "BuiltInToolsTests", dependencies: ["BuiltInTools", "DebugShell", "DebugShellTesting"],

@@ -12,7 +12,7 @@ struct FiringRecord {
     /// The lateness in the low 62 bits; the top bit says whether there is a cause.
     private var latenessWord: UInt64
     /// A dispatch timer's `data` (D3) or a run-loop timer's skipped grid points (T4).
-    private(set) var extra: Int64
+    var extra: Int64
 
     private static let low62: UInt64 = (1 << 62) - 1
     private static let causes: [LatenessCause] = [.mode, .busy, .coalesced, .paused]
@@ -64,6 +64,9 @@ final class FiringLog {
         var maxLateCause: LatenessCause?
         /// Every firing recorded, kept or not.
         var total: Int64 = 0
+        /// The sum of every recorded firing's `extra` (kept or not), plus what ``addExtra(_:to:)``
+        /// added: a dispatch timer's data, a run-loop timer's skips.
+        var extraTotal: Int64 = 0
         /// The largest lateness, or -1 before the first firing.
         var maxLate: Int64 = -1
     }
@@ -93,6 +96,7 @@ final class FiringLog {
             guard let base = rings.baseAddress, timer >= 0, timer < rings.count else { return nil }
             let ring = base + timer
             ring.pointee.total += 1
+            ring.pointee.extraTotal &+= record.extra
             let count = ring.pointee.count
             if count == ring.pointee.capacity && Int(count) < limit {
                 grow(ring, limit: limit)
@@ -132,6 +136,31 @@ final class FiringLog {
 
     /// Firings kept for the timer.
     func kept(_ timer: Int) -> Int { Int(rings[timer].count) }
+
+    /// The sum of the `extra` of every firing recorded for the timer, kept or not, and of what
+    /// was added apart from firings.
+    func extraTotal(_ timer: Int) -> Int64 { rings[timer].extraTotal }
+
+    /// Adds to the timer's `extra` total apart from a firing (the skips a resume counts, T8).
+    func addExtra(_ n: Int64, to timer: Int) { rings[timer].extraTotal &+= n }
+
+    /// Sets the `extra` of the timer's newest firing to 0: a run-loop timer invalidated during
+    /// its callback skips nothing (T4).
+    func clearNewestExtra(_ timer: Int) {
+        let count = Int(rings[timer].count)
+        guard count > 0, let records = rings[timer].records else { return }
+        let k = (Int(rings[timer].head) + count - 1) % count
+        rings[timer].extraTotal &-= records[k].extra
+        records[k].extra = 0
+    }
+
+    /// The timer's newest firing, if any is kept.
+    func newest(_ timer: Int) -> FiringRecord? {
+        let ring = rings[timer]
+        let count = Int(ring.count)
+        guard count > 0, let records = ring.records else { return nil }
+        return records[(Int(ring.head) + count - 1) % count]
+    }
 
     /// How many firings the timer's ring keeps: 1,000, or its share of the budget.
     func keeps(_ timer: Int) -> Int { max(Int(rings[timer].capacity), ringLimit) }

@@ -240,7 +240,10 @@ extension TimerInspector {
         guard state == .paused else {
             throw CommandError("timer '\(entries[index].name)' is \(state.rawValue), not paused")
         }
+        // T8: a resumed run-loop timer skips the grid points it missed; they belong to no firing.
+        let before = info(index)?.skipped ?? 0
         device.resume(entries[index].id)
+        log.addExtra((info(index)?.skipped ?? 0) - before, to: index)
         return stateOutput(index)
     }
 
@@ -250,7 +253,7 @@ extension TimerInspector {
         guard state == .scheduled || state == .paused else {
             throw CommandError("timer '\(entries[index].name)' is already \(state.rawValue)")
         }
-        device.invalidate(entries[index].id)
+        invalidateTimer(index)
         let freed = timerEnded(index)
         var output = stateOutput(index)
         output.text = freed.map(\.text).joined(separator: "\n")

@@ -40,7 +40,7 @@ extension TimerInspector {
         objects[o].deallocated = true
         var invalidated: [String] = []
         for t in objects[o].timers where entries[t].weak && entries[t].live {
-            device.invalidate(entries[t].id)
+            invalidateTimer(t)
             timerEnded(t)
             invalidated.append(entries[t].name)
         }

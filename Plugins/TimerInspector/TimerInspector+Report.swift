@@ -156,7 +156,17 @@ extension TimerInspector {
             if isLate(late), let cause = r.maxLateCause { text += " (\(cause.rawValue))" }
             stats.append(text)
         }
-        if let next = info.nextFire { stats.append("next fire \(Format.time(next))") }
+        let running = info.inCallback ? log.newest(index)?.start : nil
+        if let running {
+            stats.append(
+                "\(info.kind == .dispatchTimer ? "handler" : "callback") running since \(Format.time(running))")
+        }
+        if let next = info.nextFire {
+            stats.append("next fire \(Format.time(next))")
+        } else if running != nil && info.kind == .runLoopTimer && info.repeats && info.state == .scheduled {
+            // T4: the next fire date and the skips are decided when the callback returns.
+            stats.append("next fire when it returns")
+        }
         lines.append(stats.joined(separator: " · "))
         let wanted = Int(inv.integer("last") ?? Int64(TimerInspector.defaultShowCount))
         let firings = log.last(wanted, of: index)
@@ -165,11 +175,11 @@ extension TimerInspector {
         func keepsText(_ n: Int) -> String {
             n >= FiringLog.capacity ? "\(n)" : "\(n): 2,000,000 firings in all are shared by \(entries.count) timers"
         }
-        // A main-thread callback is published when it returns (its firing has an end).
-        let running = info.fires - total
-        if running > 0 { lines.append("\(running) firing still running; it is listed when it returns") }
+        // The newest firing's skips are not decided while its callback runs (T4).
+        let undecided =
+            running != nil && info.kind == .runLoopTimer && info.repeats && info.state != .invalidated ? total : nil
         if total == 0 {
-            if running == 0 { lines.append("no firings yet") }
+            lines.append("no firings yet")
         } else {
             if Int64(firings.count) < total {
                 lines.append(
@@ -190,7 +200,7 @@ extension TimerInspector {
                     String(f.number), Format.time(r.scheduled), Format.time(r.start), Format.duration(r.lateness),
                     isLate(r.lateness) ? r.cause?.rawValue ?? "-" : "-",
                 ]
-                if extra != nil { cells.append(String(r.extra)) }
+                if extra != nil { cells.append(f.number == undecided ? "running" : String(r.extra)) }
                 return cells
             }
             lines.append(Format.table(header, rows))
@@ -207,7 +217,8 @@ extension TimerInspector {
                         "lateness_ns": JSONValue(r.lateness), "late": .bool(late),
                         "cause": late ? JSONValue(r.cause?.rawValue) : .null,
                         "data": .int(info.kind == .dispatchTimer ? r.extra : 1),
-                        "skipped": .int(info.kind == .runLoopTimer ? r.extra : 0),
+                        "skipped": f.number == undecided ? .null : .int(info.kind == .runLoopTimer ? r.extra : 0),
+                        "running": .bool(running != nil && f.number == total),
                     ])
                 }),
         ])

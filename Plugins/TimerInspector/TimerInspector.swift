@@ -5,7 +5,8 @@ import DebugShellCore
 /// run-loop-mode effects and retain-cycle leaks (K1).
 ///
 /// The device does the timing (T1–T8, D1–D6, DL1–DL8); the inspector names the timers, keeps
-/// each one's last 1,000 firings from the device's `timerFired` observations, tracks which
+/// each one's last 1,000 firings from the device's `timerFired` observations (published as each
+/// callback starts, K2), tracks which
 /// objects the timers retain, and reports. Per firing it does a constant amount of work: an
 /// array lookup from the device's ``TimerID`` to its entry and a ring-buffer write.
 public final class TimerInspector: DebugTool {
@@ -122,6 +123,14 @@ public final class TimerInspector: DebugTool {
         throw CommandError(message)
     }
 
+    /// Invalidates an entry's timer. A run-loop timer invalidated during its callback gets no
+    /// next fire date, so that firing skips nothing (T4), as the device counts it too.
+    func invalidateTimer(_ index: Int) {
+        let running = entries[index].kind == .runLoopTimer && info(index)?.inCallback == true
+        device.invalidate(entries[index].id)
+        if running { log.clearNewestExtra(index) }
+    }
+
     /// The device's current record of an entry's timer.
     func info(_ index: Int) -> TimerInfo? { device.timerInfo(entries[index].id) }
 
@@ -221,6 +230,33 @@ extension TimerInspector: DeviceObserver {
         record(firing, at: index)
     }
 
+    /// What the inspector's history says of a timer, from its own records alone: firings, the
+    /// skips decided at now (T4, T8), a dispatch timer's data (D3) and the largest lateness (K2).
+    /// Tests check it against the device's own counters.
+    struct TimerHistory: Equatable {
+        var fires: Int64
+        var skipped: Int64
+        var data: Int64
+        var maxLate: SimDuration?
+    }
+
+    func history(_ name: String) -> TimerHistory? {
+        guard let index = entryByName[name], let info = info(index) else { return nil }
+        let total = log.total(index)
+        let extra = log.extraTotal(index)
+        switch entries[index].kind {
+        case .runLoopTimer:
+            // The newest firing's skips are decided when its callback returns (T4).
+            let undecided = info.inCallback ? log.newest(index)?.extra ?? 0 : 0
+            return TimerHistory(
+                fires: total, skipped: extra - undecided, data: total, maxLate: log.maxLate(index)?.lateness)
+        case .dispatchTimer:
+            return TimerHistory(fires: total, skipped: 0, data: extra, maxLate: log.maxLate(index)?.lateness)
+        case .displayLink:
+            return TimerHistory(fires: total, skipped: 0, data: total, maxLate: log.maxLate(index)?.lateness)
+        }
+    }
+
     /// Keeps a firing of an app timer: O(1), and no allocation once the ring is full.
     private func record(_ firing: TimerFiring, at index: Int) {
         let extra = firing.kind == .dispatchTimer ? firing.data : firing.skipped
@@ -246,14 +282,13 @@ extension TimerInspector: DeviceObserver {
             message += " \(Format.duration(f.lateness)) late (\(cause)scheduled \(Format.time(f.scheduled)))"
         }
         if f.kind == .dispatchTimer { message += ", data \(f.data)" }
-        if f.skipped > 0 { message += ", skipped \(f.skipped)" }
+        // Printed as the callback starts: its skips (T4) are decided only when it returns.
         return ToolEvent(
             name: "timer.fired", time: f.start, message: message,
             fields: [
                 ("name", .string(name)), ("kind", .string(f.kind.rawValue)), ("scheduled_ns", JSONValue(f.scheduled)),
                 ("start_ns", JSONValue(f.start)), ("end_ns", JSONValue(f.end)), ("lateness_ns", JSONValue(f.lateness)),
                 ("late", .bool(late)), ("cause", late ? JSONValue(f.cause?.rawValue) : .null), ("data", .int(f.data)),
-                ("skipped", .int(f.skipped)),
             ])
     }
 }

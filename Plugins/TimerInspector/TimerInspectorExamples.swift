@@ -260,7 +260,7 @@ enum TimerInspectorExamples {
             > timer watch on
             > stall 100ms
             > run 200ms
-            [0.100s] timer: poll fired 50ms late (busy, scheduled 0.050s), skipped 1
+            [0.100s] timer: poll fired 50ms late (busy, scheduled 0.050s)
             [0.150s] timer: poll fired
             > timer watch off
             > run 100ms

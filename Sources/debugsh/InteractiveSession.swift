@@ -234,11 +234,16 @@ struct StatePaths {
     var history: String
     /// `$XDG_CONFIG_HOME/debugsh/init.dsh`, by default `~/.config/debugsh/init.dsh`.
     var rcFile: String
+    /// `$XDG_CONFIG_HOME/debugsh/plugins`, by default `~/.config/debugsh/plugins`: every library
+    /// in it loads at start (`--no-plugins` skips them).
+    var pluginFolder: String
 
     init() {
         let home = StatePaths.homeDirectory()
         history = StatePaths.base("XDG_STATE_HOME", default: home + "/.local/state") + "/debugsh/history"
-        rcFile = StatePaths.base("XDG_CONFIG_HOME", default: home + "/.config") + "/debugsh/init.dsh"
+        let config = StatePaths.base("XDG_CONFIG_HOME", default: home + "/.config") + "/debugsh"
+        rcFile = config + "/init.dsh"
+        pluginFolder = config + "/plugins"
     }
 
     /// An XDG variable's folder; the XDG spec ignores relative paths.

@@ -25,6 +25,16 @@ struct DebugshOptions: ParsableArguments {
     @Flag(name: .customLong("no-rc"), help: "Do not read the rc file ($XDG_CONFIG_HOME/debugsh/init.dsh).")
     var noRC = false
 
+    @Option(
+        name: .customLong("plugin"),
+        help: ArgumentHelp("Load a plugin library before the scripts run (repeatable).", valueName: "path"))
+    var plugins: [String] = []
+
+    @Flag(
+        name: .customLong("no-plugins"),
+        help: "Do not load the plugins in $XDG_CONFIG_HOME/debugsh/plugins/ at start.")
+    var noPlugins = false
+
     @Flag(name: .customLong("version"), help: "Print the version and exit.")
     var version = false
 
@@ -32,6 +42,3 @@ struct DebugshOptions: ParsableArguments {
     var scripts: [String] = []
 }
 
-enum DebugshVersion {
-    static let text = "debugsh 0.1.0"
-}

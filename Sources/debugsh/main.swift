@@ -1,6 +1,7 @@
 import ArgumentParser
 import BuiltInTools
 import DebugShell
+import DebugShellCore
 
 #if canImport(Glibc)
     import Glibc
@@ -26,7 +27,7 @@ func main() -> Int32 {
         return code == 64 ? 2 : code
     }
     if options.version {
-        print(DebugshVersion.text)
+        print("debugsh \(DebugShellVersion.text) (plugin API \(DebugShellPlugin.apiVersion))")
         return 0
     }
 
@@ -51,6 +52,25 @@ func main() -> Int32 {
     } catch {
         TerminalSink.writeAll(fd: 2, Array("debugsh: a built-in tool is declared wrongly: \(error)\n".utf8))
         return 1
+    }
+    // Plugins: the configured folder's libraries (a broken one is skipped with a warning), then
+    // those named with --plugin (a broken one is a usage error), before any script runs.
+    if !options.noPlugins {
+        for path in PluginFolder.libraries(in: StatePaths().pluginFolder) {
+            do {
+                try session.loadPlugin(path)
+            } catch {
+                TerminalSink.writeAll(fd: 2, Array("debugsh: warning: skipped plugin: \(error.message)\n".utf8))
+            }
+        }
+    }
+    for path in options.plugins {
+        do {
+            try session.loadPlugin(path)
+        } catch {
+            TerminalSink.writeAll(fd: 2, Array("debugsh: --plugin: \(error.message)\n".utf8))
+            return 2
+        }
     }
     Signals.catchInterrupts()
     session.isInterrupted = { Signals.isInterrupted }

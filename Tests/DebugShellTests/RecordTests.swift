@@ -5,8 +5,9 @@ import Testing
 
 @testable import DebugShell
 
-/// `record` writes the session's commands as `at` lines; replayed as a script they reproduce
-/// the simulation (S3).
+/// `record` writes the session's commands, each at the instant it was issued, with `run to` and
+/// `run through` lines that move time as the session did; replayed as a script they reproduce
+/// the simulation (S3, S4.1).
 @Suite struct RecordTests {
     func tempPath() -> String {
         FileManager.default.temporaryDirectory.appendingPathComponent("debugsh-record-\(UUID().uuidString).dsh").path
@@ -29,13 +30,27 @@ import Testing
         for metric in live.allMetricNames() {
             #expect(replay.metricValueOrNone(metric) == live.metricValueOrNone(metric), "\(metric)\n\(text)")
         }
-        // Aliases are expanded; time movers are not written; the file ends at now.
-        #expect(text.contains("at 0.25s stall 120ms\n"))
-        let commands = text.split(separator: "\n").filter { $0.hasPrefix("at ") }.map { $0.split(separator: " ")[2] }
-        #expect(!commands.contains("step") && !commands.contains("alias") && !commands.contains("run"))
-        #expect(text.hasSuffix("run \(live.engine.now)\n"))
-        // A command after `step` (its instant done) is written 1 ns later, after that instant.
-        #expect(text.contains("at 0.283333334s set counter.step 2\n"))
+        // Aliases are expanded; `step` and `run` are written as the positions they reached: the
+        // command typed after `step` follows `run through`, after that instant's events.
+        let body = text.split(separator: "\n").filter { !$0.hasPrefix("#") }
+        #expect(
+            body == [
+                "counter tick --until 5", "animate 2s", "load gpu 20ms", "run to 0.25s", "stall 120ms",
+                "run through 0.283333333s", "set counter.step 2", "scroll 300ms", "run to 1.783333333s",
+                "display rate 120", "run to 2.283333333s",
+            ])
+    }
+
+    /// A position reached without processing its instant again writes nothing; one that was
+    /// processed again (a `run until` that holds at once) writes `run through` once more.
+    @Test func positions() {
+        let done = (time: SimTime(nanoseconds: 5), done: true, advances: 3)
+        #expect(Recording.advance(from: done, to: done) == nil)
+        #expect(Recording.advance(from: done, to: (done.time, true, 4)) == "run through 0.000000005s")
+        #expect(Recording.advance(from: (done.time, false, 3), to: (done.time, false, 4)) == nil)
+        #expect(Recording.advance(from: (done.time, false, 3), to: done) == "run through 0.000000005s")
+        #expect(
+            Recording.advance(from: done, to: (SimTime(nanoseconds: 9), false, 5)) == "run to 0.000000009s")
     }
 
     @Test func recordingErrors() throws {
@@ -46,7 +61,7 @@ import Testing
             > record a.dsh b.dsh
             error: usage: record <file.dsh> | record stop
             > record /no/such/folder/x.dsh
-            error: cannot write '/no/such/folder/x.dsh'
+            error: cannot write '/no/such/folder/x.dsh': No such file or directory
             > play
             error: play needs the interactive session, where time can follow the wall clock; use 'run' here
             """)

@@ -65,13 +65,15 @@ final class DeclaredTool: DebugTool {
     }
 
     @Test func duplicatesAreRefused() {
-        #expect(register(CounterTool.descriptor) == .duplicate(kind: "tool", name: "counter", owner: "tool 'counter'"))
+        #expect(
+            register(CounterTool.descriptor)
+                == .taken(kind: "tool name", name: "counter", tool: "counter", by: "a tool already registered"))
         let twoVerbs = ToolDescriptor(
             name: "t", abstract: "a", commands: [CommandSpec("t", abstract: "a", verbs: [Self.verb, Self.verb])])
         #expect(register(twoVerbs) == .duplicate(kind: "verb", name: "t go", owner: "tool 't'"))
         let aliasClash = ToolDescriptor(
             name: "t", abstract: "a", commands: [CommandSpec("t", aliases: ["ctr"], abstract: "a", verbs: [Self.verb])])
-        #expect(register(aliasClash) == .duplicate(kind: "command", name: "ctr", owner: "tool 't'"))
+        #expect(register(aliasClash) == .taken(kind: "command", name: "ctr", tool: "t", by: "the tool 'counter'"))
         let twoMetrics = ToolDescriptor(
             name: "t", abstract: "a", commands: [],
             metrics: [MetricSpec("t.m", .integer, abstract: "a"), MetricSpec("t.m", .word, abstract: "b")])

@@ -95,10 +95,11 @@ import Testing
 
     @Test func versionAndHelp() throws {
         let v = try Binary.run(["--version"])
-        #expect(v.status == 0 && v.stdout == "debugsh 0.1.0\n")
+        #expect(v.status == 0 && v.stdout == "debugsh 0.2.0 (plugin API 1)\n")
         let h = try Binary.run(["--help"])
         #expect(h.status == 0)
         #expect(h.stdout.contains("--keep-going") && h.stdout.contains("--no-rc"))
+        #expect(h.stdout.contains("--plugin <path>") && h.stdout.contains("--no-plugins"))
     }
 
     @Test func jsonAndEchoFlags() throws {

@@ -104,14 +104,14 @@ import Testing
         #expect(
             driver.run("run 50ms")
                 == #"""
-                {"event": "timer.fired", "t_ns": 200000000, "message": "poll fired", "name": "poll", "kind": "nstimer", "scheduled_ns": 200000000, "start_ns": 200000000, "end_ns": 200000000, "lateness_ns": 0, "late": false, "cause": null, "data": 1, "skipped": 0}
-                {"event": "timer.fired", "t_ns": 200000000, "message": "g fired, data 1", "name": "g", "kind": "gcd", "scheduled_ns": 200000000, "start_ns": 200000000, "end_ns": 200000000, "lateness_ns": 0, "late": false, "cause": null, "data": 1, "skipped": 0}
+                {"event": "timer.fired", "t_ns": 200000000, "message": "poll fired", "name": "poll", "kind": "nstimer", "scheduled_ns": 200000000, "start_ns": 200000000, "end_ns": 200000000, "lateness_ns": 0, "late": false, "cause": null, "data": 1}
+                {"event": "timer.fired", "t_ns": 200000000, "message": "g fired, data 1", "name": "g", "kind": "gcd", "scheduled_ns": 200000000, "start_ns": 200000000, "end_ns": 200000000, "lateness_ns": 0, "late": false, "cause": null, "data": 1}
                 {"command": "run 50ms", "ok": true, "result": {"from_ns": 160000000, "to_ns": 210000000, "events": 2}}
                 """#)
         #expect(
             driver.run("timer show g --last 1")
                 == #"""
-                {"command": "timer show g --last 1", "ok": true, "result": {"timer": {"name": "g", "owner": "app", "kind": "gcd", "made_by": "gcd", "mode": null, "queue": "main", "interval_ns": 50000000, "repeats": true, "slack_ns": 0, "preferred_fps": null, "cost_ns": 0, "ui": false, "fires": 3, "skipped": 0, "max_late_ns": 50000000, "late": true, "max_late_cause": "busy", "last_data": 1, "total_data": 4, "next_fire_ns": 250000000, "state": "scheduled", "target": null, "weak": false}, "total": 3, "kept": 3, "title": null, "firings": [{"n": 3, "scheduled_ns": 200000000, "start_ns": 200000000, "lateness_ns": 0, "late": false, "cause": null, "data": 1, "skipped": 0}]}}
+                {"command": "timer show g --last 1", "ok": true, "result": {"timer": {"name": "g", "owner": "app", "kind": "gcd", "made_by": "gcd", "mode": null, "queue": "main", "interval_ns": 50000000, "repeats": true, "slack_ns": 0, "preferred_fps": null, "cost_ns": 0, "ui": false, "fires": 3, "skipped": 0, "max_late_ns": 50000000, "late": true, "max_late_cause": "busy", "last_data": 1, "total_data": 4, "next_fire_ns": 250000000, "state": "scheduled", "target": null, "weak": false}, "total": 3, "kept": 3, "title": null, "firings": [{"n": 3, "scheduled_ns": 200000000, "start_ns": 200000000, "lateness_ns": 0, "late": false, "cause": null, "data": 1, "skipped": 0, "running": false}]}}
                 """#)
         let list = driver.run("timer list --limit 1")
         #expect(

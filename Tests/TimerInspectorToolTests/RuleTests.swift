@@ -274,7 +274,7 @@ import Testing
             > run 300ms
             > timer show slow
             slow: gcd, every 50ms, leeway 0ms, background queue, cost 120ms — scheduled
-            fires 3 · data 5 · last data 2 · max late 90ms (busy) · next fire 0.300s
+            fires 3 · data 5 · last data 2 · max late 90ms (busy) · handler running since 0.290s · next fire 0.300s
             #  scheduled  fired   late  cause  data
             1  0.050s     0.050s  0ms   -      1
             2  0.100s     0.170s  70ms  busy   2

@@ -39,8 +39,11 @@ extension DeviceEngine {
     private func advance(
         limit: Int64, inclusive: Bool, checks: Bool, condition: () -> Bool, interrupted: () -> Bool
     ) -> AdvanceOutcome {
-        var t = now.nanoseconds
+        let start = now.nanoseconds
+        let startDone = instantDone
+        var t = start
         var instants = 0
+        defer { instantsProcessed &+= instants }
         while inclusive ? t <= limit : t < limit {
             // An interrupt is polled every 256 instants: often enough to stop within microseconds.
             if instants & 255 == 0 && interrupted() { return .interrupted }
@@ -53,7 +56,10 @@ extension DeviceEngine {
             t = nextEventTime()
         }
         now = SimTime(nanoseconds: limit)
-        instantDone = inclusive
+        // A run of no time leaves a completed instant completed. A completed instant's vsync is
+        // past, whether or not anything happened at it.
+        instantDone = inclusive || (limit == start && startDone)
+        if instantDone { lastProcessedVsync = max(lastProcessedVsync, limit) }
         // An item that ended quietly before the limit is over.
         if main.isRunning, main.busyUntil.nanoseconds < limit || (inclusive && main.busyUntil.nanoseconds == limit) {
             runMainThread(at: main.busyUntil)
@@ -72,12 +78,12 @@ extension DeviceEngine {
     }
 
     /// Whether the end of the main thread's current item must be an instant of its own: its end
-    /// does something (a commit hands its frame over, a dispatch handler may run again, a firing
-    /// is published), or work waits for the thread. Otherwise the item ends quietly and the next
-    /// instant that comes finds the thread free — the same simulation, one instant fewer.
+    /// does something (a commit hands its frame over, a dispatch handler may run again), or work
+    /// waits for the thread. Otherwise the item ends quietly and the next instant that comes finds
+    /// the thread free — the same simulation, one instant fewer.
     @inline(__always) var mainItemEndMatters: Bool {
         if referenceMode || (main.running != .timer && main.running != .link) { return true }
-        if main.pendingFiring != nil || main.batch != .none || main.inStep3 || uiDirty || !mainQueue.isEmpty {
+        if main.batch != .none || main.inStep3 || uiDirty || !mainQueue.isEmpty {
             return true
         }
         let (a, b) = currentMode == .tracking ? (1, 2) : (0, 2)
@@ -91,8 +97,10 @@ extension DeviceEngine {
             queue.popTop()
             dispatch(top, at: t)
         }
-        // 3: the vsync.
+        // 3: the vsync. Once this step is over, a vsync at t is past even if nothing needed it
+        // then: what steps 4–6 start waits for the next one (S4).
         if let v = nextVsync, v.time == t { processVsync(v) }
+        lastProcessedVsync = max(lastProcessedVsync, t)
         // 4–5: run-loop timers become ready; dispatch timers fire.
         while let top = queue.top, top.time <= t {
             let step = EventKey.step(top.key)

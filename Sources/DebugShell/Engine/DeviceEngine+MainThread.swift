@@ -53,8 +53,6 @@ struct MainThreadState: ~Copyable {
     var batchIndex = 0
     /// When the current timer wake-up's source became ready.
     var batchReadyAt = SimTime.zero
-    /// A firing waiting for its item to end, for observers.
-    var pendingFiring: TimerFiring?
 }
 
 /// The render server: a waiting frame and the one being rendered (R1, R2).
@@ -363,8 +361,9 @@ extension DeviceEngine {
             // A cancelled or suspended source runs no handler (D4, D6).
             guard timers[i].state == .scheduled, timers[i].pendingData > 0 else { return }
             timers[i].handlerRunning = true
-            let cost = invokeDispatchHandler(i, at: t)
-            begin(.block, index: i, kind: .dispatchHandler, label: timers[i].label, start: t, cost: cost)
+            let firing = invokeDispatchHandler(i, at: t)
+            begin(.block, index: i, kind: .dispatchHandler, label: timers[i].label, start: t, cost: firing.cost)
+            publish(firing)
         }
     }
 
@@ -405,6 +404,7 @@ extension DeviceEngine {
         // T4: the next fire date is the first grid point strictly after the callback returns,
         // which is known now; points passed without a callback are skipped. T6: a one-shot is done.
         let end = t + cost
+        timers[i].handlerBusyUntil = end
         var skipped: Int64 = 0
         if timers[i].state == .scheduled {
             if timers[i].repeats {
@@ -415,6 +415,8 @@ extension DeviceEngine {
                     let later = timers[i].gridPoint(after: end)
                     skipped = max(0, timers[i].gridPoints(after: scheduled, through: later) - 1)
                     timers[i].skipped += skipped
+                    timers[i].lastSkipped = skipped
+                    timers[i].lastSkippedEnd = end
                     timers[i].fireDate = later
                 }
                 scheduleRunLoopTimer(i, replacingTop: replacingTop)
@@ -426,12 +428,16 @@ extension DeviceEngine {
         } else if replacingTop {
             queue.popTop()
         }
-        if wants(.timerFired) {
-            main.pendingFiring = TimerFiring(
-                id: TimerID(rawValue: i), kind: .runLoopTimer, owner: timers[i].owner, label: timers[i].label,
-                scheduled: scheduled, start: t, end: end, lateness: lateness, cause: cause, data: 1, skipped: skipped)
-        }
         begin(.timer, index: i, kind: .timer, label: timers[i].label, start: t, cost: cost)
+        if wants(.timerFired) {
+            notify(
+                .timerFired,
+                .timerFired(
+                    TimerFiring(
+                        id: TimerID(rawValue: i), kind: .runLoopTimer, owner: timers[i].owner, label: timers[i].label,
+                        scheduled: scheduled, start: t, end: end, lateness: lateness, cause: cause, data: 1,
+                        skipped: skipped)))
+        }
     }
 
     private func startLinkCallback(_ i: Int, slot: VsyncGrid.Position, at t: SimTime) {
@@ -440,8 +446,10 @@ extension DeviceEngine {
         var cost = timers[i].cost
         let isUILink = i == uiLink
         if isUILink {
-            // A1: a tick after the animation ended (a stale slot) does nothing.
-            guard animations.contains(t.nanoseconds) else { return }
+            // A1: a tick that runs after its own animation ended (a stale slot) does nothing, even
+            // while a later animation runs: the stretch of animating time that holds its timestamp
+            // must still hold now.
+            guard animations.covers(from: timestamp.nanoseconds, through: t.nanoseconds) else { return }
             cost = frameCost
             uiDirty = true
             if let tick = pendingTick { pendingTick = max(tick, timestamp) } else { pendingTick = timestamp }
@@ -469,12 +477,16 @@ extension DeviceEngine {
             }
             if timers[i].dirtiesUI { uiDirty = true }
         }
-        if wants(.timerFired) {
-            main.pendingFiring = TimerFiring(
-                id: TimerID(rawValue: i), kind: .displayLink, owner: timers[i].owner, label: timers[i].label,
-                scheduled: timestamp, start: t, end: t + cost, lateness: lateness, cause: cause, data: 1, skipped: 0)
-        }
         begin(.link, index: i, kind: .displayLink, label: timers[i].label, start: t, cost: cost)
+        if wants(.timerFired) {
+            notify(
+                .timerFired,
+                .timerFired(
+                    TimerFiring(
+                        id: TimerID(rawValue: i), kind: .displayLink, owner: timers[i].owner, label: timers[i].label,
+                        scheduled: timestamp, start: t, end: t + cost, lateness: lateness, cause: cause, data: 1,
+                        skipped: 0)))
+        }
     }
 
     private func startCommit(at t: SimTime) {
@@ -497,7 +509,6 @@ extension DeviceEngine {
         case .block:
             guard i >= 0 else { break }
             timers[i].handlerRunning = false
-            publishFiring()
             // D4: it runs again as soon as it returns if data is pending.
             if timers[i].state == .scheduled && timers[i].pendingData > 0 { enqueueHandler(i) }
         case .commit:
@@ -510,17 +521,8 @@ extension DeviceEngine {
                     .commit, .commit(frame: frame.id, start: frame.commitStart, end: end, newestTick: frame.newestTick))
             }
             handToRenderServer(frame)
-        case .timer:
-            publishFiring()
-        case .link:
-            publishFiring()
-        }
-    }
-
-    func publishFiring() {
-        if let firing = main.pendingFiring {
-            main.pendingFiring = nil
-            if wants(.timerFired) { notify(.timerFired, .timerFired(firing)) }
+        case .timer, .link:
+            break
         }
     }
 

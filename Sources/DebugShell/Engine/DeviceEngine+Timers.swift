@@ -138,6 +138,12 @@ extension DeviceEngine {
 
     public func invalidate(_ id: TimerID) {
         guard let i = index(id), timers[i].isLive, i != uiLink else { return }
+        if timers[i].kind == .runLoopTimer && isInCallback(i) && timers[i].lastSkippedEnd == timers[i].handlerBusyUntil
+        {
+            // T4: invalidated during its callback, it gets no next fire date and skips nothing.
+            timers[i].skipped -= timers[i].lastSkipped
+            timers[i].lastSkipped = 0
+        }
         timers[i].state = .invalidated
         timers[i].eventTime = Int64.max
         timers[i].fireDate = .never
@@ -355,14 +361,36 @@ extension DeviceEngine {
     }
 
     private func runBackgroundHandler(_ i: Int, at t: SimTime) {
-        let cost = invokeDispatchHandler(i, at: t)
-        timers[i].handlerBusyUntil = t + cost
-        publishFiring()
+        let firing = invokeDispatchHandler(i, at: t)
+        timers[i].handlerBusyUntil = t + firing.cost
+        publish(firing)
     }
 
-    /// A handler invocation takes all pending data (D3); returns its cost. When someone observes
-    /// firings, the firing waits in `main.pendingFiring` to be published when it ends.
-    func invokeDispatchHandler(_ i: Int, at t: SimTime) -> SimDuration {
+    /// What a dispatch handler's invocation needs published once the engine's state is updated.
+    struct DispatchInvocation {
+        var index: Int
+        var cost: SimDuration
+        var scheduled: SimTime
+        var start: SimTime
+        var lateness: SimDuration
+        var cause: LatenessCause?
+        var data: Int64
+    }
+
+    /// Publishes a dispatch handler's firing as it starts (K2), for observers.
+    func publish(_ f: DispatchInvocation) {
+        guard wants(.timerFired) else { return }
+        notify(
+            .timerFired,
+            .timerFired(
+                TimerFiring(
+                    id: TimerID(rawValue: f.index), kind: .dispatchTimer, owner: timers[f.index].owner,
+                    label: timers[f.index].label, scheduled: f.scheduled, start: f.start, end: f.start + f.cost,
+                    lateness: f.lateness, cause: f.cause, data: f.data, skipped: 0)))
+    }
+
+    /// A handler invocation takes all pending data (D3); returns what it cost and what to publish.
+    func invokeDispatchHandler(_ i: Int, at t: SimTime) -> DispatchInvocation {
         let data = timers[i].pendingData
         let scheduled = timers[i].oldestPending
         let lateness = t - scheduled
@@ -395,13 +423,9 @@ extension DeviceEngine {
         }
         if timers[i].dirtiesUI { uiDirty = true }
         if invocation >= timers[i].handlerLimit && timers[i].state == .scheduled { finish(i) }
-        if wants(.timerFired) {
-            main.pendingFiring = TimerFiring(
-                id: TimerID(rawValue: i), kind: .dispatchTimer, owner: timers[i].owner, label: timers[i].label,
-                scheduled: scheduled, start: t, end: t + cost, lateness: max(.zero, lateness), cause: cause, data: data,
-                skipped: 0)
-        }
-        return cost
+        return DispatchInvocation(
+            index: i, cost: cost, scheduled: scheduled, start: t, lateness: max(.zero, lateness), cause: cause,
+            data: data)
     }
 
     // MARK: Reading timers
@@ -412,10 +436,36 @@ extension DeviceEngine {
 
     public func allTimers() -> [TimerInfo] { timers.indices.map { info($0) } }
 
+    /// Whether the instant at `t` is over: before now, or now once its events are processed.
+    func hasPassed(_ t: SimTime) -> Bool { t < now || (t == now && instantDone) }
+
+    /// Whether a callback or handler of the timer has started and not yet returned.
+    func isInCallback(_ i: Int) -> Bool {
+        let r = timers[i]
+        guard r.fires > 0 else { return false }
+        switch r.kind {
+        case .runLoopTimer:
+            return !hasPassed(r.handlerBusyUntil)
+        case .dispatchTimer where r.queue == .background:
+            return !hasPassed(r.handlerBusyUntil)
+        case .dispatchTimer:
+            return main.running == .block && main.runningIndex == i && !hasPassed(main.busyUntil)
+        case .displayLink:
+            return main.running == .link && main.runningIndex == i && !hasPassed(main.busyUntil)
+        }
+    }
+
     private func info(_ i: Int) -> TimerInfo {
         let r = timers[i]
         var interval = r.interval
         var next: SimTime? = r.isActive && r.fireDate < .horizon ? r.fireDate : nil
+        let inCallback = isInCallback(i)
+        var skipped = r.skipped
+        if r.kind == .runLoopTimer && inCallback {
+            // T4: the next fire date and the skips are decided when the callback returns.
+            next = nil
+            if r.lastSkippedEnd == r.handlerBusyUntil { skipped -= r.lastSkipped }
+        }
         if r.kind == .displayLink {
             let p = firstUnprocessedVsync()
             let step = DeviceEngine.gridStep(rate: grid.segments[p.segment].rate, fps: r.preferredFramesPerSecond)
@@ -434,7 +484,8 @@ extension DeviceEngine {
             id: TimerID(rawValue: i), kind: r.kind, owner: r.owner, label: r.label, state: r.state,
             mode: r.kind == .dispatchTimer ? nil : r.mode, queue: r.kind == .dispatchTimer ? r.queue : nil,
             interval: interval, repeats: r.repeats, slack: r.slack, cost: r.cost, dirtiesUI: r.dirtiesUI,
-            preferredFramesPerSecond: r.preferredFramesPerSecond, fires: r.fires, skipped: r.skipped,
-            maxLateness: r.maxLateness, lastData: data.last, totalData: data.total, nextFire: next)
+            preferredFramesPerSecond: r.preferredFramesPerSecond, fires: r.fires, skipped: skipped,
+            maxLateness: r.maxLateness, lastData: data.last, totalData: data.total, nextFire: next,
+            inCallback: inCallback)
     }
 }

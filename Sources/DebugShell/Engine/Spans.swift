@@ -19,6 +19,19 @@ struct SpanUnion {
     /// Whether `t`, which is not before any start, lies in the union.
     @inline(__always) func contains(_ t: Int64) -> Bool { !open.isEmpty || t < maxEnd }
 
+    /// Whether the union holds every point of `[a, b]` (a ≤ b): `a` and `b` lie in one stretch
+    /// of it. Open intervals run on for ever.
+    func covers(from a: Int64, through b: Int64) -> Bool {
+        var earliestOpen = Int64.max
+        for start in open.values { earliestOpen = min(earliestOpen, start) }
+        if earliestOpen <= a { return true }
+        // The closed interval holding `a` (closed intervals are disjoint and never touch).
+        let i = firstIndex { $0.end > a }
+        guard i < closed.count, closed[i].start <= a else { return false }
+        let reach = closed[i].end
+        return b < reach || earliestOpen <= reach
+    }
+
     mutating func add(start: Int64, end: Int64) {
         guard end > start else { return }
         maxEnd = max(maxEnd, end)

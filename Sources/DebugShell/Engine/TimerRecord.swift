@@ -19,7 +19,9 @@ struct TimerRecord {
     var interval: SimDuration = .zero
     var cost: SimDuration
     var pendingData: Int64 = 0
-    /// A background handler's end; a return event is queued for it while data waits (D4).
+    /// When the last callback or handler returns: a background handler's end, for which a return
+    /// event is queued while data waits (D4); a run-loop timer's callback end, which decides its
+    /// next fire date and skips (T4).
     var handlerBusyUntil = SimTime.zero
     var fires: Int64 = 0
     var state: TimerState = .scheduled
@@ -56,7 +58,13 @@ struct TimerRecord {
 
     // Cool: a late or skipping firing.
     var gridOrigin = SimTime.zero
+    /// Skips counted so far, including those of a callback still running (see `lastSkipped`).
     var skipped: Int64 = 0
+    /// The skips of a run-loop timer's latest skipping firing and that firing's end: until the
+    /// callback returns they are not decided, and ``DeviceEngine/timerInfo(_:)`` leaves them out
+    /// (T4; a metric never shows the future). Written only by firings that skip.
+    var lastSkipped: Int64 = 0
+    var lastSkippedEnd = SimTime.never
     /// Whether this is the app's UI link (A1), which ticks only while the app animates.
     var isUILink = false
     let kind: TimerKind

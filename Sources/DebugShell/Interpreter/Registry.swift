@@ -9,6 +9,8 @@ public enum RegistrationError: Error, Equatable, Sendable, CustomStringConvertib
     case clashesWithBuiltIn(command: String, tool: String)
     case outsideNamespace(kind: String, name: String, tool: String)
     case badDefault(setting: String, value: String, owner: String, reason: String)
+    /// A name another tool (or the shell) already has: a plugin's tool clashing with a loaded one.
+    case taken(kind: String, name: String, tool: String, by: String)
 
     public var description: String {
         switch self {
@@ -25,6 +27,8 @@ public enum RegistrationError: Error, Equatable, Sendable, CustomStringConvertib
             return "\(tool): \(kind) '\(name)' must start with '\(tool).' or one of the tool's command names"
         case .badDefault(let setting, let value, let owner, let reason):
             return "\(owner): setting '\(setting)' has a default '\(value)' that is not valid: \(reason)"
+        case .taken(let kind, let name, let tool, let by):
+            return "tool '\(tool)': \(kind) '\(name)' is already taken by \(by)"
         }
     }
 }
@@ -59,17 +63,36 @@ public struct ToolRegistry: Sendable {
         for descriptor in tools { try register(descriptor) }
     }
 
+    /// Registers more tools (a plugin's): all of them, or — on the first problem — none.
+    public mutating func add(tools: [ToolDescriptor]) throws(RegistrationError) {
+        var grown = self
+        for descriptor in tools { try grown.register(descriptor) }
+        self = grown
+    }
+
+    /// Who has a command name or namespace already: `the tool 'fps'` or `a built-in command`.
+    private func holder(ofCommand name: String) -> String? {
+        guard let index = byName[name] ?? byAlias[name] else { return nil }
+        switch commands[index].owner {
+        case .builtIn: return "a built-in command"
+        case .tool(let t): return "the tool '\(toolDescriptors[t].name)'"
+        }
+    }
+
     private mutating func register(_ d: ToolDescriptor) throws(RegistrationError) {
         let owner = "tool '\(d.name)'"
         guard ToolRegistry.isIdentifier(d.name) else { throw .badName(kind: "tool", name: d.name, owner: owner) }
         guard !d.abstract.isEmpty else { throw .emptyAbstract(kind: "tool", name: d.name, owner: owner) }
         guard !toolDescriptors.contains(where: { $0.name == d.name }) else {
-            throw .duplicate(kind: "tool", name: d.name, owner: owner)
+            throw .taken(kind: "tool name", name: d.name, tool: d.name, by: "a tool already registered")
         }
         let index = toolDescriptors.count
         for spec in d.commands {
             if let existing = byName[spec.name] ?? byAlias[spec.name], commands[existing].owner == .builtIn {
                 throw .clashesWithBuiltIn(command: spec.name, tool: d.name)
+            }
+            for name in [spec.name] + spec.aliases {
+                if let by = holder(ofCommand: name) { throw .taken(kind: "command", name: name, tool: d.name, by: by) }
             }
             try add(spec, owner: .tool(index), ownerName: owner)
         }
@@ -79,7 +102,10 @@ public struct ToolRegistry: Sendable {
             if ["clock", "main", "render", "shell", "runloop"].contains(space) {
                 throw .clashesWithBuiltIn(command: space, tool: d.name)
             }
-            if namespaces[space] != nil { throw .duplicate(kind: "namespace", name: space, owner: owner) }
+            if let holder = namespaces[space] {
+                throw .taken(
+                    kind: "namespace", name: space, tool: d.name, by: "the tool '\(toolDescriptors[holder].name)'")
+            }
         }
         // Metrics, settings and events: described, in the tool's namespaces, each named once.
         let named: [(kind: String, entries: [(name: String, abstract: String)])] = [

@@ -146,6 +146,17 @@ extension Session {
                             "> every 250ms echo tick\n> run until clock.now >= 0.5s\ntick\ntick\n> get clock.now\nclock.now = 0.5s"
                         ),
                     ]),
+                VerbSpec(
+                    "to", abstract: "Process the events before a time, then set now to it (run for the time between).",
+                    arguments: [ArgumentSpec("time", .time, abstract: "The time to stop at, from t = 0.")],
+                    examples: [Example("> run 1s\n> run to 2.5s\n> get clock.now\nclock.now = 2.5s")]),
+                VerbSpec(
+                    "through",
+                    abstract: "Process the events up to and including a time's: now is then that instant, done.",
+                    discussion:
+                        "As 'step' does at a vsync: commands issued afterwards take effect after that instant's events. Recordings use it to stand for a 'step' or a 'run until'.",
+                    arguments: [ArgumentSpec("time", .time, abstract: "The last instant to process, from t = 0.")],
+                    examples: [Example("> run through 50ms\n> get clock.vsyncs\nclock.vsyncs = 4")]),
             ], defaultVerb: ""),
         CommandSpec(
             "step", abstract: "Run through the n-th vsync after now (a vsync at now counts as the first).",
@@ -323,11 +334,43 @@ extension Session {
         CommandSpec(
             "record",
             abstract:
-                "Write the session's commands with their virtual times as 'at' lines, so that the file replays it; 'record stop' ends.",
+                "Write the session's commands, each at its virtual time, so that the file replays it; 'record stop' ends.",
             arguments: [
                 ArgumentSpec("target", .path, abstract: "The file to write, or 'stop'.", optional: true, rest: true)
             ],
             examples: [Example("> record\nnot recording\n> record stop\nerror: not recording")]),
+        CommandSpec(
+            "plugin", abstract: "Load tools from a plugin library built outside debugsh, and list what is loaded.",
+            discussion:
+                "A plugin is a shared library built against debugsh's DebugShellCore package with the same Swift toolchain (docs/Plugins.md). Its tools are tools like the built-in ones. Libraries in $XDG_CONFIG_HOME/debugsh/plugins/ load at start unless --no-plugins; --plugin <path> loads one from the command line.",
+            verbs: [
+                VerbSpec(
+                    "list", abstract: "The built-in tools and each loaded plugin: name, version, path, tools.",
+                    examples: [
+                        Example(
+                            "> plugin list\nname      version  path          tools\nbuilt-in  0.2.0    (in debugsh)  fps, layout, timer\nno plugins loaded: 'plugin load <path>' adds one (docs/Plugins.md)"
+                        )
+                    ]),
+                VerbSpec(
+                    "load", abstract: "Load a plugin library and register its tools (all or none).",
+                    arguments: [ArgumentSpec("path", .path, abstract: "The library (a .so file).")],
+                    examples: [
+                        Example(
+                            "> plugin load no-such-plugin.so\nerror: cannot load plugin 'no-such-plugin.so': No such file or directory"
+                        )
+                    ]),
+                VerbSpec(
+                    "require", abstract: "Need a plugin by name: nothing if it is loaded, else load it from --from.",
+                    discussion:
+                        "Recordings start with it for every plugin loaded, so that a replay works whether or not the plugin was loaded at start.",
+                    arguments: [ArgumentSpec("name", .word, abstract: "The plugin's name (see 'plugin list').")],
+                    options: [OptionSpec("from", .path, abstract: "The library to load when it is not loaded.")],
+                    examples: [
+                        Example(
+                            "> plugin require hangs\nerror: this needs the plugin 'hangs': load it with 'plugin load <path>' or 'debugsh --plugin <path>'"
+                        )
+                    ]),
+            ], defaultVerb: "list"),
         CommandSpec("quit", abstract: "Leave debugsh."),
         CommandSpec(
             "exit", abstract: "Leave debugsh with an exit status (from inside 'source' too).",

@@ -71,8 +71,21 @@ public enum FileIO {
     }
 
     /// Writes a file atomically: a temporary file beside it, then rename.
+    ///
+    /// A symbolic link is followed: the file it points to is replaced and the link stays. A path
+    /// that names something other than a regular file (a directory, a device, a FIFO) is refused,
+    /// so a write never replaces one. An existing file keeps its permissions.
     public static func writeAtomically(_ text: String, to path: String, mode: mode_t = 0o644) throws(Failure) {
-        let temp = path + ".tmp.\(getpid())"
+        let target = try resolvingLinks(path)
+        var mode = mode
+        var st = stat()
+        if stat(target, &st) == 0 {
+            guard (st.st_mode & S_IFMT) == S_IFREG else {
+                throw Failure("cannot write '\(path)': not a regular file")
+            }
+            mode = st.st_mode & 0o7777
+        }
+        let temp = target + ".tmp.\(getpid())"
         let fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
         guard fd >= 0 else { throw Failure("cannot write '\(path)': \(errorText())") }
         var bytes = Array(text.utf8)
@@ -89,11 +102,27 @@ public enum FileIO {
         }
         fchmod(fd, mode)
         close(fd)
-        guard rename(temp, path) == 0 else {
+        guard rename(temp, target) == 0 else {
             unlink(temp)
             throw Failure("cannot write '\(path)': \(errorText())")
         }
         bytes.removeAll()
+    }
+
+    /// The path a chain of symbolic links ends at (the path itself when it is no link), whether or
+    /// not that file exists.
+    static func resolvingLinks(_ path: String) throws(Failure) -> String {
+        var current = path
+        for _ in 0..<40 {
+            var st = stat()
+            guard lstat(current, &st) == 0, (st.st_mode & S_IFMT) == S_IFLNK else { return current }
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let n = readlink(current, &buffer, buffer.count - 1)
+            guard n > 0 else { throw Failure("cannot write '\(path)': \(errorText())") }
+            let target = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            current = target.hasPrefix("/") ? target : join(directory(of: current), target)
+        }
+        throw Failure("cannot write '\(path)': too many levels of symbolic links")
     }
 
     /// Creates a directory and its parents.

@@ -17,6 +17,11 @@ extension Session {
             return CommandOutput(json: .fields(["rate_hz": .int(Int64(rate.hertz))]))
         case ("run", ""): return try run(inv.duration("duration") ?? .zero)
         case ("run", "until"): return try runUntil(inv)
+        case ("run", "to"):
+            let end = inv.time("time") ?? engine.now
+            guard end >= engine.now else { throw CommandError("time \(end) is in the past (now is \(engine.now))") }
+            return try run(end - engine.now)
+        case ("run", "through"): return try runThrough(inv.time("time") ?? engine.now)
         case ("step", _): return try step(inv.integer("n") ?? 1)
         case ("load", _): return load(inv)
         case ("animate", _), ("scroll", _):
@@ -62,6 +67,7 @@ extension Session {
         case ("play", _): return try play(inv.decimal("speed"))
         case ("pause", _): return pause()
         case ("record", _): return try record(inv.words("target"))
+        case ("plugin", _): return try pluginCommand(inv)
         case ("quit", _): throw ControlFlow.exit(failures > 0 ? 1 : 0)
         case ("exit", _): throw ControlFlow.exit(Int32(inv.integer("status") ?? 0))
         default:
@@ -86,6 +92,8 @@ extension Session {
         if engine.now != start || outcome != .completed { timeDidMove() }
         if outcome == .interrupted { throw ControlFlow.interrupted }
         if scheduledFailures > 0 {
+            // The session may go on past this failure; a replay of its recording must too.
+            recording.keepGoing = true
             let n = scheduledFailures
             throw CommandError("\(n) scheduled command\(n == 1 ? "" : "s") failed during '\(what)'")
         }
@@ -127,6 +135,20 @@ extension Session {
         }
         return CommandOutput(
             json: .fields(["from_ns": .int(start.nanoseconds), "to_ns": .int(engine.now.nanoseconds), "met": true]))
+    }
+
+    /// `run through <time>`: the events up to and including those at `end` (S3, S4); now is `end`,
+    /// its instant done.
+    private func runThrough(_ end: SimTime) throws -> CommandOutput {
+        let start = engine.now
+        guard end >= start else { throw CommandError("time \(end) is in the past (now is \(start))") }
+        _ = try later(end, by: .zero)
+        _ = try advance("run through") { engine.advance(through: end, interrupted: isInterrupted) }
+        return CommandOutput(
+            json: .fields([
+                "from_ns": .int(start.nanoseconds), "to_ns": .int(end.nanoseconds),
+                "events": .int(Int64(eventsPrinted)),
+            ]))
     }
 
     private func step(_ n: Int64) throws -> CommandOutput {

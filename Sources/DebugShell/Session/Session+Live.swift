@@ -6,19 +6,39 @@ extension Session {
     /// nor is help that changes nothing.
     static let notRecorded: Set<String> = [
         "run", "step", "play", "pause", "record", "quit", "exit", "reset", "history", "help", "apropos", "tools",
-        "alias", "unalias", "source",
+        "alias", "unalias", "source", "plugin",
     ]
 
     /// Built-in commands that cannot be scheduled: they move time or end the session.
     static let notSchedulable: Set<String> = ["run", "step", "reset", "exit", "quit", "play", "pause"]
 
     /// Logs a command for `record` (typed, from a script, or from a sourced file, whose commands
-    /// are logged in place of the `source`). Aliases are expanded, so a recording replays
-    /// without them.
-    func logForReplay(_ parsed: ParsedCommand, words: [Word], issuedAt: SimTime) {
+    /// are logged in place of the `source`) at the instant it was issued. Aliases are expanded,
+    /// so a recording replays without them.
+    func logForReplay(
+        _ parsed: ParsedCommand, words: [Word], issuedAt: (time: SimTime, done: Bool, advances: Int), typed: Bool
+    ) {
         if parsed.command.owner == .builtIn, Session.notRecorded.contains(parsed.command.spec.name) { return }
-        replayLog.append((issuedAt, words.map(\.raw).joined(separator: " ")))
-        if recordingPath != nil { writeRecording() }
+        recording.append(
+            words.map(\.raw).joined(separator: " "), at: issuedAt.time, done: issuedAt.done, advances: issuedAt.advances
+        )
+        if recordingPath != nil { writeRecordingIfDue(typed: typed) }
+    }
+
+    /// What puts a fresh session in the state a log starts from: the display rate and the
+    /// settings that differ from their defaults, which `reset` keeps. The shell's own (`shell.*`)
+    /// shape the output, not the simulation, and are left to the replay's command line.
+    func recordingPreamble() -> [String] {
+        var lines: [String] = []
+        let rate = engine.pendingRate?.rate ?? engine.refreshRate
+        if rate != .sixty { lines.append("display rate \(rate.hertz)") }
+        for spec in settings.specs where !spec.name.hasPrefix("shell.") {
+            guard let value = settings.value(spec.name),
+                value != (try? ValueParser.parse(spec.defaultValue, as: spec.kind, rate: 60))
+            else { continue }
+            lines.append("set \(spec.name) \(value)")
+        }
+        return lines
     }
 
     // MARK: play
@@ -66,6 +86,7 @@ extension Session {
         }
         scheduledFailures = 0
         let outcome = engine.advance(to: end, interrupted: isInterrupted)
+        if scheduledFailures > 0 { recording.keepGoing = true }
         timeDidMove()
         if outcome == .interrupted {
             playSpeed = nil
@@ -86,47 +107,68 @@ extension Session {
         }
         if first.text == "stop" && !first.quoted && words.count == 1 {
             guard let path = recordingPath else { throw CommandError("not recording") }
-            writeRecording()
+            let written = writeRecording()
             recordingPath = nil
+            if let failure = written { throw CommandError(failure.message) }
             return CommandOutput(
-                text: "recorded \(replayLog.count) commands to \(path)",
-                json: .fields(["file": .string(path), "commands": .int(Int64(replayLog.count))]))
+                text: "recorded \(recording.commands) commands to \(path)",
+                json: .fields(["file": .string(path), "commands": .int(Int64(recording.commands))]))
         }
         guard words.count == 1 else { throw CommandError("usage: record <file.dsh> | record stop") }
         if let path = recordingPath { throw CommandError("already recording to \(path) ('record stop' first)") }
+        if let at = recording.overflowedAt {
+            throw CommandError(
+                "cannot record: the session's commands passed the log's \(Recording.limit >> 20) MiB at \(at); 'reset' starts a new log"
+            )
+        }
         recordingPath = first.text
-        guard writeRecording() else {
+        if let failure = writeRecording() {
             recordingPath = nil
-            throw CommandError("cannot write '\(first.text)'")
+            throw CommandError(failure.message)
         }
         return CommandOutput(
-            text: "recording to \(first.text) (\(replayLog.count) commands so far)",
-            json: .fields(["file": .string(first.text), "commands": .int(Int64(replayLog.count))]))
+            text: "recording to \(first.text) (\(recording.commands) commands so far)",
+            json: .fields(["file": .string(first.text), "commands": .int(Int64(recording.commands))]))
     }
 
-    /// Writes the recording: every command since the start or the last reset as an `at` line,
-    /// then a `run` to now, so that replaying the file reproduces the simulation.
-    @discardableResult
-    func writeRecording() -> Bool {
-        guard let path = recordingPath else { return false }
-        var text = "# A debugsh session recorded with 'record': replay it with 'debugsh \(path)'.\n"
-        if engine.refreshRate.hertz != 60 || !replayLog.isEmpty {
-            text += "# Commands carry the virtual time they were issued at (S3, S4.1).\n"
+    /// Writes the recording after a command: always after a typed one, so that the file is
+    /// current while someone works at the prompt; for scripts, once the log has grown by half
+    /// since the last write, so that recording n commands costs O(n) in all.
+    func writeRecordingIfDue(typed: Bool) {
+        if typed || recording.body.count >= recordingWrittenAt + recordingWrittenAt / 2 + 4096 {
+            if let failure = writeRecording() {
+                sink.write("warning: record: \(failure.message)\n", to: .standardError)
+            }
         }
-        for (time, command) in replayLog { text += "at \(time) \(command)\n" }
-        text += "run \(engine.now)\n"
+    }
+
+    /// Writes the recording: the log as a script that ends at now (atomically: a file written
+    /// beside it, then renamed over it). Returns the failure, if any.
+    @discardableResult
+    func writeRecording() -> FileIO.Failure? {
+        guard let path = recordingPath else { return nil }
+        if recording.overflowedAt != nil {
+            return FileIO.Failure(
+                "the session's commands passed the log's \(Recording.limit >> 20) MiB: the recording ends at \(recording.position.time)"
+            )
+        }
         do {
-            try FileIO.writeAtomically(text, to: path)
-            return true
+            try FileIO.writeAtomically(
+                recording.script(
+                    path: path, now: engine.now, done: engine.instantDone, advances: engine.instantsProcessed,
+                    requirements: plugins.map { "plugin require \($0.name) --from \(Lexer.quote($0.resolvedPath))" }),
+                to: path)
+            recordingWrittenAt = recording.body.count
+            return nil
         } catch {
-            return false
+            return error
         }
     }
 
     /// Finishes a recording when the session ends.
     public func finishRecording() {
         if recordingPath != nil {
-            writeRecording()
+            if let failure = writeRecording() { sink.write("error: record: \(failure.message)\n", to: .standardError) }
             recordingPath = nil
         }
     }

@@ -78,8 +78,10 @@ let alreadyReported = CommandError("")
 /// The interpreter and its simulation: the registry, the device, the tools, settings,
 /// aliases and history; it runs scripts and lines and writes only to its sink.
 public final class Session {
-    public let registry: ToolRegistry
-    let toolTypes: [any DebugTool.Type]
+    public private(set) var registry: ToolRegistry
+    private(set) var toolTypes: [any DebugTool.Type]
+    /// The plugin libraries loaded so far (`plugin load`), in load order.
+    public internal(set) var plugins: [LoadedPlugin] = []
     /// The simulated device; replaced by `reset`.
     public private(set) var engine: DeviceEngine
     /// The tools, in registration order; made anew by `reset`.
@@ -113,11 +115,13 @@ public final class Session {
     public internal(set) var playSpeed: Double?
     /// Nanoseconds of virtual time owed to `play` but not yet whole.
     var playRemainder = 0.0
-    /// The commands since the start or the last `reset`, with the virtual time each was issued
-    /// at, for `record`.
-    var replayLog: [(time: SimTime, command: String)] = []
+    /// The commands since the start or the last `reset`, each at the instant it was issued, for
+    /// `record`.
+    var recording = Recording()
     /// The file `record` writes, while recording.
     public internal(set) var recordingPath: String?
+    /// The size of the recording's log when the file was last written.
+    var recordingWrittenAt = 0
 
     /// The deepest `source` nesting (README, Limits).
     public static let maxSourceDepth = 64
@@ -150,15 +154,38 @@ public final class Session {
         let rate = engine.pendingRate?.rate ?? engine.refreshRate
         engine.tearDown()
         engine = DeviceEngine(rate: rate)
-        replayLog.removeAll()
+        recording = Recording(preamble: recordingPreamble())
         playSpeed = nil
         makeTools()
     }
 
     private func makeTools() {
         engine.coalescing = settings.boolean("runloop.coalescing")
-        hosts = toolTypes.indices.map { ToolHostAdapter(session: self, index: $0) }
-        tools = zip(toolTypes, hosts).map { type, host in type.init(host: host) }
+        hosts = []
+        tools = []
+        makeTools(toolTypes.indices)
+    }
+
+    /// Makes the tools at `indices` of `toolTypes`, each with its host.
+    private func makeTools(_ indices: Range<Int>) {
+        for index in indices {
+            let host = ToolHostAdapter(session: self, index: index)
+            hosts.append(host)
+            tools.append(toolTypes[index].init(host: host))
+        }
+    }
+
+    /// Adds tools while the session runs (a plugin's): all of them or, when a declaration is
+    /// wrong or a name is taken, none — nothing half-registered.
+    ///
+    /// - Throws: ``RegistrationError`` naming the first problem.
+    public func addTools(_ types: [any DebugTool.Type]) throws(RegistrationError) {
+        try registry.add(tools: types.map { $0.descriptor })
+        let first = toolTypes.count
+        toolTypes += types
+        for type in types { settings.add(type.descriptor.settings) }
+        toolStatusEnabled += Array(repeating: true, count: types.count)
+        makeTools(first..<toolTypes.count)
     }
 
     /// The tool named `name`.
@@ -232,9 +259,11 @@ public final class Session {
             let words = try expandAliases(command.words)
             if words.isEmpty { return .finished }
             let parsed = try parser.parse(words, text: command.text)
-            let issuedAt = engine.instantDone ? engine.now + SimDuration(nanoseconds: 1) : engine.now
+            let issuedAt = (time: engine.now, done: engine.instantDone, advances: engine.instantsProcessed)
             let output = try run(parsed, at: location)
-            if !scheduledContext { logForReplay(parsed, words: words, issuedAt: issuedAt) }
+            if !scheduledContext {
+                logForReplay(parsed, words: words, issuedAt: issuedAt, typed: location.origin.name == nil)
+            }
             render(output, command: command.text, at: location)
             return .finished
         } catch let error as CommandError {

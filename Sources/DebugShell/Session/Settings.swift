@@ -22,8 +22,13 @@ struct SettingsStore {
     ]
 
     init(specs: [SettingSpec]) {
-        for spec in specs {
-            self.specs.append(spec)
+        add(specs)
+    }
+
+    /// Adds settings at their defaults (at the start, or for a tool loaded later).
+    mutating func add(_ more: [SettingSpec]) {
+        for spec in more {
+            specs.append(spec)
             // Tools' defaults are validated at registration (RegistrationError.badDefault) and the
             // shell's are checked by a unit test, so this parse does not fail.
             values[spec.name] = try? ValueParser.parse(spec.defaultValue, as: spec.kind, rate: 60)

@@ -190,7 +190,12 @@ public struct TimerCallback: Sendable {
     }
 }
 
-/// A firing that happened: a callback or handler that ran, with its lateness (K2).
+/// A firing: a callback or handler that has started, with its lateness (K2).
+///
+/// The device publishes a firing when its callback or handler starts: its lateness and cause
+/// are known then (K2), and `fires` counts it from then. Its `end` is when it will return (RL2:
+/// nothing pre-empts an item); `skipped` is decided by that return (T4) and is not to be shown
+/// before the callback has returned.
 public struct TimerFiring: Sendable {
     public var id: TimerID
     public var kind: TimerKind
@@ -206,7 +211,9 @@ public struct TimerFiring: Sendable {
     public var cause: LatenessCause?
     /// A dispatch timer's data; 1 for others.
     public var data: Int64
-    /// Grid points passed without a callback since the previous firing (T4, DL7).
+    /// A run-loop timer's grid points that this firing skips (T4): those from its scheduled
+    /// point to the first grid point after `end`. Decided when the callback returns, at `end`.
+    /// 0 for display links (their dropped vsyncs count as they pass, DL7) and dispatch timers.
     public var skipped: Int64
 
     public init(
@@ -247,19 +254,27 @@ public struct TimerInfo: Sendable {
     public var dirtiesUI: Bool
     /// A display link's preferred frames per second (0 = the refresh rate).
     public var preferredFramesPerSecond: Int
+    /// Callbacks or handlers that have started (K2: a firing counts from its start).
     public var fires: Int64
+    /// Grid points or vsyncs passed without a callback (T4, T8, DL7), as decided at now: a
+    /// run-loop timer's skips count once the callback that decides them has returned.
     public var skipped: Int64
+    /// The largest lateness of a firing that has started (K2).
     public var maxLateness: SimDuration
     public var lastData: Int64
     public var totalData: Int64
-    /// The next scheduled firing: fire date, target, or the link's next grid vsync.
+    /// The next scheduled firing: fire date, target, or the link's next grid vsync. Nil while a
+    /// run-loop timer's callback runs: its next fire date is decided when the callback returns
+    /// (T4).
     public var nextFire: SimTime?
+    /// Whether its callback or handler has started and not yet returned at now.
+    public var inCallback: Bool
 
     public init(
         id: TimerID, kind: TimerKind, owner: TimerOwner, label: String, state: TimerState, mode: RunLoopMode?,
         queue: DispatchQueueKind?, interval: SimDuration, repeats: Bool, slack: SimDuration, cost: SimDuration,
         dirtiesUI: Bool, preferredFramesPerSecond: Int, fires: Int64, skipped: Int64, maxLateness: SimDuration,
-        lastData: Int64, totalData: Int64, nextFire: SimTime?
+        lastData: Int64, totalData: Int64, nextFire: SimTime?, inCallback: Bool = false
     ) {
         self.id = id
         self.kind = kind
@@ -280,6 +295,7 @@ public struct TimerInfo: Sendable {
         self.lastData = lastData
         self.totalData = totalData
         self.nextFire = nextFire
+        self.inCallback = inCallback
     }
 }
 

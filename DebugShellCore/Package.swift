@@ -1,0 +1,20 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+/// debugsh's plugin API: everything a tool sees of the shell and the simulated device.
+///
+/// Its own package with one dynamic library product, so that the shell, its built-in tools and
+/// tools built outside the repository (`plugin load`) all use one copy of it in a process: a
+/// tool's types conform to the very `DebugTool` protocol the shell casts to. Depend on it by
+/// path: `.package(path: "<debugsh checkout>/DebugShellCore")`.
+let package = Package(
+    name: "DebugShellCore",
+    products: [
+        .library(name: "DebugShellCore", type: .dynamic, targets: ["DebugShellCore"])
+    ],
+    targets: [
+        .target(
+            name: "DebugShellCore",
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny"), .treatAllWarnings(as: .error)])
+    ]
+)

@@ -1,0 +1,75 @@
+/// A plugin: a shared library of tools that debugsh loads at run time (`plugin load`).
+///
+/// A plugin library exports two C entry points, which the shell looks up by name:
+///
+/// ```swift
+/// import DebugShellCore
+///
+/// @_cdecl("debugsh_plugin_api_version")
+/// public func debugshPluginAPIVersion() -> Int64 { DebugShellPlugin.buildStamp }
+///
+/// @_cdecl("debugsh_plugin_manifest")
+/// public func debugshPluginManifest() -> UnsafeMutableRawPointer {
+///     DebugShellPlugin(name: "hangs", version: "1.0.0", tools: [HangDetector.self]).retainedPointer()
+/// }
+/// ```
+///
+/// The shell calls `debugsh_plugin_api_version` first and goes no further unless the plugin was
+/// built against the same plugin API version with the same Swift compiler as the shell (Swift has
+/// no stable ABI on Linux), then `debugsh_plugin_manifest` once, taking ownership of the manifest.
+/// One library may hold several tools; each is registered as the built-in tools are.
+public final class DebugShellPlugin {
+    /// The version of the plugin API. It changes whenever a declaration a plugin can use changes.
+    @_alwaysEmitIntoClient public static var apiVersion: Int32 { 1 }
+
+    /// The Swift compiler this code was compiled with, as major × 100 + minor (6.3 → 603).
+    ///
+    /// Emitted into the client, like ``apiVersion``: a plugin reports its own compiler, not the
+    /// shell's.
+    @_alwaysEmitIntoClient public static var compilerVersion: Int32 {
+        #if compiler(>=7.0)
+            return 700
+        #elseif compiler(>=6.5)
+            return 605
+        #elseif compiler(>=6.4)
+            return 604
+        #elseif compiler(>=6.3)
+            return 603
+        #elseif compiler(>=6.2)
+            return 602
+        #elseif compiler(>=6.1)
+            return 601
+        #else
+            return 600
+        #endif
+    }
+
+    /// What `debugsh_plugin_api_version` returns: the API version in the high 32 bits, the
+    /// compiler version in the low 32 — both as the code calling it was compiled.
+    @_alwaysEmitIntoClient public static var buildStamp: Int64 {
+        Int64(apiVersion) << 32 | Int64(compilerVersion)
+    }
+
+    /// The C names of the entry points.
+    public static let versionSymbol = "debugsh_plugin_api_version"
+    public static let manifestSymbol = "debugsh_plugin_manifest"
+
+    /// The plugin's name, shown by `plugin list` and named in recordings that need it.
+    public let name: String
+    /// The plugin's own version, for people.
+    public let version: String
+    /// The tools it adds, in the order they register.
+    public let tools: [any DebugTool.Type]
+
+    public init(name: String, version: String, tools: [any DebugTool.Type]) {
+        self.name = name
+        self.version = version
+        self.tools = tools
+    }
+
+    /// The manifest as `debugsh_plugin_manifest` returns it: retained once, for the shell to
+    /// take.
+    public func retainedPointer() -> UnsafeMutableRawPointer {
+        Unmanaged.passRetained(self).toOpaque()
+    }
+}
