@@ -46,7 +46,8 @@ import Testing
     @Test func everyCitedRuleIsDefined() throws {
         let defined = try SemanticsDocument.definedIDs(Self.document())
         var texts = try Self.files(
-            in: ["Sources", "DebugShellCore", "Plugins", "Tests", "docs", "Examples"], extensions: ["swift", "md", "dsh"])
+            in: ["Sources", "DebugShellCore", "Plugins", "Tests", "docs", "Examples"],
+            extensions: ["swift", "md", "dsh"])
         texts += try ["README.md", "CONTRIBUTING.md", "CHANGELOG.md"].map {
             ($0, try String(contentsOf: Self.root.appendingPathComponent($0), encoding: .utf8))
         }
