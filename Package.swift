@@ -75,6 +75,6 @@ let package = Package(
         // Runs the built binary: depends on it so `swift test` builds it first.
         .testTarget(name: "EndToEndTests", dependencies: ["debugsh", "DebugShellTesting"], swiftSettings: strict),
         // Drives the built binary in tmux: the interactive session.
-        .testTarget(name: "InteractiveTests", dependencies: ["debugsh"], swiftSettings: strict),
+        .testTarget(name: "InteractiveTests", dependencies: ["debugsh", "DebugShellTesting"], swiftSettings: strict),
     ]
 )

@@ -9,6 +9,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     dependencies: [
         .package(name: "debugsh", path: ".."),
+        .package(path: "../DebugShellCore"),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.0", traits: ["MallocInterposer"]),
     ],
     targets: [
@@ -16,7 +17,10 @@ let package = Package(
         // JSON line like the peers do, for Benchmarks/compare.
         .target(
             name: "EngineWorkload",
-            dependencies: [.product(name: "DebugShell", package: "debugsh")],
+            dependencies: [
+                .product(name: "DebugShell", package: "debugsh"),
+                .product(name: "DebugShellCore", package: "DebugShellCore"),
+            ],
             path: "Sources/EngineWorkload"),
         .executableTarget(name: "enginebench", dependencies: ["EngineWorkload"], path: "Sources/enginebench"),
         .executableTarget(

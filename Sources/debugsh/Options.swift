@@ -41,4 +41,3 @@ struct DebugshOptions: ParsableArguments {
     @Argument(help: ArgumentHelp("Scripts to run, in order.", valueName: "script.dsh"))
     var scripts: [String] = []
 }
-

@@ -86,7 +86,8 @@ enum PluginLibrary {
         let object = Unmanaged<AnyObject>.fromOpaque(pointer).takeRetainedValue()
         guard let manifest = object as? DebugShellPlugin else {
             throw CommandError(
-                "'\(path)': its manifest is a \(type(of: object)), not a DebugShellPlugin of this debugsh's DebugShellCore")
+                "'\(path)': its manifest is a \(type(of: object)), not a DebugShellPlugin of this debugsh's DebugShellCore"
+            )
         }
         return Opened(manifest: manifest, resolvedPath: file.resolved, device: file.device, inode: file.inode)
     }

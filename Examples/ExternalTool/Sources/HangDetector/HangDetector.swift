@@ -37,7 +37,9 @@ public final class HangDetector: DebugTool, DeviceObserver {
                     VerbSpec("stop", abstract: "Stop the watchdog; what it found stays."),
                     VerbSpec(
                         "list", abstract: "The hangs found: when, how long, what blocked the thread.",
-                        examples: [Example("> hangs start\n> hangs list\nno hangs (the watchdog runs every 50ms, over 250ms)")]),
+                        examples: [
+                            Example("> hangs start\n> hangs list\nno hangs (the watchdog runs every 50ms, over 250ms)")
+                        ]),
                 ], defaultVerb: "list")
         ],
         metrics: [
@@ -82,7 +84,8 @@ public final class HangDetector: DebugTool, DeviceObserver {
                 self?.look(at: callback.start)
                 return .zero
             }
-            return CommandOutput(json: .fields(["over_ns": .int(threshold.nanoseconds), "poll_ns": .int(poll.nanoseconds)]))
+            return CommandOutput(
+                json: .fields(["over_ns": .int(threshold.nanoseconds), "poll_ns": .int(poll.nanoseconds)]))
         case "stop":
             guard let watchdog, let observer else { throw CommandError("the watchdog is not running") }
             device.invalidate(watchdog)
@@ -182,7 +185,8 @@ public final class HangDetector: DebugTool, DeviceObserver {
         line.append("hangs", .bold)
         line.append(" \(hangs.count)", hangs.isEmpty ? .plain : .color(RGB(220, 50, 47)))
         if let worst = hangs.max(by: { length($0) < length($1) }) {
-            line.append(" · longest \(millis(length(worst))) (\(worst.item.label.isEmpty ? "commit" : worst.item.label))")
+            line.append(
+                " · longest \(millis(length(worst))) (\(worst.item.label.isEmpty ? "commit" : worst.item.label))")
         }
         line.append(" · over \(millis(threshold))")
         return line
