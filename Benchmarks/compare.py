@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
-"""Runs the peer workload (../shared/peers/simmodel.py) in debugsh's engine and in the peers, in one
-run on one machine, and prints wall time per simulated hour with ratios (SPEC §12).
+"""Runs the peer workload (Peers/simmodel.py) in debugsh's engine and in the peer models, in one
+run on one machine, and prints wall time per simulated hour with the ratios the README's
+performance targets name (debugsh within 2× of the floor, at least 5× the heapq loop and 15× SimPy).
 
     python3 Benchmarks/compare.py [--timers 1000] [--seconds 3600] [--hz 60] [--runs 3] [--skip-simpy]
 
 debugsh: Benchmarks/.build/release/enginebench (the workload through the plugin API: animation,
 4 ms per tick, a 21 ms stall every 2 s, the FPS meter's link, K timers — even i NSTimers on the
 main thread costing 2 µs, odd i GCD timers on background queues).
-floor: ../shared/peers/floor `simbench binheap-bu` (bare binary-heap loop), built in a copy.
-peers: sim_heapq.py and sim_simpy.py (SimPy installed with pip when missing).
+floor: Floor/ `simbench binheap-bu` (the bare binary-heap loop), built in release.
+peers: Peers/sim_heapq.py and Peers/sim_simpy.py (SimPy installed with pip when missing).
+Everything is in this repository; nothing outside it is needed.
 """
 import argparse, json, os, statistics, subprocess, sys
 

@@ -1,6 +1,6 @@
 import DebugShellCore
 
-/// The `view` commands: the simulated app's view tree (SPEC §6, L1).
+/// The `view` commands: the simulated app's view tree (docs/LayoutSettle.md, L1).
 extension LayoutSettleChecker {
     /// The live view named `name`, or an error with a did-you-mean.
     func resolve(_ name: String, role: String = "view") throws(CommandError) -> ViewSlot {

@@ -6,7 +6,7 @@ import DebugShellCore
     import Glibc
 #endif
 
-/// The interactive session (SPEC §10): a `poll()` loop over the terminal and a signal
+/// The interactive session (README): a `poll()` loop over the terminal and a signal
 /// self-pipe drives readline's callback interface, so the prompt can show a live status block
 /// and Ctrl-C and resizes are handled between keystrokes. Single-threaded throughout.
 struct InteractiveSession {
@@ -32,7 +32,7 @@ struct InteractiveSession {
     }
 
     /// While `play` runs, time moves in slices this long at most between keystrokes, and the
-    /// block redraws at most this often (about 20 times a second, SPEC §10).
+    /// block redraws at most this often (about 20 times a second).
     static let playSlice: Int64 = 50_000_000
 
     /// Runs until Ctrl-D, `quit` or `exit n`.

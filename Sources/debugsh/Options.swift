@@ -1,6 +1,6 @@
 import ArgumentParser
 
-/// The command line of SPEC §9.
+/// The command line (README, Command line).
 struct DebugshOptions: ParsableArguments {
     @Option(
         name: [.customShort("c"), .customLong("command")],

@@ -8,7 +8,7 @@ import DebugShellCore
 #endif
 
 /// debugsh's entry point: parse the command line, then run scripts, commands, stdin or an
-/// interactive session (SPEC §9).
+/// interactive session (README, Command line).
 func main() -> Int32 {
     let options: DebugshOptions
     do {
@@ -23,7 +23,7 @@ func main() -> Int32 {
         TerminalSink.writeAll(
             fd: 2, Array("debugsh: \(message)\nUsage: debugsh [options] [script.dsh ...] (see 'debugsh --help')\n".utf8)
         )
-        // ArgumentParser's usage errors exit 64 (EX_USAGE); ours exit 2 (SPEC §8).
+        // ArgumentParser's usage errors exit 64 (EX_USAGE); ours exit 2 (docs/JSON.md).
         return code == 64 ? 2 : code
     }
     if options.version {

@@ -648,7 +648,7 @@ func gcd(
     }
 }
 
-// MARK: - step (SPEC §3: run through the n-th vsync; a vsync at now counts as the first)
+// MARK: - step (run through the n-th vsync; a vsync at now counts as the first)
 
 @Suite struct StepTests {
     @Test func idleStepsMoveFromVsyncToVsync() throws {

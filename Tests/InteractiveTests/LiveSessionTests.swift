@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The live session (SPEC §10): the status block redrawn while time plays and the user types,
+/// The live session (README, The interactive session): the status block redrawn while time plays and the user types,
 /// commands typed during `play`, events above the block, Ctrl-C, resizes, `record`.
 @Suite(.serialized, .timeLimit(.minutes(1)))
 struct LiveSessionTests {

@@ -3,7 +3,7 @@ import Testing
 
 @testable import LayoutSettleTool
 
-/// Bad input gives clear errors, never a trap (SPEC §8, §13).
+/// Bad input gives clear errors, never a trap (README, Limits).
 @Suite struct LayoutBadInputTests {
     static let cases: [(command: String, error: String)] = [
         ("view add window", "'window' is the root view and always exists"),
@@ -52,7 +52,7 @@ import Testing
         #expect(try s.tool.tree.liveCount == 3)
     }
 
-    /// The whole-tree limit (SPEC §13: 10,000,000 views), lowered here to reach it cheaply; the
+    /// The whole-tree limit (README's Limits: 10,000,000 views), lowered here to reach it cheaply; the
     /// code path is the same.
     @Test func treeLimit() throws {
         let s = try LayoutSession()

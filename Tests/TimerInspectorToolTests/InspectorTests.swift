@@ -79,7 +79,7 @@ import Testing
 }
 
 @Suite struct ShowAndWatchTests {
-    /// The history keeps the last 1,000 firings per timer (SPEC §13), numbered from the first.
+    /// The history keeps the last 1,000 firings per timer (README, Limits), numbered from the first.
     @Test func ringKeepsTheLastThousand() throws {
         let driver = try Driver()
         driver.run("timer gcd fast --interval 1ms --queue background", "run 1201ms")

@@ -50,7 +50,7 @@ public enum TimerOwner: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// The life of a timer (SPEC §7 `timer.<name>.state`).
+/// The life of a timer (`timer.<name>.state`).
 public enum TimerState: String, Sendable, Hashable {
     case scheduled, paused, invalidated, done
 }
@@ -429,7 +429,7 @@ public typealias TimerCallbackHandler = (TimerCallback) -> SimDuration
 ///
 /// Tools read time and state, add and control links and timers, enqueue main-queue work, mark
 /// the UI dirty and observe what happens. They never advance time: only the shell's time
-/// commands do (SPEC §3).
+/// commands do (S3).
 public protocol SimulatedDevice: AnyObject {
     /// Now (S1).
     var now: SimTime { get }

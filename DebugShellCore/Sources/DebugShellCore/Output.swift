@@ -1,4 +1,4 @@
-/// What a command returns: text for people and a JSON result for `--json` (SPEC §8).
+/// What a command returns: text for people and a JSON result for `--json` (docs/JSON.md).
 ///
 /// Commands never print; the session renders this value for the sink it writes to.
 public struct CommandOutput: Sendable {

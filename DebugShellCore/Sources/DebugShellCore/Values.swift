@@ -1,7 +1,7 @@
 /// A decimal number with three fractional digits, the precision `get` shows and `expect` compares.
 ///
 /// Numbers are kept as an integer count of thousandths so that what `get` prints is exactly what
-/// `expect` compares (SPEC §8), on every machine.
+/// `expect` compares (docs/JSON.md), on every machine.
 public struct MetricNumber: Hashable, Comparable, Sendable, CustomStringConvertible {
     public var thousandths: Int64
 
@@ -36,7 +36,7 @@ public enum MetricValue: Hashable, Sendable {
     case word(String)
     case none
 
-    /// Exactly as `get` prints it (SPEC §8).
+    /// Exactly as `get` prints it.
     public var text: String {
         switch self {
         case .integer(let v): return String(v)
@@ -48,7 +48,7 @@ public enum MetricValue: Hashable, Sendable {
         }
     }
 
-    /// JSON: durations and times as integer nanoseconds, no value as null (SPEC §8).
+    /// JSON: durations and times as integer nanoseconds, no value as null.
     public var json: JSONValue {
         switch self {
         case .integer(let v): return .int(v)
@@ -61,7 +61,7 @@ public enum MetricValue: Hashable, Sendable {
     }
 }
 
-/// A view's frame: `x,y,w,h` relative to its parent (SPEC §3).
+/// A view's frame: `x,y,w,h` relative to its parent.
 public struct FrameRect: Hashable, Sendable, CustomStringConvertible {
     public var x: Double
     public var y: Double

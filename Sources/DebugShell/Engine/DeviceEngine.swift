@@ -2,7 +2,7 @@ import DebugShellCore
 import DequeModule
 
 /// The simulated device: vsync, the main thread and its run loop, display links, timers,
-/// Core Animation commits and the render server, in virtual time (SEMANTICS.md).
+/// Core Animation commits and the render server, in virtual time (docs/Semantics.md).
 ///
 /// One isolation domain owns it; time moves only through ``advance(to:)`` and its siblings,
 /// which the shell's time commands call. Tools get it as a ``SimulatedDevice``.

@@ -12,7 +12,7 @@ public struct ParsedCommand: Sendable {
     }
 }
 
-/// Parses words into a ``ParsedCommand`` (SPEC §3): exact names and declared aliases win, then
+/// Parses words into a ``ParsedCommand``: exact names and declared aliases win, then
 /// unique prefixes; options anywhere after the verb, `--opt=value`, `--` ends options.
 struct CommandParser {
     var registry: ToolRegistry

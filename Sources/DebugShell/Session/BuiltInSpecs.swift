@@ -1,7 +1,7 @@
 import DebugShellCore
 
 extension Session {
-    /// The shell's own metrics (SPEC §4).
+    /// The shell's own metrics (docs/Commands.md lists them).
     public static let coreMetrics: [MetricSpec] = [
         MetricSpec("clock.now", .time, abstract: "Virtual time now."),
         MetricSpec("clock.vsyncs", .integer, abstract: "Vsyncs since the start."),
@@ -14,13 +14,17 @@ extension Session {
         MetricSpec("render.presents", .integer, abstract: "Frames presented since the start."),
     ]
 
-    /// The built-in commands (SPEC §4), declared like any tool's.
+    /// The built-in commands, declared like any tool's (docs/Commands.md is generated from them).
     public static let builtInSpecs: [CommandSpec] = [
         CommandSpec(
-            "help", abstract: "Show help for a command, a verb, a metric or a setting, or list the commands.",
+            "help",
+            abstract:
+                "Show help for a command, a verb, a metric, a setting or a rule of the simulated device, or list them.",
+            discussion:
+                "A rule is named by its id in docs/Semantics.md, in any case: 'help RL6', 'help s4.1', 'help DL-A' (a worked example). It prints the rule, the kinds of source it rests on and why, and the commands, metrics and settings it touches. Help texts that cite rules end in a RULES line naming them.",
             arguments: [
                 ArgumentSpec(
-                    "topic", .word, abstract: "A command, optionally with a verb, or a metric or setting.",
+                    "topic", .word, abstract: "A command, optionally with a verb; a metric; a setting; or a rule id.",
                     optional: true, rest: true)
             ],
             examples: [
@@ -37,16 +41,38 @@ extension Session {
                     EXAMPLES:
                       > echo hello,   world
                       hello, world
-                    """)
+                    """),
+                Example(
+                    """
+                    > help s4.2
+                    S4.2 — One instant's order, step 2 (a step of S4)
+
+                    Mode changes due at t: a scroll starting or ending.
+
+                    SOURCE: model
+
+                    WHY: see 'help S4' (One instant's order).
+
+                    TOUCHES:
+                      after, at, every, scroll, run
+
+                    In docs/Semantics.md under S4.
+                    > help main.hangs
+                    main.hangs (metric, integer) — Main-thread items of 250 ms or more (RL6).
+                    RULES: RL6 (type 'help RL6')
+                    """),
             ]),
         CommandSpec(
-            "apropos", abstract: "Search the help of every command, option, metric and setting for a word.",
+            "apropos", abstract: "Search the help of every command, option, metric, setting and rule for a word.",
             arguments: [ArgumentSpec("word", .word, abstract: "The word to look for (case-insensitive).")],
             examples: [
                 Example(
                     """
                     > apropos coalesc
-                    setting runloop.coalescing — Coalesce timer wake-ups within tolerance and leeway (SEMANTICS T5, D2).
+                    setting runloop.coalescing — Coalesce timer wake-ups within tolerance and leeway (T5, D2).
+                    rule T5 — Tolerance and coalescing
+                    rule D2 — Leeway
+                    rule K2 — Lateness and its cause
                     """)
             ]),
         CommandSpec("tools", abstract: "List the registered tools, one line each."),
@@ -76,7 +102,7 @@ extension Session {
                     """)
             ]),
         CommandSpec(
-            "display", abstract: "Show or set the refresh rate (default 60 Hz, SEMANTICS S2).",
+            "display", abstract: "Show or set the refresh rate (default 60 Hz, S2).",
             verbs: [
                 VerbSpec(
                     "", abstract: "Show the refresh rate, and a change waiting for its vsync.",
@@ -95,7 +121,7 @@ extension Session {
                     ]),
             ], defaultVerb: ""),
         CommandSpec(
-            "run", abstract: "Advance virtual time, processing what happens (SEMANTICS S3–S4).",
+            "run", abstract: "Advance virtual time, processing what happens (S3–S4).",
             verbs: [
                 VerbSpec(
                     "", abstract: "Process the events before now + duration, then set now to it.",
@@ -145,7 +171,7 @@ extension Session {
                     "", abstract: "Show the costs.",
                     examples: [Example("> load gpu 20ms\n> load\nframe 0s · commit 0s · gpu 0.02s")]),
                 VerbSpec(
-                    "frame", abstract: "Main-thread work per animation tick (SEMANTICS A1).",
+                    "frame", abstract: "Main-thread work per animation tick (A1).",
                     arguments: [ArgumentSpec("duration", .duration, abstract: "The cost.")],
                     examples: [Example("> load frame 4ms")]),
                 VerbSpec(
@@ -274,7 +300,7 @@ extension Session {
             ],
             examples: [
                 Example(
-                    "> set runloop.coalescing on\n> settings runloop\nrunloop.coalescing = on  Coalesce timer wake-ups within tolerance and leeway (SEMANTICS T5, D2)."
+                    "> set runloop.coalescing on\n> settings runloop\nrunloop.coalescing = on  Coalesce timer wake-ups within tolerance and leeway (T5, D2)."
                 )
             ]),
         CommandSpec(

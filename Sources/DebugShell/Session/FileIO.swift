@@ -4,7 +4,7 @@
     import Musl
 #endif
 
-/// Reads and writes whole files without Foundation (start-up time, SPEC §12).
+/// Reads and writes whole files without Foundation (start-up time; README, Performance).
 public enum FileIO {
     /// A file that cannot be read, or is not a script; `line` where the content is at fault.
     public struct Failure: Error, Sendable, CustomStringConvertible {

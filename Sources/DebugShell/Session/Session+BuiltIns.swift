@@ -126,7 +126,7 @@ extension Session {
                 interrupted: isInterrupted)
         }
         if outcome != .conditionMet {
-            // Conditions are checked after instants at which something happened (SPEC §3), not at
+            // Conditions are checked after instants at which something happened (Decisions.md, Time), not at
             // the timeout itself.
             let holdsNow = condition.evaluate(metricValueOrNone).holds
             throw CommandError(
@@ -207,7 +207,7 @@ extension Session {
         }
     }
 
-    /// A scheduled command runs: errors name where it was scheduled and when it ran (SPEC §8).
+    /// A scheduled command runs: errors name where it was scheduled and when it ran (docs/JSON.md).
     private func runScheduled(_ words: [Word], text: String, scheduledAt location: SourceLocation) {
         let wasScheduled = scheduledContext
         scheduledContext = true

@@ -15,7 +15,7 @@ public struct Completion: Equatable, Sendable {
 
 extension Session {
     /// Completion candidates for the word at the end of `text` (the line up to the cursor):
-    /// commands, verbs, options, option values, and names that tools supply (SPEC §10).
+    /// commands, verbs, options, option values, and names that tools supply.
     public func complete(_ text: String) -> Completion {
         let (words, current) = Session.splitForCompletion(text)
         let result = complete(words: words, current: current)
@@ -102,7 +102,11 @@ extension Session {
             if words.count % 4 == 3 { return Completion(candidates: ["and", "or"]) }
             return Completion(candidates: [])
         case "help":
-            if words.isEmpty { return Completion(candidates: registry.allCommandNames) }
+            if words.isEmpty {
+                // Rule ids only once the word starts like one, so 'help <tab>' stays the commands.
+                let rules = current.first?.isUppercase == true ? RuleBook.rules.map(\.id) : []
+                return Completion(candidates: registry.allCommandNames + rules)
+            }
             if words.count == 1, let c = registry.command(exactly: words[0]) {
                 return Completion(candidates: c.spec.namedVerbs.map(\.name))
             }

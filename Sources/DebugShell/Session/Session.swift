@@ -2,7 +2,7 @@ import DebugShellCore
 
 /// How a session reports and stops.
 public struct SessionOptions: Sendable {
-    /// JSON lines on stdout (SPEC §8).
+    /// JSON lines on stdout (docs/JSON.md).
     public var json = false
     /// Print each script command before running it.
     public var echo = false
@@ -109,7 +109,7 @@ public final class Session {
     var eventsPrinted = 0
     /// Called after time moved (the live front end redraws its status block).
     public var timeDidMove: () -> Void = {}
-    /// Set by a front end where virtual time can follow the wall clock (`play`, SPEC §10).
+    /// Set by a front end where virtual time can follow the wall clock (`play`).
     public var supportsPlay = false
     /// The speed of `play` (× real time), or nil when time does not follow the wall clock.
     public internal(set) var playSpeed: Double?
@@ -127,7 +127,7 @@ public final class Session {
     /// The size of the recording's log when the file was last written.
     var recordingWrittenAt = 0
 
-    /// The deepest `source` nesting (SPEC §13).
+    /// The deepest `source` nesting (README, Limits).
     public static let maxSourceDepth = 64
     /// The deepest alias expansion.
     static let maxAliasDepth = 16
@@ -152,7 +152,7 @@ public final class Session {
         makeTools()
     }
 
-    /// A fresh simulation: a new device at the current rate, new tool instances (SPEC §4 `reset`).
+    /// A fresh simulation: a new device at the current rate, new tool instances (`reset`).
     func resetSimulation() {
         // The display rate survives a reset, a change still waiting for its vsync included.
         let rate = engine.pendingRate?.rate ?? engine.refreshRate
@@ -407,7 +407,7 @@ public final class Session {
         sink.write("\(location.prefix("error"))\(message)\(location.suffix)\n", to: .standardError)
     }
 
-    /// A tool's event: printed as it happens (SPEC §8).
+    /// A tool's event: printed as it happens (docs/JSON.md).
     func emit(_ event: ToolEvent) {
         trace?.toolEvent(event)
         eventsPrinted += 1
