@@ -368,7 +368,7 @@ extension Session {
                             > trace
                             trace: recording since 0s
                             categories: display, main
-                            events: 3 kept of 3 recorded (limit 1000000, oldest dropped beyond it)
+                            events: 4 kept of 4 recorded (limit 1000000, oldest dropped beyond it)
                             memory: 3072 KiB
                             """)
                     ]),

@@ -227,10 +227,11 @@ public final class TraceRecorder: DeviceObserver {
     /// Events kept now.
     public var kept: Int { ring.count }
 
-    /// Bytes the trace holds: its records, names and tool arguments (roughly).
+    /// Bytes the trace holds: its records (at least the first reservation), names and tool
+    /// arguments, roughly — computed from counts, so the same trace reports the same figure.
     public var memoryBytes: Int {
-        ring.capacity * MemoryLayout<TraceRecord>.stride + names.reduce(0) { $0 + $1.utf8.count + 16 }
-            + extras.count * 96
+        max(ring.count, min(limit, 1 << 16)) * MemoryLayout<TraceRecord>.stride
+            + names.reduce(0) { $0 + $1.utf8.count + 16 } + extras.count * 96
     }
 
     // MARK: Recording
