@@ -81,37 +81,87 @@ public enum FileIO {
 
     /// Writes bytes to a file atomically, as ``writeAtomically(_:to:mode:)`` does text.
     public static func writeAtomically(bytes: [UInt8], to path: String, mode: mode_t = 0o644) throws(Failure) {
-        let target = try resolvingLinks(path)
-        var mode = mode
-        var st = stat()
-        if stat(target, &st) == 0 {
-            guard (st.st_mode & S_IFMT) == S_IFREG else {
-                throw Failure("cannot write '\(path)': not a regular file")
+        let file = try AtomicFile(path, mode: mode)
+        try file.write(bytes)
+        try file.commit()
+    }
+
+    /// A file written atomically a piece at a time: a temporary file beside the target, renamed
+    /// over it by ``commit()``; dropped, with the target untouched, if the writer goes away first.
+    ///
+    /// A symbolic link is followed: the file it points to is replaced and the link stays. A path
+    /// that names something other than a regular file (a directory, a device, a FIFO) is refused,
+    /// so a write never replaces one. An existing file keeps its permissions.
+    public final class AtomicFile {
+        let path: String
+        let target: String
+        let temp: String
+        let mode: mode_t
+        private var fd: Int32
+
+        public init(_ path: String, mode: mode_t = 0o644) throws(Failure) {
+            self.path = path
+            target = try FileIO.resolvingLinks(path)
+            var mode = mode
+            var st = stat()
+            if stat(target, &st) == 0 {
+                guard (st.st_mode & S_IFMT) == S_IFREG else {
+                    throw Failure("cannot write '\(path)': not a regular file")
+                }
+                mode = st.st_mode & 0o7777
             }
-            mode = st.st_mode & 0o7777
+            self.mode = mode
+            temp = target + ".tmp.\(getpid())"
+            fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
+            guard fd >= 0 else { throw Failure("cannot write '\(path)': \(errorText())") }
         }
-        let temp = target + ".tmp.\(getpid())"
-        let fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
-        guard fd >= 0 else { throw Failure("cannot write '\(path)': \(errorText())") }
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 {
-                if errno == EINTR { continue }
+
+        deinit {
+            if fd >= 0 {
                 close(fd)
                 unlink(temp)
-                throw Failure("cannot write '\(path)': \(errorText())")
             }
-            offset += n
         }
-        fchmod(fd, mode)
-        guard close(fd) == 0 else {
-            unlink(temp)
-            throw Failure("cannot write '\(path)': \(errorText())")
+
+        /// Appends bytes.
+        public func write(_ bytes: [UInt8]) throws(Failure) {
+            guard fd >= 0 else { throw Failure("cannot write '\(path)': already closed") }
+            var offset = 0
+            while offset < bytes.count {
+                let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw abandon()
+                }
+                offset += n
+            }
         }
-        guard rename(temp, target) == 0 else {
+
+        /// Puts the file in place of the target.
+        public func commit() throws(Failure) {
+            guard fd >= 0 else { throw Failure("cannot write '\(path)': already closed") }
+            fchmod(fd, mode)
+            let closed = close(fd)
+            fd = -1
+            guard closed == 0 else {
+                let failure = Failure("cannot write '\(path)': \(errorText())")
+                unlink(temp)
+                throw failure
+            }
+            guard rename(temp, target) == 0 else {
+                let failure = Failure("cannot write '\(path)': \(errorText())")
+                unlink(temp)
+                throw failure
+            }
+        }
+
+        /// Gives up: the temporary file goes; returns the failure that made it give up.
+        private func abandon() -> Failure {
+            let failure = Failure("cannot write '\(path)': \(errorText())")
+            close(fd)
+            fd = -1
             unlink(temp)
-            throw Failure("cannot write '\(path)': \(errorText())")
+            return failure
         }
     }
 

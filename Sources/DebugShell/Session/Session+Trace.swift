@@ -24,9 +24,15 @@ extension Session {
     public func saveTrace(to path: String) throws(CommandError) -> Int {
         guard let trace else { throw CommandError("no trace to save: 'trace start' records one") }
         do {
-            try FileIO.writeAtomically(bytes: trace.json(generator: "debugsh \(DebugShellVersion.text)"), to: path)
+            let file = try FileIO.AtomicFile(path)
+            try trace.encode(generator: "debugsh \(DebugShellVersion.text)") { bytes throws(FileIO.Failure) in
+                try file.write(bytes)
+            }
+            try file.commit()
+        } catch let failure as FileIO.Failure {
+            throw CommandError(failure.message)
         } catch {
-            throw CommandError(error.message)
+            throw CommandError("\(error)")
         }
         return trace.kept
     }

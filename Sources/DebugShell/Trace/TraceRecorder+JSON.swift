@@ -7,6 +7,14 @@ extension TraceRecorder {
     /// metadata events naming the processes and threads first. Time stamps are microseconds with
     /// the nanoseconds kept as three decimals. The same recording gives the same bytes.
     public func json(generator: String) -> [UInt8] {
+        var all: [UInt8] = []
+        encode(generator: generator) { all.append(contentsOf: $0) }
+        return all
+    }
+
+    /// Writes the trace as ``json(generator:)`` does, handing it to `chunk` a megabyte at a time:
+    /// saving a full trace costs its file's bytes on disk, not in memory.
+    public func encode(generator: String, chunk: ([UInt8]) throws -> Void) rethrows {
         flush()
         var out = JSONBytes()
         let escaped = names.map { JSONValue.string($0).serialized }
@@ -54,12 +62,16 @@ extension TraceRecorder {
                 }
             }
         }
-        forEachRecord { sequence, r in
+        try forEachRecord { sequence, r in
             open()
             write(r, sequence: sequence, names: escaped, to: &out)
+            if out.bytes.count >= 1 << 20 {
+                try chunk(out.bytes)
+                out.bytes.removeAll(keepingCapacity: true)
+            }
         }
         out.raw("\n]}\n")
-        return out.bytes
+        try chunk(out.bytes)
     }
 
     static let categoryNames: [TraceRecord.Kind: String] = [

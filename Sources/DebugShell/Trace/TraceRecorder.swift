@@ -537,15 +537,15 @@ public final class TraceRecorder: DeviceObserver {
 
     /// The kept records, oldest first, each with its sequence number; then, while recording,
     /// the spans still open at now — the current run-loop iteration and mode — as they stand.
-    func forEachRecord(_ body: (Int64, TraceRecord) -> Void) {
+    func forEachRecord(_ body: (Int64, TraceRecord) throws -> Void) rethrows {
         let first = recorded - Int64(ring.count)
         let start = ring.count < limit ? 0 : head
         for k in 0..<ring.count {
-            body(first + Int64(k), ring[(start + k) % ring.count])
+            try body(first + Int64(k), ring[(start + k) % ring.count])
         }
         guard let device else { return }
         if let current = iteration {
-            body(
+            try body(
                 -1,
                 TraceRecord(
                     start: current.start, end: current.end, a: current.number, b: 0, name: Fixed.iteration.rawValue,
@@ -553,7 +553,7 @@ public final class TraceRecorder: DeviceObserver {
         }
         let now = device.now.nanoseconds
         if categories.contains(.modes), now > modeSince.time {
-            body(
+            try body(
                 -1,
                 TraceRecord(
                     start: modeSince.time, end: now, a: modeSince.mode == .tracking ? 1 : 0, b: 0,
