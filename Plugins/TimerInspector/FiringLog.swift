@@ -33,7 +33,7 @@ struct FiringRecord {
     }
 }
 
-/// Every app timer's last ``capacity`` firings (SPEC §13: 1,000 per timer) and its largest
+/// Every app timer's last ``capacity`` firings (docs/Limits: 1,000 per timer) and its largest
 /// lateness, addressed by the timer's entry index.
 ///
 /// This is the firing observer's whole working set, so it is laid out for it: one dense array
@@ -44,7 +44,7 @@ struct FiringRecord {
 ///
 /// Memory is bounded as well: all rings together keep at most ``budget`` firings (48 MB), so
 /// with more than 2,000 timers each ring keeps an equal share, at least ``minimumShare``
-/// (SPEC §12: 100,000 timers and 100,000 views under 200 MB).
+/// (README, Performance: 100,000 timers and 100,000 views under 200 MB).
 final class FiringLog {
     static let capacity = 1_000
     static let budget = 2_000_000

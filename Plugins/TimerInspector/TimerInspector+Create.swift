@@ -1,7 +1,7 @@
 import DebugShellCore
 
 extension TimerInspector {
-    // MARK: Making timers (first fires: SEMANTICS "First fires at a glance")
+    // MARK: Making timers (first fires: docs/Semantics.md, "First fires at a glance")
 
     /// `timer nstimer`: `scheduledTimer` (T1), first fire now + interval, mode `default` unless
     /// given; tolerance per T5.
@@ -152,7 +152,7 @@ extension TimerInspector {
         return name
     }
 
-    /// Refuses a timer beyond the session's limit (SPEC §13).
+    /// Refuses a timer beyond the session's limit (docs/Limits.md).
     static func checkCapacity(existing: Int, limit: Int = maxTimers) throws(CommandError) {
         guard existing < limit else {
             throw CommandError(

@@ -39,7 +39,7 @@ public final class TimerInspector: DebugTool {
         ],
         events: [EventSpec("timer.fired", abstract: "An app timer fired (timer watch on).")])
 
-    /// The most timers a session keeps (SPEC §13).
+    /// The most timers a session keeps (docs/Limits.md).
     public static let maxTimers = 10_000_000
     /// Rows `timer list` shows before it summarises.
     static let defaultListLimit = 50

@@ -1,6 +1,6 @@
 import DebugShellCore
 
-/// `play`, `pause` and `record`: the live session (SPEC §10).
+/// `play`, `pause` and `record`: the live session (README, "The interactive session").
 extension Session {
     /// Built-in commands that move time or control the session are not replayed by `record`;
     /// nor is help that changes nothing.
