@@ -200,9 +200,19 @@ extension TimerInspector {
     ) -> CommandOutput {
         // Observe before the first timer exists, so that no firing is missed.
         observeFirings()
-        // The log's rings and the entries share their indices.
-        let index = log.addTimer()
+        // The log's rings and the entries share their indices; a ring starts at the timer's
+        // first fire date, the grid its on-grid firings follow.
+        let index = entries.count
         let id = add(index)
+        let info = device.timerInfo(id)
+        let interval = info?.interval.nanoseconds ?? 0
+        let pattern: FiringLog.Pattern =
+            switch kind {
+            case .runLoopTimer: .runLoop(interval: interval)
+            case .dispatchTimer: .dispatch(interval: interval)
+            case .displayLink: .everyFiring
+            }
+        _ = log.addTimer(pattern: pattern, origin: info?.nextFire ?? .zero)
         entries.append(
             TimerEntry(
                 name: name, id: id, kind: kind, verb: verb, target: target, weak: weak, live: true,
@@ -240,10 +250,16 @@ extension TimerInspector {
         guard state == .paused else {
             throw CommandError("timer '\(entries[index].name)' is \(state.rawValue), not paused")
         }
-        // T8: a resumed run-loop timer skips the grid points it missed; they belong to no firing.
+        // T8: a resumed run-loop timer skips the grid points it missed; they belong to no firing,
+        // and its grid of on-grid firings starts again at its next fire date.
         let before = info(index)?.skipped ?? 0
         device.resume(entries[index].id)
-        log.addExtra((info(index)?.skipped ?? 0) - before, to: index)
+        if let after = info(index) {
+            log.addExtra(after.skipped - before, to: index)
+            if after.kind == .runLoopTimer, let next = after.nextFire {
+                log.restart(index, number: after.fires + 1, scheduled: next)
+            }
+        }
         return stateOutput(index)
     }
 

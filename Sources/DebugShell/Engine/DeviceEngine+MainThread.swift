@@ -436,14 +436,15 @@ extension DeviceEngine {
             queue.popTop()
         }
         begin(.timer, index: i, kind: .timer, label: timers[i].label, start: t, cost: cost)
-        if wants(.timerFired) {
+        // On its grid (on time, skipping nothing) only observers of every firing hear of it.
+        let kinds: ObservationKinds = lateness > .zero || skipped > 0 ? [.timerFired, .timerFiredOffGrid] : .timerFired
+        if wants(kinds) {
             notify(
-                .timerFired,
+                kinds,
                 .timerFired(
                     TimerFiring(
-                        id: TimerID(rawValue: i), kind: .runLoopTimer, owner: timers[i].owner, label: timers[i].label,
-                        scheduled: scheduled, start: t, end: end, lateness: lateness, cause: cause, data: 1,
-                        skipped: skipped)))
+                        id: TimerID(rawValue: i), kind: .runLoopTimer, number: timers[i].fires, scheduled: scheduled,
+                        start: t, end: end, lateness: lateness, cause: cause, data: 1, skipped: skipped)))
         }
     }
 
@@ -485,14 +486,13 @@ extension DeviceEngine {
             if timers[i].dirtiesUI { uiDirty = true }
         }
         begin(.link, index: i, kind: .displayLink, label: timers[i].label, start: t, cost: cost)
-        if wants(.timerFired) {
+        if wants([.timerFired, .timerFiredOffGrid]) {
             notify(
-                .timerFired,
+                [.timerFired, .timerFiredOffGrid],
                 .timerFired(
                     TimerFiring(
-                        id: TimerID(rawValue: i), kind: .displayLink, owner: timers[i].owner, label: timers[i].label,
-                        scheduled: timestamp, start: t, end: t + cost, lateness: lateness, cause: cause, data: 1,
-                        skipped: 0)))
+                        id: TimerID(rawValue: i), kind: .displayLink, number: timers[i].fires, scheduled: timestamp,
+                        start: t, end: t + cost, lateness: lateness, cause: cause, data: 1, skipped: 0)))
         }
     }
 

@@ -254,6 +254,15 @@ public final class DeviceEngine: SimulatedDevice {
         return ObserverToken(rawValue: nextObserverToken)
     }
 
+    public func changeObserver(_ token: ObserverToken, kinds: ObservationKinds) {
+        guard let k = observers.firstIndex(where: { $0.token == token.rawValue }) else { return }
+        observers[k].kinds = kinds
+        let n = observerCalls.count
+        for c in 0..<n where observerCalls[c].token == token.rawValue { observerCalls[c].kinds = kinds }
+        observedKinds = observers.reduce(into: ObservationKinds()) { $0.formUnion($1.kinds) }
+        if kinds.contains(.vsync) { ensureVsync() }
+    }
+
     /// Lets go of everything that could hold tools or the session: observers, callbacks and
     /// scheduled commands. The session calls it when `reset` replaces the device, so no cycle
     /// through a tool (tool → device → observer → tool) keeps the old simulation alive.
@@ -279,17 +288,18 @@ public final class DeviceEngine: SimulatedDevice {
         }
     }
 
-    @inline(__always) func wants(_ kind: ObservationKinds) -> Bool { observedKinds.contains(kind) }
+    /// Whether an observer wants any of `kinds`.
+    @inline(__always) func wants(_ kinds: ObservationKinds) -> Bool { !observedKinds.isDisjoint(with: kinds) }
 
-    /// Calls the observers of `kind` in the order they were added. One added during the
+    /// Calls the observers of any of `kinds` in the order they were added. One added during the
     /// notification is not called for it; one removed is not called after its removal.
-    func notify(_ kind: ObservationKinds, _ observation: DeviceObservation) {
+    func notify(_ kinds: ObservationKinds, _ observation: DeviceObservation) {
         notifying += 1
         let n = observerCalls.count
         var c = 0
         while c < n {
             let call = observerCalls[c]
-            if call.kinds.contains(kind) { deliver(call.type, call.object, observation) }
+            if !call.kinds.isDisjoint(with: kinds) { deliver(call.type, call.object, observation) }
             c += 1
         }
         notifying -= 1

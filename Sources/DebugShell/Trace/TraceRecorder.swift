@@ -273,13 +273,19 @@ public final class TraceRecorder: DeviceObserver {
 
     /// The interned name of a timer's label, by its id: one hash per timer, not per firing.
     @inline(__always)
-    private func timerName(_ id: TimerID, _ label: String) -> Int32 {
+    private func timerName(_ id: TimerID) -> Int32 {
         let i = id.rawValue
         if i < timerNames.count, timerNames[i] >= 0 { return timerNames[i] }
         if i >= timerNames.count { timerNames += Array(repeating: -1, count: i + 1 - timerNames.count) }
-        let index = intern(label)
+        let index = intern(label(id))
         timerNames[i] = index
         return index
+    }
+
+    /// A timer's label, from the device.
+    private func label(_ id: TimerID) -> String {
+        guard let device, id.rawValue >= 0, id.rawValue < device.timers.count else { return "timer \(id.rawValue)" }
+        return device.timers[id.rawValue].label
     }
 
     private func record(
@@ -370,10 +376,10 @@ public final class TraceRecorder: DeviceObserver {
             if id >= namedQueues.count || !namedQueues[id] {
                 if id >= namedQueues.count { namedQueues += Array(repeating: false, count: id + 1 - namedQueues.count) }
                 namedQueues[id] = true
-                trackNames[process, default: [:]][track] = "Queue \(f.label)"
+                trackNames[process, default: [:]][track] = "Queue \(label(f.id))"
             }
             record(
-                .queueHandler, track: track, name: timerName(f.id, f.label), start: f.start.nanoseconds,
+                .queueHandler, track: track, name: timerName(f.id), start: f.start.nanoseconds,
                 end: f.end.nanoseconds,
                 a: f.scheduled.nanoseconds, b: f.data, c: Int32(truncatingIfNeeded: f.id.rawValue), d: cause)
             return
@@ -383,7 +389,7 @@ public final class TraceRecorder: DeviceObserver {
             ring[last].start == f.start.nanoseconds, ring[last].process == process
         else { return }
         let itemKind = Int16(truncatingIfNeeded: ring[last].a)
-        ring[last].name = timerName(f.id, f.label)
+        ring[last].name = timerName(f.id)
         ring[last].kind = .timerItem
         ring[last].a = f.scheduled.nanoseconds
         ring[last].b = f.data
