@@ -12,6 +12,9 @@ public final class DeviceEngine: SimulatedDevice {
     public internal(set) var now: SimTime = .zero
     /// Whether the events at `now` have been processed (after `step` and `run until`).
     var instantDone = false
+    /// Set by the shell when it saw an interrupt during an instant (in a scheduled command):
+    /// time stops after that instant rather than at the next poll, 256 instants on.
+    var stopAfterInstant = false
     var grid: VsyncGrid
     var queue = EventQueue()
     /// The next vsync to process, or nil while nothing needs vsyncs (idle time is free).

@@ -21,7 +21,9 @@ public enum FileIO {
     public static let maxScriptBytes = 256 << 20
 
     /// Reads a file as bytes: a regular file or a pipe, nothing else (a device such as
-    /// `/dev/zero` could be read forever).
+    /// `/dev/zero` could be read forever). A regular file above the limit is refused before it
+    /// is read; a pipe is read up to the limit, and for text only up to its first NUL byte or
+    /// its first line longer than 1 MiB, where it could never become a script.
     ///
     /// - Parameters:
     ///   - limit: the most bytes read.
@@ -36,9 +38,12 @@ public enum FileIO {
         defer { close(fd) }
         var st = stat()
         guard fstat(fd, &st) == 0 else { throw Failure("cannot read '\(path)': \(errorText())") }
+        var isPipe = false
         switch st.st_mode & S_IFMT {
-        case S_IFREG: break
+        case S_IFREG:
+            if Int(st.st_size) > limit { throw Failure("'\(path)' is larger than \(limit >> 20) MiB") }
         case S_IFIFO:
+            isPipe = true
             // A pipe is read to its end once a writer has it open: open it again, waiting.
             var blocking: Int32
             repeat {
@@ -52,6 +57,9 @@ public enum FileIO {
         }
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        // For a pipe of text: the line being read, and its length so far.
+        var line = 1
+        var lineLength = 0
         while true {
             let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
             if n < 0 {
@@ -61,6 +69,19 @@ public enum FileIO {
             if n == 0 { break }
             bytes.append(contentsOf: buffer[0..<n])
             if text && buffer[0..<n].contains(0) { break }
+            if text && isPipe {
+                for byte in buffer[0..<n] {
+                    if byte == UInt8(ascii: "\n") {
+                        line += 1
+                        lineLength = 0
+                    } else {
+                        lineLength += 1
+                    }
+                }
+                if lineLength > Lexer.maxLineBytes {
+                    throw Failure("line longer than 1 MiB (the limit): reading the pipe stopped there", line: line)
+                }
+            }
             if bytes.count > limit { throw Failure("'\(path)' is larger than \(limit >> 20) MiB") }
         }
         return bytes

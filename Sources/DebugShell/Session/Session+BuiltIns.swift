@@ -175,9 +175,8 @@ extension Session {
             throw CommandError(
                 "'\(parsed.label)' cannot be scheduled: only commands that neither move time nor end the session can")
         }
-        guard pendingScheduled < Session.maxPendingCommands else {
-            throw CommandError(
-                "too many scheduled commands: at most \(grouped(Session.maxPendingCommands)) may wait at once")
+        guard pendingScheduled < pendingLimit else {
+            throw CommandError("too many scheduled commands: at most \(grouped(pendingLimit)) may wait at once")
         }
         let chain = try sameInstantChain(scheduling: words, at: start)
         let times = inv.integer("times") ?? Int64.max
@@ -230,6 +229,7 @@ extension Session {
             }
             guard !isInterrupted() else {
                 // Ctrl-C: time stops after this instant; the command runs when time moves again.
+                engine.stopAfterInstant = true
                 pendingScheduled += 1
                 heldByInterrupt.append { [unowned self] in
                     scheduleCommand(words, at: engine.now, every: .zero, remaining: 1, chain: chain, scheduledAt: location)
@@ -261,6 +261,8 @@ extension Session {
             runningChain = outerChain
             sourceBaseDepth = outerBase
             abandoningSources = false
+            // Ctrl-C while it ran: time stops after this instant.
+            if isInterrupted() { engine.stopAfterInstant = true }
         }
         let stamp: [(String, JSONValue)] = [
             ("t_ns", .int(engine.now.nanoseconds)), ("scheduled_at", JSONValue(location.text)),

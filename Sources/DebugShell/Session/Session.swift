@@ -153,8 +153,9 @@ public final class Session {
     /// it have scheduled for it.
     var sameInstantTime = SimTime(nanoseconds: -1)
     var sameInstantCount = 0
-    /// Scheduled commands waiting to run (`after`, `at`, `every`).
+    /// Scheduled commands waiting to run (`after`, `at`, `every`), and how many may.
     var pendingScheduled = 0
+    var pendingLimit = Session.maxPendingCommands
     /// Scheduled commands an interrupt kept from running; scheduled again where time stopped.
     var heldByInterrupt: [() -> Void] = []
     /// Where queued `stall` blocks end at the earliest, to refuse one that would end beyond the
@@ -192,7 +193,7 @@ public final class Session {
     /// How many commands scheduled commands may schedule for the instant they run in, per
     /// instant: a command that schedules itself there again would otherwise never let time move.
     public static let maxSameInstantCommands = 10_000
-    /// How many scheduled commands may wait at once.
+    /// How many scheduled commands may wait at once (about 500 MB of them).
     public static let maxPendingCommands = 1_000_000
 
     /// Makes a session with the given tools.
