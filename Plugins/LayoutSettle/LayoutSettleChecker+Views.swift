@@ -278,7 +278,8 @@ extension LayoutSettleChecker {
                         guard write(line) else { return }
                     }
                     if omitted > 0 {
-                        _ = write("… \(ViewFormat.grouped(omitted)) more view\(omitted == 1 ? "" : "s") (--limit \(limit))")
+                        _ = write(
+                            "… \(ViewFormat.grouped(omitted)) more view\(omitted == 1 ? "" : "s") (--limit \(limit))")
                     }
                 },
                 json: { [self] in

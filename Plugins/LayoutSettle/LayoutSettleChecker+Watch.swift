@@ -15,7 +15,8 @@ extension LayoutSettleChecker {
         guard quiet > .zero else { throw CommandError("--quiet must be a positive duration") }
         guard timeout > .zero else { throw CommandError("--timeout must be a positive duration") }
         guard poll >= .minimumRepeatInterval else {
-            throw CommandError("--poll must be at least 1us, the shortest interval of anything that repeats (got \(poll))")
+            throw CommandError(
+                "--poll must be at least 1us, the shortest interval of anything that repeats (got \(poll))")
         }
         guard costPerView <= .seconds(1) else {
             throw CommandError("--cost-per-view \(costPerView) is above the limit of 1s per view")

@@ -42,7 +42,8 @@ public struct StreamedOutput: @unchecked Sendable {
     /// The command's JSON `result`.
     public let makeJSON: () -> JSONValue
 
-    public init(text writeText: @escaping (_ line: (String) -> Bool) -> Void, json makeJSON: @escaping () -> JSONValue) {
+    public init(text writeText: @escaping (_ line: (String) -> Bool) -> Void, json makeJSON: @escaping () -> JSONValue)
+    {
         self.writeText = writeText
         self.makeJSON = makeJSON
     }

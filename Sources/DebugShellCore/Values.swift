@@ -88,11 +88,17 @@ public struct FrameRect: Hashable, Sendable, CustomStringConvertible {
         return plainDecimal(String(v))
     }
 
-    /// Swift's shortest round-trip text (`1e+20`, `1.5e-07`) with the exponent written out.
+    /// Swift's shortest round-trip text (`1e+20`, `1.5e-07`, `1000000000000000.0`) with the
+    /// exponent written out and no trailing zeros.
     static func plainDecimal(_ text: String) -> String {
-        guard let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }), let exponent = Int(text[text.index(after: e)...])
-        else { return text }
-        var mantissa = text[..<e]
+        var exponent = 0
+        var end = text.endIndex
+        if let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }) {
+            guard let value = Int(text[text.index(after: e)...]) else { return text }
+            exponent = value
+            end = e
+        }
+        var mantissa = text[..<end]
         let negative = mantissa.hasPrefix("-")
         if negative { mantissa = mantissa.dropFirst() }
         let parts = mantissa.split(separator: ".", omittingEmptySubsequences: false)

@@ -79,6 +79,8 @@ struct InteractiveSession {
         }
 
         var pending = ""
+        // The last slice of `play` ran out of its wall time: the next one comes at once.
+        var behind = false
         var lastTick = Self.monotonicNanoseconds()
         var lastRedraw = lastTick
         sink.flush()
@@ -89,7 +91,7 @@ struct InteractiveSession {
                 pollfd(fd: signalPipe, events: Int16(POLLIN), revents: 0),
             ]
             // While playing, wake at least every slice to move time and redraw the block.
-            let timeout: Int32 = session.playSpeed != nil ? Int32(Self.playSlice / 1_000_000) : -1
+            let timeout: Int32 = session.playSpeed == nil ? -1 : behind ? 0 : Int32(Self.playSlice / 1_000_000)
             if poll(&fds, 2, timeout) < 0 {
                 if errno == EINTR { continue }
                 LineEditor.stop()
@@ -101,7 +103,11 @@ struct InteractiveSession {
                 // bounded wall time; what happens prints above the block, and the half-typed
                 // line stays as it is.
                 let deadline = wall + Self.playBudget
-                session.playTick(wallNanoseconds: wall - lastTick) { Self.monotonicNanoseconds() > deadline }
+                behind = false
+                session.playTick(wallNanoseconds: wall - lastTick) {
+                    behind = Self.monotonicNanoseconds() > deadline
+                    return behind
+                }
                 sink.flush()
                 if LineEditor.needsRestore {
                     LineEditor.restoreAfterOutput()
@@ -254,17 +260,20 @@ struct InteractiveSession {
     }
 }
 
-/// A speed as people read it: `4`, `1.5`, `0.3`, `0.04`, `<0.01`.
+/// A speed as people read it: `4`, `1.5`, `0.3`, `0.047`, `0.0012` — two significant digits
+/// below 1.
 func paceText(_ pace: Double) -> String {
-    let hundredths = Int64((pace * 100).rounded())
-    if hundredths < 1 { return "<0.01" }
-    if hundredths < 100 {
-        let digits = hundredths % 10 == 0 ? "\(hundredths / 10)" : (hundredths < 10 ? "0\(hundredths)" : "\(hundredths)")
-        return "0." + digits
-    }
-    let tenths = Int64((pace * 10).rounded())
-    if tenths >= 100 { return String(Int64(pace.rounded())) }
-    return tenths % 10 == 0 ? "\(tenths / 10)" : "\(tenths / 10).\(tenths % 10)"
+    guard pace.isFinite, pace > 0 else { return "0" }
+    if pace >= 10 { return String(Int64(pace.rounded())) }
+    let places = pace >= 1 ? 1 : min(9, max(2, 1 - Int(log10(pace).rounded(.down))))
+    var scale: Int64 = 1
+    for _ in 0..<places { scale *= 10 }
+    let scaled = Int64((pace * Double(scale)).rounded())
+    var fraction = String(scaled % scale)
+    fraction = String(repeating: "0", count: places - fraction.count) + fraction
+    while fraction.hasSuffix("0") { fraction.removeLast() }
+    let whole = String(scaled / scale)
+    return fraction.isEmpty ? whole : whole + "." + fraction
 }
 
 /// Where the interactive session keeps its files (XDG base directories).

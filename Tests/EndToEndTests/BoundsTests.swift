@@ -50,7 +50,8 @@ import Testing
     ])
     func aRepeatingThingHasAMinimumInterval(_ command: String, _ message: String) throws {
         // On an older build the timer was made and `run 1s` took minutes.
-        let end = try Spawned.run(["--no-rc", "-c", command, "-c", "run 1s"], directory: try Binary.folder([:]), seconds: 30)
+        let end = try Spawned.run(
+            ["--no-rc", "-c", command, "-c", "run 1s"], directory: try Binary.folder([:]), seconds: 30)
         #expect(!end.timedOut, "\(end)")
         #expect(end.status == 1, "\(end)")
         #expect(end.stderr.hasPrefix("<command-line>:1: error: \(message)"), "\(end)")
@@ -178,7 +179,8 @@ import Testing
     @Test func aFullDeviceEndsTheRunWithAMessage() throws {
         // /dev/full: every write fails with ENOSPC (it is opened for writing, never replaced).
         let end = try Spawned.run(
-            ["--no-rc", "-c", "metrics", "-c", "echo after"], directory: try Binary.folder([:]), stdoutPath: "/dev/full",
+            ["--no-rc", "-c", "metrics", "-c", "echo after"], directory: try Binary.folder([:]),
+            stdoutPath: "/dev/full",
             seconds: 30)
         #expect(end.status == 1, "\(end)")
         #expect(end.stderr == "debugsh: cannot write to standard output: No space left on device\n", "\(end)")

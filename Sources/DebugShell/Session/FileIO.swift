@@ -68,7 +68,7 @@ public enum FileIO {
             }
             if n == 0 { break }
             bytes.append(contentsOf: buffer[0..<n])
-            if text && buffer[0..<n].contains(0) { break }
+            if text && buffer.withUnsafeBytes({ memchr($0.baseAddress!, 0, n) }) != nil { break }
             if text && isPipe {
                 for byte in buffer[0..<n] {
                     if byte == UInt8(ascii: "\n") {

@@ -64,7 +64,8 @@ extension Session {
         case ("quit", _), ("exit", _):
             // Reached through a `source` that a scheduled command runs: like `run`, it cannot.
             guard !scheduledContext else {
-                throw CommandError("'\(inv.command)' cannot run from a scheduled command (it would end the session mid-run)")
+                throw CommandError(
+                    "'\(inv.command)' cannot run from a scheduled command (it would end the session mid-run)")
             }
             if inv.command == "quit" { throw ControlFlow.exit(failures > 0 ? 1 : 0) }
             throw ControlFlow.exit(Int32(inv.integer("status") ?? 0))
@@ -165,7 +166,8 @@ extension Session {
         // S1: time ends at the horizon, so nothing at it ever runs.
         guard start < .horizon else {
             throw CommandError(
-                "\(start) is the 2^62 ns horizon itself: time stops there, so a command scheduled for it could never run")
+                "\(start) is the 2^62 ns horizon itself: time stops there, so a command scheduled for it could never run"
+            )
         }
         // Check the command now, so a typo fails here rather than later.
         let expanded = try expandAliases(words)
@@ -232,7 +234,8 @@ extension Session {
                 engine.stopAfterInstant = true
                 pendingScheduled += 1
                 heldByInterrupt.append { [unowned self] in
-                    scheduleCommand(words, at: engine.now, every: .zero, remaining: 1, chain: chain, scheduledAt: location)
+                    scheduleCommand(
+                        words, at: engine.now, every: .zero, remaining: 1, chain: chain, scheduledAt: location)
                 }
                 pendingScheduled -= 1
                 return
@@ -249,7 +252,8 @@ extension Session {
     }
 
     /// A scheduled command runs: errors name where it was scheduled and when it ran (SPEC §8).
-    private func runScheduled(_ words: ArraySlice<Word>, chain: SameInstantChain?, scheduledAt location: SourceLocation) {
+    private func runScheduled(_ words: ArraySlice<Word>, chain: SameInstantChain?, scheduledAt location: SourceLocation)
+    {
         let wasScheduled = scheduledContext
         let outerChain = runningChain
         let outerBase = sourceBaseDepth
@@ -535,7 +539,8 @@ extension Session {
         let after = max(engine.now, engine.busyUntil, stallsEndNoEarlierThan)
         guard let end = try? after.adding(d), end < .horizon else {
             throw CommandError(
-                "stall \(d) would end at or beyond the 2^62 ns horizon: the main thread's work already queued ends at \(after) at the earliest")
+                "stall \(d) would end at or beyond the 2^62 ns horizon: the main thread's work already queued ends at \(after) at the earliest"
+            )
         }
         stallsEndNoEarlierThan = end
     }
