@@ -91,4 +91,30 @@ import Testing
         #expect(end.stdoutBytes < 300_000_000, "the listing stopped\n\(end)")
         #expect(end.stdout.hasSuffix("\n") && !end.stdout.contains("never"), "\(end)")
     }
+
+    @Test func sigintStopsAWriteThatWaitsForAReader() throws {
+        // Standard output is a pipe nobody reads (`debugsh … | less`, with less paused): once it
+        // is full, debugsh waits in write(2), and Ctrl-C must still end it.
+        var fds: [Int32] = [-1, -1]
+        #expect(pipe(&fds) == 0)
+        defer { close(fds[0]) }
+        let child = try Spawned(
+            ["--no-rc", "-c", "every 1ms echo tick", "-c", "run 1000000s"], directory: try Binary.folder([:]),
+            stdoutDescriptor: fds[1])
+        close(fds[1])
+        // Wait until the pipe is full (64 KiB waiting in it).
+        let deadline = Date().addingTimeInterval(20)
+        var waiting: Int32 = 0
+        while Date() < deadline {
+            _ = ioctl(fds[0], UInt(FIONREAD), &waiting)
+            if waiting >= 65_536 { break }
+            usleep(10_000)
+        }
+        #expect(waiting >= 65_536)
+        child.interrupt()
+        let end = child.wait(seconds: 20)
+        #expect(end.status == 130, "\(end)")
+        #expect(!end.timedOut, "\(end)")
+        #expect(end.stderr.hasPrefix("<command-line>:2: error: interrupted at "), "\(end)")
+    }
 }

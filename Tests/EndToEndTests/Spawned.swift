@@ -45,9 +45,10 @@ final class Spawned {
     ///   - keepStdout: keep standard output whole; otherwise only its size and its last 64 KB.
     ///   - stdinPath: a file for standard input (default: an empty pipe, closed at once).
     ///   - stdoutPath: a file for standard output instead of the pipe this object reads.
+    ///   - stdoutDescriptor: a descriptor for standard output instead (a pipe the test holds).
     init(
         _ arguments: [String], directory: URL, keepStdout: Bool = true, stdinPath: String? = nil,
-        stdoutPath: String? = nil, environment: [String: String] = [:]
+        stdoutPath: String? = nil, stdoutDescriptor: Int32? = nil, environment: [String: String] = [:]
     ) throws {
         var env = ProcessInfo.processInfo.environment
         env["NO_COLOR"] = "1"
@@ -76,6 +77,8 @@ final class Spawned {
         }
         if let stdoutPath {
             posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY, 0)
+        } else if let stdoutDescriptor {
+            posix_spawn_file_actions_adddup2(&actions, stdoutDescriptor, 1)
         } else {
             posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
         }

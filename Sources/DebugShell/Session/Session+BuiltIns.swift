@@ -232,12 +232,10 @@ extension Session {
             guard !isInterrupted() else {
                 // Ctrl-C: time stops after this instant; the command runs when time moves again.
                 engine.stopAfterInstant = true
-                pendingScheduled += 1
                 heldByInterrupt.append { [unowned self] in
                     scheduleCommand(
                         words, at: engine.now, every: .zero, remaining: 1, chain: chain, scheduledAt: location)
                 }
-                pendingScheduled -= 1
                 return
             }
             runScheduled(words, chain: chain, scheduledAt: location)
