@@ -7,8 +7,8 @@ extension TimerInspector {
     /// given; tolerance per T5.
     func makeRunLoopTimer(_ inv: Invocation) throws(CommandError) -> CommandOutput {
         let name = try newTimerName(inv)
-        let interval = try requiredInterval(inv)
         let repeats = inv.flag("repeats")
+        let interval = try requiredInterval(inv, repeats: repeats)
         var tolerance = inv.duration("tolerance") ?? .zero
         var warnings: [String] = []
         // T5: above the interval is an error; for a repeating timer above interval/2 it is clamped.
@@ -47,8 +47,8 @@ extension TimerInspector {
     /// interval); leeway per D2.
     func makeDispatchTimer(_ inv: Invocation) throws(CommandError) -> CommandOutput {
         let name = try newTimerName(inv)
-        let interval = try requiredInterval(inv)
         let once = inv.flag("once")
+        let interval = try requiredInterval(inv, repeats: !once)
         let start = inv.duration("start") ?? interval
         var leeway = inv.duration("leeway") ?? .zero
         var warnings: [String] = []
@@ -161,20 +161,32 @@ extension TimerInspector {
         }
     }
 
-    private func requiredInterval(_ inv: Invocation) throws(CommandError) -> SimDuration {
+    /// `--interval`: positive, and for a repeating timer at least 1 µs, the one minimum of
+    /// everything that repeats (``SimDuration/minimumRepeatInterval``).
+    private func requiredInterval(_ inv: Invocation, repeats: Bool) throws(CommandError) -> SimDuration {
         guard let interval = inv.duration("interval") else {
             throw CommandError("'timer \(inv.verb)' needs --interval <duration>, e.g. --interval 50ms")
         }
         guard interval > .zero else { throw CommandError("--interval must be positive (got \(interval))") }
+        guard !repeats || interval >= .minimumRepeatInterval else {
+            throw CommandError(
+                "a repeating timer needs an interval of at least 1us (got \(interval)); as with 'every', "
+                    + "a shorter one would cost a million firings per simulated second")
+        }
         return interval
     }
 
-    /// The first fire must come before the 2^62 ns horizon (S1).
+    /// The first fire must come before the 2^62 ns horizon (S1): time ends there, so a fire at
+    /// the horizon itself would never come either.
     private func checkFirstFire(after delay: SimDuration) throws(CommandError) {
+        let fire: SimTime
         do {
-            _ = try device.now.adding(delay)
+            fire = try device.now.adding(delay)
         } catch {
             throw CommandError("the first fire would be beyond the 2^62 ns horizon (\(error.description))")
+        }
+        guard fire < .horizon else {
+            throw CommandError("the first fire would be at the 2^62 ns horizon, where time ends: it would never come")
         }
     }
 

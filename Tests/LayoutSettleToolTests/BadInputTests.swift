@@ -37,7 +37,14 @@ import Testing
         ("layout watch ghost", "unknown root view 'ghost' (see 'view tree')"),
         ("layout watch --quiet 0s", "--quiet must be a positive duration"),
         ("layout watch --timeout 0s", "--timeout must be a positive duration"),
-        ("layout watch --mode seed --poll 0s", "--poll must be a positive duration"),
+        (
+            "layout watch --mode seed --poll 0s",
+            "--poll must be at least 1us, the shortest interval of anything that repeats (got 0s)"
+        ),
+        (
+            "layout watch --mode seed --poll 999ns",
+            "--poll must be at least 1us, the shortest interval of anything that repeats (got 0.000000999s)"
+        ),
         ("layout watch --mode fast", "--mode: 'fast' is not one of quiet, seed"),
         ("layout watch --cost-per-view 2s", "--cost-per-view 2s is above the limit of 1s per view"),
     ]

@@ -8,6 +8,8 @@ public struct CommandOutput: Sendable {
     public var json: JSONValue
     /// Warnings, printed as `file:line: warning: message`.
     public var warnings: [String]
+    /// Output made while it is written, in place of `text` and `json`: see ``StreamedOutput``.
+    public var streamed: StreamedOutput?
 
     public init(text: String = "", json: JSONValue = .object([]), warnings: [String] = []) {
         self.text = text
@@ -15,7 +17,36 @@ public struct CommandOutput: Sendable {
         self.warnings = warnings
     }
 
+    /// Output too long to hold at once: the session writes each line as `streamed` makes it, or
+    /// asks it for the JSON result under `--json`.
+    public init(streamed: StreamedOutput, warnings: [String] = []) {
+        self.init(warnings: warnings)
+        self.streamed = streamed
+    }
+
     public static let silent = CommandOutput()
+}
+
+/// Output that is made while it is written, for listings whose text can be far larger than the
+/// state they describe (a 20,000-deep `view tree` is 600 MB of indentation).
+///
+/// The session calls ``writeText`` once, right after the command returned and before anything
+/// else runs, with a function that writes one line and returns false when the writing should stop
+/// (Ctrl-C, a closed pipe): the producer then returns at once. Under `--json` the session calls
+/// ``makeJSON`` instead, so a text listing never builds its JSON and the other way round. Both run
+/// in the session's isolation domain, as the command did; the type is `@unchecked Sendable` only
+/// so that ``CommandOutput`` stays `Sendable` while holding them.
+public struct StreamedOutput: @unchecked Sendable {
+    /// Writes the text, line by line (without line ends), until done or `line` returns false.
+    public let writeText: (_ line: (String) -> Bool) -> Void
+    /// The command's JSON `result`.
+    public let makeJSON: () -> JSONValue
+
+    public init(text writeText: @escaping (_ line: (String) -> Bool) -> Void, json makeJSON: @escaping () -> JSONValue)
+    {
+        self.writeText = writeText
+        self.makeJSON = makeJSON
+    }
 }
 
 /// A colour as 8-bit red, green, blue.

@@ -18,6 +18,9 @@ public final class DeviceEngine: SimulatedDevice {
     @exclusivity(unchecked) public internal(set) var now: SimTime = .zero
     /// Whether the events at `now` have been processed (after `step` and `run until`).
     @exclusivity(unchecked) var instantDone = false
+    /// Set by the shell when it saw an interrupt during an instant (in a scheduled command):
+    /// time stops after that instant rather than at the next poll, 256 instants on.
+    @exclusivity(unchecked) var stopAfterInstant = false
     /// Instants processed since the start, each time an advance went through one (an instant
     /// already done is processed again by the next advance that starts there).
     @exclusivity(unchecked) public internal(set) var instantsProcessed = 0

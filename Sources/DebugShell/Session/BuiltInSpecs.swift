@@ -200,11 +200,16 @@ extension Session {
             ]),
         CommandSpec(
             "stall", abstract: "Enqueue one main-queue block of this cost: heavy work on the main thread.",
+            discussion: "The queued blocks must end before the 2^62 ns horizon (S1).",
             arguments: [ArgumentSpec("duration", .duration, abstract: "The block's cost.")],
             options: [OptionSpec("ui", abstract: "The block changes the UI, so a commit follows.")],
             examples: [Example("> stall 300ms\n> run 1s\n> get main.hangs\nmain.hangs = 1")]),
         CommandSpec(
             "after", abstract: "Run a command after a delay (S4.1); ';' ends it.",
+            discussion:
+                "Scheduled commands may schedule more, for later or for the instant they run in; an instant takes "
+                + "at most 10,000 of the latter (a command that schedules itself for its own instant never lets "
+                + "time move), and at most 1,000,000 commands wait at once. The same holds for 'at' and 'every'.",
             arguments: [
                 ArgumentSpec("duration", .duration, abstract: "The delay."),
                 ArgumentSpec("command", .word, abstract: "The command, with its own options.", rest: true),
@@ -259,6 +264,9 @@ extension Session {
             examples: [Example("> echo hello,   world\nhello, world")]),
         CommandSpec(
             "source", abstract: "Run a script; relative paths resolve against the including script's folder.",
+            discussion:
+                "A script is a regular file or a pipe of UTF-8 text, at most 256 MiB; sources nest at most 64 deep, "
+                + "and a script that sources itself stops at that depth, once.",
             arguments: [ArgumentSpec("file", .path, abstract: "The script.")],
             examples: [
                 Example("> source no-such-file.dsh\nerror: cannot open 'no-such-file.dsh': No such file or directory")
@@ -289,7 +297,7 @@ extension Session {
                 )
             ]),
         CommandSpec(
-            "history", abstract: "Show the session's commands, the last n of them.",
+            "history", abstract: "Show the session's commands (the last 10,000 are kept), the last n of them.",
             arguments: [ArgumentSpec("n", .integer(1...Int64.max), abstract: "How many.", optional: true)],
             examples: [Example("> echo a\na\n> history 2\n    1  echo a\n    2  history 2")]),
         CommandSpec(

@@ -284,7 +284,7 @@ extension Session {
         if topic.count == 1 {
             return CommandOutput(text: renderer.command(command), json: .fields(["topic": .string(command.spec.name)]))
         }
-        var rest = [Word(topic[1])]
+        var rest = [Word(topic[1])][...]
         let verb = try parser.resolveVerb(of: command.spec, words: &rest)
         guard rest.isEmpty else {
             throw CommandError("'\(command.spec.name)' has no verb '\(topic[1])'")

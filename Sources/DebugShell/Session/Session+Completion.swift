@@ -26,10 +26,10 @@ extension Session {
 
     private func complete(words: [String], current: String) -> Completion {
         guard let first = words.first else {
-            return Completion(candidates: registry.allCommandNames + aliases.map(\.name))
+            return Completion(candidates: registry.allCommandNames + aliasesInOrder.map(\.name))
         }
         var words = words
-        if let alias = aliases.first(where: { $0.name == first }),
+        if let alias = aliases[first],
             let expanded = try? Lexer.lexLine(alias.expansion, line: 1).first?.words.map(\.text)
         {
             words = expanded + words.dropFirst()
@@ -44,7 +44,9 @@ extension Session {
             }
             return Completion(candidates: names)
         }
-        guard let verb = try? parser.resolveVerb(of: spec, words: &rest) else { return Completion(candidates: []) }
+        var restSlice = rest[...]
+        guard let verb = try? parser.resolveVerb(of: spec, words: &restSlice) else { return Completion(candidates: []) }
+        rest = Array(restSlice)
         let label = verb.name.isEmpty ? spec.name : "\(spec.name) \(verb.name)"
         // Walk the words typed so far: options, their values and positional arguments.
         var positional = 0
@@ -116,7 +118,7 @@ extension Session {
             if words.count == 1 { return Completion(candidates: ["on", "off"]) }
             return Completion(candidates: [])
         case "alias":
-            return Completion(candidates: words.isEmpty ? aliases.map(\.name) : [])
+            return Completion(candidates: words.isEmpty ? aliasesInOrder.map(\.name) : [])
         default:
             return Completion(candidates: [])
         }
@@ -134,7 +136,7 @@ extension Session {
             case .setting: return settings.specs.map(\.name)
             case .tool: return registry.toolDescriptors.map(\.name)
             case .command: return registry.allCommandNames
-            case .alias: return aliases.map(\.name)
+            case .alias: return aliasesInOrder.map(\.name)
             default: return tools.flatMap { $0.candidates(for: domain) }
             }
         case .word where command == "set":
