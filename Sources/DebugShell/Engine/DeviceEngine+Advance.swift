@@ -43,7 +43,12 @@ extension DeviceEngine {
         let startDone = instantDone
         var t = start
         var instants = 0
-        defer { instantsProcessed &+= instants }
+        advanceEnd = inclusive ? limit &+ 1 : limit
+        advanceChecks = checks
+        defer {
+            instantsProcessed &+= instants
+            advanceEnd = Int64.max
+        }
         while inclusive ? t <= limit : t < limit {
             // An interrupt is polled every 256 instants: often enough to stop within microseconds.
             if instants & 255 == 0 && interrupted() { return .interrupted }

@@ -315,8 +315,51 @@ extension DeviceEngine {
         } else {
             timers[i].fireDate = .never
         }
-        scheduleDispatchTarget(i)
         if timers[i].pendingData > 0 { deliver(i, at: t) }
+        mergeTargetsWhilePending(i, at: t)
+        scheduleDispatchTarget(i)
+    }
+
+    /// While a dispatch timer's handler waits or runs, the targets that pass only add to its
+    /// data (D3, D4). Those that pass before anything else can happen — before any other event,
+    /// vsync, the main thread's next item end, the end of the advance — are merged here in closed
+    /// form, each still a dispatch wake-up of its own instant: a 1 ms timer behind a long stall
+    /// costs one step, not one per millisecond. Not while a condition is checked after every
+    /// instant (`run until`), nor with coalescing (D2: targets then wait for their wake-up), nor
+    /// in the reference mode the tests compare with.
+    private func mergeTargetsWhilePending(_ i: Int, at t: SimTime) {
+        guard !referenceMode, !advanceChecks, !coalescing, timers[i].repeats, timers[i].state == .scheduled,
+            timers[i].pendingData > 0
+        else { return }
+        var horizon = min(queue.topTime, advanceEnd)
+        if let v = nextVsync { horizon = min(horizon, v.time) }
+        if main.isRunning { horizon = min(horizon, main.busyUntil.nanoseconds) }
+        switch timers[i].queue {
+        case .main:
+            // Enqueued or running, behind an item that ends after now: it cannot start before.
+            guard timers[i].handlerEnqueued || timers[i].handlerRunning, main.isRunning, main.busyUntil > t else {
+                return
+            }
+        case .background:
+            guard timers[i].handlerBusyUntil > t else { return }
+            horizon = min(horizon, timers[i].handlerBusyUntil.nanoseconds)
+        }
+        let first = timers[i].fireDate.nanoseconds
+        let interval = timers[i].interval.nanoseconds
+        guard first < horizon, interval > 0 else { return }
+        let k = (horizon - 1 - first) / interval + 1
+        let last = first + (k - 1) * interval
+        timers[i].pendingData += k
+        timers[i].fireDate = SimTime(nanoseconds: last + interval)
+        timerWakeups += k
+        if timers[i].isApp { appTimerWakeups += k }
+        if timers[i].queue == .background {
+            lastBackgroundWake = last
+            if timers[i].isApp { lastBackgroundAppWake = last }
+        } else {
+            lastMainWake = last
+            if timers[i].isApp { lastMainAppWake = last }
+        }
     }
 
     /// Adds the grid points from the next target through `t` to the pending data: on time that is

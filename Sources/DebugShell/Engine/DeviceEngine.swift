@@ -26,6 +26,10 @@ public final class DeviceEngine: SimulatedDevice {
     @exclusivity(unchecked) public internal(set) var instantsProcessed = 0
     @exclusivity(unchecked) var grid: VsyncGrid
     @exclusivity(unchecked) var queue = EventQueue()
+    /// While time advances: the first time it may not reach (events before it are processed),
+    /// and whether a condition is checked after each instant (`run until`).
+    @exclusivity(unchecked) var advanceEnd = Int64.max
+    @exclusivity(unchecked) var advanceChecks = false
     /// The next vsync to process, or nil while nothing needs vsyncs (idle time is free).
     @exclusivity(unchecked) var nextVsync: VsyncGrid.Position?
     /// Vsyncs at or before this time are past: the latest vsync processed, or the latest instant
