@@ -262,3 +262,16 @@ enum FPSMeterExamples {
             """),
     ]
 }
+
+extension FPSMeterExamples {
+    static let plot: [Example] = [
+        Example(
+            """
+            > fps start
+            > animate 10s
+            > load gpu 20ms
+            > run 3s
+            > fps plot --width 60
+            """)
+    ]
+}

@@ -338,3 +338,14 @@ enum TimerInspectorExamples {
             """)
     ]
 }
+
+extension TimerInspectorExamples {
+    static let plot: [Example] = [
+        Example(
+            """
+            > timer nstimer poll --interval 100ms --repeats
+            > run 1s
+            > timer plot poll --width 60
+            """)
+    ]
+}

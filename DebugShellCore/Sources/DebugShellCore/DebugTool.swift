@@ -53,4 +53,12 @@ public protocol ToolHost: AnyObject {
 
     /// Reports an event: printed during `run` and `play` as `[t] tool: message`.
     func emit(_ event: ToolEvent)
+
+    /// Where the command's text is shown: its width and whether it may use colour.
+    var display: TextDisplay { get }
+}
+
+extension ToolHost {
+    /// 80 columns without colour, for hosts that do not say (a test's own host).
+    public var display: TextDisplay { .script }
 }
