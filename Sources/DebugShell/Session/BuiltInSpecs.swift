@@ -46,6 +46,7 @@ extension Session {
                 Example(
                     """
                     > apropos coalesc
+                    timer plot — Chart a timer's lateness per firing over time, late firings by cause (K2).
                     setting runloop.coalescing — Coalesce timer wake-ups within tolerance and leeway (SEMANTICS T5, D2).
                     """)
             ]),
