@@ -265,7 +265,8 @@ enum FPSMeterExamples {
 
 extension FPSMeterExamples {
     static let plot: [Example] = [
-        // SEMANTICS R-A, the seed's picture: the label reads 60 while the display presents 30; every frame a render hitch.
+        // SEMANTICS R-A, the seed's picture: the label reads 60 while the display presents 30, every
+        // frame a render hitch (R4).
         Example(
             """
             > fps start
@@ -293,8 +294,8 @@ extension FPSMeterExamples {
                30 ┤────────────────────────────────────
                   │
                 0 ┤
-                  └┬────────────────┬─────────────────┬────────────────┬
-                   0s               1s                2s              3s
+                  └┬───────┬────────┬────────┬────────┬────────┬───────┬
+                   0s      0.5s     1s       1.5s     2s       2.5s   3s
                                          time (s)
             █ on time  c commit hitch  r render hitch
             b commit and render hitch  ╌ 1× budget 16.667ms

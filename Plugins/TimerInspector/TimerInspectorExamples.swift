@@ -341,7 +341,8 @@ enum TimerInspectorExamples {
 
 extension TimerInspectorExamples {
     static let plot: [Example] = [
-        // K2: a stall makes one firing late (busy, b), a scroll another (mode, m): the timer is in default mode.
+        // K2: a stall makes one firing late (busy, b), a scroll another (mode, m): the timer is in
+        // default mode.
         Example(
             """
             > timer nstimer clock --interval 100ms --repeats

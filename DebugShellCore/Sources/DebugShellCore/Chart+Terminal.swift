@@ -11,7 +11,7 @@ extension Chart {
     ///
     /// - Parameters:
     ///   - width: columns, at least 24 (a smaller width is taken as 24).
-    ///   - height: rows for the panels together, at least 2 per panel; shared by their weights.
+    ///   - height: rows for the panels together, at least 3 per panel; shared by their weights.
     ///   - color: colour the data with 24-bit SGR escape codes; without it the text is plain.
     /// - Returns: the lines, joined with newlines.
     public func terminal(width: Int, height: Int, color: Bool = false) -> String {
@@ -47,7 +47,7 @@ private struct TextCanvas {
     init(chart: Chart, width: Int, height: Int, color: Bool) {
         self.chart = chart
         self.width = min(1000, max(24, width))
-        self.plotRows = min(500, max(2 * max(1, chart.panels.count), height))
+        self.plotRows = min(500, max(3 * max(1, chart.panels.count), height))
         self.color = color
     }
 
@@ -55,9 +55,9 @@ private struct TextCanvas {
         let panels = chart.panels
         let weights = panels.map { max(1, min(1000, $0.weight)) }
         let totalWeight = max(1, weights.reduce(0, +))
-        var rowsPerPanel = weights.map { max(2, plotRows * $0 / totalWeight) }
+        var rowsPerPanel = weights.map { max(3, plotRows * $0 / totalWeight) }
         if !rowsPerPanel.isEmpty {
-            rowsPerPanel[0] = max(2, rowsPerPanel[0] + plotRows - rowsPerPanel.reduce(0, +))
+            rowsPerPanel[0] = max(3, rowsPerPanel[0] + plotRows - rowsPerPanel.reduce(0, +))
         }
         let yScales = panels.indices.map { ChartScale.y(panels[$0], target: max(1, rowsPerPanel[$0] / 3)) }
 
@@ -69,8 +69,8 @@ private struct TextCanvas {
         let labelWidth = min(TextCanvas.maxLabel, labels.map(\.count).max() ?? 0)
         let columns = max(8, width - labelWidth - 2)
 
-        // A provisional x scale to count ticks by columns, then the real one.
-        let x = ChartScale.x(chart.xAxis, chart: chart, target: max(2, columns / 12))
+        // About one x tick per ten columns.
+        let x = ChartScale.x(chart.xAxis, chart: chart, target: max(2, columns / 10))
         let grid = ColumnGrid(lower: x.lower, upper: x.upper, columns: columns)
 
         var lines: [String] = [chart.title]
