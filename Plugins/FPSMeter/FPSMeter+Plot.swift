@@ -122,7 +122,7 @@ extension FPSMeter {
         while periods > step * 6 { step = nextStep(step) }
         let top = ((periods + step - 1) / step) * step
         let frameAxis = ChartAxis(
-            label: "frame time (ms): the interval from the previous counted present", lower: 0,
+            label: "frame time per present (ms), from the previous counted present", lower: 0,
             upper: Double(top) * period, ticks: stride(from: 0, through: top, by: step).map { Double($0) * period })
         let frameTimes = ChartPanel(
             yAxis: frameAxis, series: [onTime] + HitchCause.allCases.compactMap { late[$0] },
@@ -146,7 +146,7 @@ extension FPSMeter {
             highest = max(highest, rateShown)
         }
         let fpsAxis = ChartAxis(
-            label: "fps per window: the label's reading and the frames the display presented", lower: 0,
+            label: "fps per window: the label's reading beside the frames presented", lower: 0,
             upper: highest * 1.1, ticks: [0, Double(rate) / 2, Double(rate)], tickDecimals: 0)
         let fps = ChartPanel(yAxis: fpsAxis, series: [reading, presented], weight: 1)
 
@@ -159,7 +159,7 @@ extension FPSMeter {
             notes.append("only the last \(FPSMeter.historyLimit) windows are kept: none before \(oldest.from)")
         }
         return Chart(
-            title: "fps plot: frame time per present, \(from) to \(to) at \(rate) Hz",
+            title: "fps plot: \(from) to \(to) at \(rate) Hz",
             xAxis: ChartAxis(label: "time (s)", unit: "s", lower: seconds(from), upper: seconds(to)),
             panels: [frameTimes, fps],
             spans: spans.map {

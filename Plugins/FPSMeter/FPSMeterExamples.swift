@@ -274,8 +274,8 @@ extension FPSMeterExamples {
             > load gpu 20ms
             > run 3s
             > fps plot --width 60
-            fps plot: frame time per present, 0s to 3s at 60 Hz
-            frame time (ms): the interval from the previous counted present
+            fps plot: 0s to 3s at 60 Hz
+            frame time per present (ms), from the previous counted pres…
                50 ┤
                   │
                   │
@@ -288,7 +288,7 @@ extension FPSMeterExamples {
                   │█████████████████████████████████████████████████████
                 0 ┼─────────────────────────────────────────────────────
             hitch │rrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrr
-            fps per window: the label's reading and the frames the display presented
+            fps per window: the label's reading beside the frames prese…
                60 ┤━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
                   │
                30 ┤────────────────────────────────────
@@ -301,7 +301,8 @@ extension FPSMeterExamples {
             b commit and render hitch  ╌ 1× budget 16.667ms
             ╌ 2× budget 33.333ms  ━ FPS label's reading
             ─ frames presented per second
-            89 presents, 88 frame times, 89 hitches (commit 0, render 89, both 0), 2 windows, from 0s to 3s
+            89 presents, 88 frame times, 89 hitches (commit 0, render
+            89, both 0), 2 windows, from 0s to 3s
             """),
         // A stall is one long commit hitch (c); the scroll after it is shaded as tracking.
         Example(
@@ -313,8 +314,8 @@ extension FPSMeterExamples {
             > scroll 1s
             > run 3s
             > fps plot --from 500ms --to 2500ms --width 60 --height 9
-            fps plot: frame time per present, 0.5s to 2.5s at 60 Hz
-            frame time (ms): the interval from the previous counted present
+            fps plot: 0.5s to 2.5s at 60 Hz
+            frame time per present (ms), from the previous counted pres…
                133.3 ┤            ▂▂▂▂
                  100 ┤            ████
                      │            ████
@@ -323,7 +324,7 @@ extension FPSMeterExamples {
                      │▆▆▆▆▆▆▆▆▆▆▆▆████▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆
                    0 ┼──────────────────────────────────────────────────
                hitch │            cccc
-            fps per window: the label's reading and the frames the display presented
+            fps per window: the label's reading beside the frames prese…
                   60 ┤──────────────────────────────────────────────────
                   30 ┤
                    0 ┤
@@ -335,7 +336,8 @@ extension FPSMeterExamples {
             b commit and render hitch  ╌ 1× budget 16.667ms
             ╌ 2× budget 33.333ms  ━ FPS label's reading
             ─ frames presented per second  ░ tracking
-            115 presents, 115 frame times, 1 hitch (commit 1, render 0, both 0), 3 windows, from 0.5s to 2.5s
+            115 presents, 115 frame times, 1 hitch (commit 1, render 0,
+            both 0), 3 windows, from 0.5s to 2.5s
             """),
         Example(
             """

@@ -77,11 +77,11 @@ extension TimerInspector {
         }
         let threshold = Double(lateThreshold.nanoseconds) / 1e6
         let chart = Chart(
-            title: "timer plot: \(name)'s lateness per firing, \(from) to \(to)",
+            title: "timer plot: \(name), \(from) to \(to)",
             xAxis: ChartAxis(label: "scheduled time (s)", unit: "s", lower: seconds(from), upper: seconds(to)),
             panels: [
                 ChartPanel(
-                    yAxis: ChartAxis(label: "lateness (ms): when the callback started minus when it was due", lower: 0),
+                    yAxis: ChartAxis(label: "lateness (ms): how long after its scheduled time it ran", lower: 0),
                     series: series,
                     rules: [
                         ChartRule(

@@ -109,7 +109,7 @@ import Testing
         let chart = ChartTests.oddCharts[index]
         for (width, height) in [(0, 0), (-5, -5), (24, 2), (80, 15), (5000, 900)] {
             let text = chart.terminal(width: width, height: height)
-            #expect(text.hasPrefix(chart.title))
+            #expect(text.hasPrefix(String(chart.title.prefix(10))))
             #expect(text == chart.terminal(width: width, height: height))
         }
         let svg = chart.svg()

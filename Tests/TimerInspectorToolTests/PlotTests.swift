@@ -26,8 +26,8 @@ import TimerInspectorTool
         let d = try driver(TimerPlotTests.threeCauses)
         #expect(
             d.run("timer plot a --width 50 --height 8") == """
-                timer plot: a's lateness per firing, 0s to 1.25s
-                lateness (ms): when the callback started minus when it was due
+                timer plot: a, 0s to 1.25s
+                lateness (ms): how long after its scheduled time …
                 300 ┤
                     │                         m
                 200 ┤
@@ -41,7 +41,8 @@ import TimerInspectorTool
                                   scheduled time (s)
                 · on time  m late: mode  b late: busy
                 c late: coalesced  ╌ late threshold 1ms
-                9 firings (firings 1–9), 8 late (mode 1, busy 1, coalesced 6), max lateness 250ms, from 0s to 1.25s
+                9 firings (firings 1–9), 8 late (mode 1, busy 1,
+                coalesced 6), max lateness 250ms, from 0s to 1.25s
                 """)
     }
 
@@ -141,7 +142,7 @@ import TimerInspectorTool
         let plot = try result(d, "timer plot fast")
         #expect(plot["firings"] as? Int == 1000 && plot["first"] as? Int == 500 && plot["last"] as? Int == 1499)
         #expect(plot["from_ns"] as? Int == 500_000_000)
-        let text = d.run("timer plot fast --from 0s --width 60")
+        let text = d.run("timer plot fast --from 0s --width 100")
         #expect(text.contains("only the last 1000 of 1499 firings are kept: none before 0.5s"), "\(text)")
     }
 
@@ -150,7 +151,7 @@ import TimerInspectorTool
         let d = try driver(["timer after now 0s"])
         #expect(d.run("timer plot now").hasPrefix("error: "))
         d.run("run 1ms")
-        #expect(d.run("timer plot now --width 30").hasSuffix("1 firing (firing 1), 0 late, max lateness 0ms, from 0s to 0.001s"))
+        #expect(d.run("timer plot now --width 100").hasSuffix("1 firing (firing 1), 0 late, max lateness 0ms, from 0s to 0.001s"))
     }
 }
 

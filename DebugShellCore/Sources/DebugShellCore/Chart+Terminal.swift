@@ -73,9 +73,9 @@ private struct TextCanvas {
         let x = ChartScale.x(chart.xAxis, chart: chart, target: max(2, columns / 10))
         let grid = ColumnGrid(lower: x.lower, upper: x.upper, columns: columns)
 
-        var lines: [String] = [chart.title]
+        var lines: [String] = [fit(chart.title)]
         for (index, panel) in panels.enumerated() {
-            lines.append(panel.yAxis.label)
+            lines.append(fit(panel.yAxis.label))
             let rows = drawPanel(panel, scale: yScales[index], rows: rowsPerPanel[index], grid: grid)
             for row in rows { lines.append(text(row, labelWidth: labelWidth)) }
         }
@@ -108,10 +108,10 @@ private struct TextCanvas {
         lines.append(trimmed(String(repeating: " ", count: labelWidth + 2) + String(tickLabels)))
         if !chart.xAxis.label.isEmpty {
             let pad = max(0, labelWidth + 2 + (columns - chart.xAxis.label.count) / 2)
-            lines.append(String(repeating: " ", count: pad) + chart.xAxis.label)
+            lines.append(fit(String(repeating: " ", count: pad) + chart.xAxis.label))
         }
         lines += legend()
-        lines += chart.notes
+        for note in chart.notes { lines += ChartText.wrap(note, width: width) }
         return lines.joined(separator: "\n")
     }
 
@@ -264,7 +264,8 @@ private struct TextCanvas {
         var current = ""
         var used = 0
         for entry in entries {
-            let plain = 2 + entry.name.count
+            let name = String(entry.name.prefix(width - 2))
+            let plain = 2 + name.count
             if used > 0 && used + 2 + plain > width {
                 lines.append(current)
                 current = ""
@@ -274,7 +275,7 @@ private struct TextCanvas {
                 current += "  "
                 used += 2
             }
-            current += paint([entry.glyph]) + " " + entry.name
+            current += paint([entry.glyph]) + " " + name
             used += plain
         }
         if used > 0 { lines.append(current) }
@@ -306,6 +307,11 @@ private struct TextCanvas {
         }
         if current != nil { out += "\u{1B}[0m" }
         return out
+    }
+
+    /// A line cut to the width, ending in `…` when cut.
+    func fit(_ s: String) -> String {
+        s.count <= width ? s : String(s.prefix(width - 1)) + "…"
     }
 
     func trimmed(_ s: String) -> String {
@@ -349,5 +355,30 @@ private struct ColumnGrid {
         guard p.x >= lower, p.x <= upper else { return nil }
         let c = column(p.x)
         return c...c
+    }
+}
+
+/// Plain text laid out for a terminal.
+enum ChartText {
+    /// `text` wrapped at spaces into lines of at most `width` characters; a word longer than the
+    /// width is cut.
+    static func wrap(_ text: String, width: Int) -> [String] {
+        let width = max(1, width)
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ", omittingEmptySubsequences: true) {
+            var word = Substring(word)
+            if !line.isEmpty && line.count + 1 + word.count > width {
+                lines.append(line)
+                line = ""
+            }
+            while word.count > width {
+                lines.append(String(word.prefix(width)))
+                word = word.dropFirst(width)
+            }
+            line += line.isEmpty ? String(word) : " " + word
+        }
+        if !line.isEmpty || lines.isEmpty { lines.append(line) }
+        return lines
     }
 }

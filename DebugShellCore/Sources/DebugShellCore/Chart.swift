@@ -318,7 +318,7 @@ extension Chart {
     /// With a file, the output carries the SVG in ``CommandOutput/files`` (the session writes it
     /// atomically, see ``OutputFile``) and its text is `wrote <file> (<n> bytes): <summary>`.
     /// Without one, the text is the chart drawn ``terminal(width:height:color:)`` at the display's
-    /// width (or `columns`, when given), then the summary. The JSON result is `json` followed by
+    /// width (or `columns`, when given), then the summary wrapped to that width. The JSON result is `json` followed by
     /// `file` (or null), `bytes` (the SVG's size, or null) and `columns` (the text's width, or
     /// null).
     ///
@@ -335,8 +335,10 @@ extension Chart {
         json: [(String, JSONValue)]
     ) throws(CommandError) -> CommandOutput {
         guard let file else {
-            let width = columns ?? display.columns
-            let text = terminal(width: width, height: rows, color: display.color) + "\n" + summary
+            let width = min(1000, max(24, columns ?? display.columns))
+            let text =
+                ([terminal(width: width, height: rows, color: display.color)]
+                + ChartText.wrap(summary, width: width)).joined(separator: "\n")
             return CommandOutput(
                 text: text, json: .object(json + [("file", .null), ("bytes", .null), ("columns", JSONValue(width))]))
         }
