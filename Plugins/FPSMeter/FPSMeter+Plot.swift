@@ -122,7 +122,7 @@ extension FPSMeter {
         while periods > step * 6 { step = nextStep(step) }
         let top = ((periods + step - 1) / step) * step
         let frameAxis = ChartAxis(
-            label: "frame time per present (ms), from the previous counted present", lower: 0,
+            label: "frame time per present (ms)", lower: 0,
             upper: Double(top) * period, ticks: stride(from: 0, through: top, by: step).map { Double($0) * period })
         let frameTimes = ChartPanel(
             yAxis: frameAxis, series: [onTime] + HitchCause.allCases.compactMap { late[$0] },
@@ -146,7 +146,7 @@ extension FPSMeter {
             highest = max(highest, rateShown)
         }
         let fpsAxis = ChartAxis(
-            label: "fps per window: the label's reading beside the frames presented", lower: 0,
+            label: "fps per window: the label's reading, the frames presented", lower: 0,
             upper: highest * 1.1, ticks: [0, Double(rate) / 2, Double(rate)], tickDecimals: 0)
         let fps = ChartPanel(yAxis: fpsAxis, series: [reading, presented], weight: 1)
 

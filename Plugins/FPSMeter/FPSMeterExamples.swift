@@ -275,7 +275,7 @@ extension FPSMeterExamples {
             > run 3s
             > fps plot --width 60
             fps plot: 0s to 3s at 60 Hz
-            frame time per present (ms), from the previous counted pres…
+            frame time per present (ms)
                50 ┤
                   │
                   │
@@ -288,7 +288,7 @@ extension FPSMeterExamples {
                   │█████████████████████████████████████████████████████
                 0 ┼─────────────────────────────────────────────────────
             hitch │rrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrr
-            fps per window: the label's reading beside the frames prese…
+            fps per window: the label's reading, the frames presented
                60 ┤━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
                   │
                30 ┤────────────────────────────────────
@@ -315,7 +315,7 @@ extension FPSMeterExamples {
             > run 3s
             > fps plot --from 500ms --to 2500ms --width 60 --height 9
             fps plot: 0.5s to 2.5s at 60 Hz
-            frame time per present (ms), from the previous counted pres…
+            frame time per present (ms)
                133.3 ┤            ▂▂▂▂
                  100 ┤            ████
                      │            ████
@@ -324,7 +324,7 @@ extension FPSMeterExamples {
                      │▆▆▆▆▆▆▆▆▆▆▆▆████▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆
                    0 ┼──────────────────────────────────────────────────
                hitch │            cccc
-            fps per window: the label's reading beside the frames prese…
+            fps per window: the label's reading, the frames presented
                   60 ┤──────────────────────────────────────────────────
                   30 ┤
                    0 ┤

@@ -25,7 +25,7 @@ import Testing
         #expect(
             run.output("fps plot --width 48 --height 8") == """
                 fps plot: 0s to 2.3s at 60 Hz
-                frame time per present (ms), from the previous …
+                frame time per present (ms)
                     83.3 ┤
                     66.7 ┤                     ██
                       50 ┤                     ██
@@ -33,7 +33,7 @@ import Testing
                     16.7 ┤██████████████████████████████████████
                        0 ┼──────────────────────────────────────
                    hitch │                     cc
-                fps per window: the label's reading beside the …
+                fps per window: the label's reading, the frames…
                       60 ┤──────────────────────────────────
                       30 ┤
                        0 ┤
