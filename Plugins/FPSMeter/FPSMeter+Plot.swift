@@ -81,7 +81,8 @@ extension FPSMeter {
         let to = min(asked ?? end, end)
         guard from < to else {
             throw CommandError(
-                "nothing to plot from \(from): the meter's data ends at \(end) (\(stoppedAt == nil ? "now" : "its stop"))")
+                "nothing to plot from \(from): the meter's data ends at \(end) (\(stoppedAt == nil ? "now" : "its stop"))"
+            )
         }
         return (from, to)
     }

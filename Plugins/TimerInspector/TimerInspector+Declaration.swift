@@ -138,7 +138,8 @@ extension TimerInspector {
                     OptionSpec(
                         "width", .integer(24...1000), abstract: "Columns of the terminal chart.",
                         default: "the terminal's"),
-                    OptionSpec("height", .integer(4...200), abstract: "Rows of the terminal chart's panel.", default: "10"),
+                    OptionSpec(
+                        "height", .integer(4...200), abstract: "Rows of the terminal chart's panel.", default: "10"),
                 ],
                 examples: TimerInspectorExamples.plot),
             VerbSpec(

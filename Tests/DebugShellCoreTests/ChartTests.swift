@@ -146,7 +146,8 @@ import Testing
                         [ChartPoint(x: 0, y: 100), ChartPoint(x: 20, y: -5)], style: .line,
                         axis: ChartAxis(label: "y", lower: 5, upper: 1, ticks: [.nan, 3, 1e300]))
                 ]),
-            Chart(title: "spans only", xAxis: x, panels: [], spans: [ChartSpan(from: 0, to: 1, label: "", color: grey)]),
+            Chart(
+                title: "spans only", xAxis: x, panels: [], spans: [ChartSpan(from: 0, to: 1, label: "", color: grey)]),
         ]
         for style in [ChartSeries.Style.bars, .steps, .line, .points] {
             charts.append(Chart(title: "not finite \(style)", xAxis: x, panels: [panel(weird, style: style)]))

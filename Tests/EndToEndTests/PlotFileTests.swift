@@ -68,7 +68,8 @@ import Testing
             directory: dir)
         let last = try #require(r.stdout.split(separator: "\n").last.map(String.init))
         let size = try FileManager.default.attributesOfItem(atPath: dir.appendingPathComponent("t.svg").path)[.size]
-        #expect(last.hasPrefix("{\"command\": \"timer plot t t.svg\", \"ok\": true, \"result\": {\"name\": \"t\""), "\(r)")
+        #expect(
+            last.hasPrefix("{\"command\": \"timer plot t t.svg\", \"ok\": true, \"result\": {\"name\": \"t\""), "\(r)")
         #expect(last.contains("\"file\": \"t.svg\", \"bytes\": \((size as? Int) ?? -1), \"columns\": null}"), "\(r)")
     }
 }

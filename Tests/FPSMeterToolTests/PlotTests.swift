@@ -190,7 +190,9 @@ import Testing
         let run = try meterSession(FPSPlotTests.stallThenScroll + "\nfps stop\nrun 2s")
         let text = run.output("fps plot --width 60")
         #expect(text.hasSuffix("from 0s to 2.3s\n"), "\(text)")
-        #expect(run.output("fps plot --from 3s") == "error: nothing to plot from 3s: the meter's data ends at 2.3s (its stop)\n")
+        #expect(
+            run.output("fps plot --from 3s")
+                == "error: nothing to plot from 3s: the meter's data ends at 2.3s (its stop)\n")
     }
 
     // MARK: Files
@@ -229,7 +231,10 @@ import Testing
         #expect(run.output("fps plot \(link)") == "error: cannot write '\(link)': not a regular file\n")
         var isDirectory: ObjCBool = false
         #expect(FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) && isDirectory.boolValue)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["fifo.svg", "folder.svg", "null.svg"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == [
+                "fifo.svg", "folder.svg", "null.svg",
+            ])
     }
 
     /// An existing file is replaced whole, keeping its permissions; a link is followed and stays.

@@ -151,7 +151,9 @@ import TimerInspectorTool
         let d = try driver(["timer after now 0s"])
         #expect(d.run("timer plot now").hasPrefix("error: "))
         d.run("run 1ms")
-        #expect(d.run("timer plot now --width 100").hasSuffix("1 firing (firing 1), 0 late, max lateness 0ms, from 0s to 0.001s"))
+        #expect(
+            d.run("timer plot now --width 100").hasSuffix(
+                "1 firing (firing 1), 0 late, max lateness 0ms, from 0s to 0.001s"))
     }
 }
 

@@ -78,7 +78,9 @@ private struct SVGCanvas {
         for tick in x.ticks {
             let tx = px(tick.value)
             line("<line x1=\"\(n(tx))\" y1=\"\(n(y))\" x2=\"\(n(tx))\" y2=\"\(n(y + 5))\" stroke=\"#888888\"/>")
-            line("<text x=\"\(n(tx))\" y=\"\(n(y + 18))\" text-anchor=\"middle\" fill=\"#444444\">\(escape(tick.label))</text>")
+            line(
+                "<text x=\"\(n(tx))\" y=\"\(n(y + 18))\" text-anchor=\"middle\" fill=\"#444444\">\(escape(tick.label))</text>"
+            )
         }
         y += 36
         line(
