@@ -114,7 +114,11 @@ import Testing
         }
         let svg = chart.svg()
         #expect(svg == chart.svg())
+        // Every coordinate is a number.
+        let attribute = try NSRegularExpression(pattern: "=\"[^\"]*(nan|inf|∞)")
+        #expect(attribute.firstMatch(in: svg, range: NSRange(svg.startIndex..., in: svg)) == nil)
         _ = try SVGCheck.parseXML(svg)
+        #expect(SVGCheck.pngSize(try SVGCheck.renderPNG(svg))?.width == 960)
     }
 
     static let oddCharts: [Chart] = {
