@@ -265,7 +265,7 @@ enum FPSMeterExamples {
 
 extension FPSMeterExamples {
     static let plot: [Example] = [
-        // SEMANTICS R-A, the seed's picture: the label reads 60 while the display presents 30, every
+        // R-A, the seed's picture: the label reads 60 while the display presents 30, every
         // frame a render hitch (R4).
         Example(
             """

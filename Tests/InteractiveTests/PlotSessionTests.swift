@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// `fps plot` in the live session (SPEC §10): the chart is ordinary command output, printed above
+/// `fps plot` in the live session: the chart is ordinary command output, printed above
 /// the status block at the terminal's width; the block stays whole, directly above the prompt,
 /// and keeps updating while time plays.
 @Suite(.serialized, .timeLimit(.minutes(1)))
