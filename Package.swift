@@ -74,7 +74,7 @@ let package = Package(
             swiftSettings: strict),
         // Runs the built binary: depends on it so `swift test` builds it first.
         .testTarget(name: "EndToEndTests", dependencies: ["debugsh", "DebugShellTesting"], swiftSettings: strict),
-        // Drives the built binary in tmux: the interactive session (SPEC §10).
+        // Drives the built binary in tmux: the interactive session.
         .testTarget(name: "InteractiveTests", dependencies: ["debugsh", "DebugShellTesting"], swiftSettings: strict),
     ]
 )

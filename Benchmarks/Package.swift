@@ -2,7 +2,8 @@
 import PackageDescription
 
 // The benchmarks live in their own package so that `swift test` in the project stays fast
-// (SPEC §12). ordo-one's package-benchmark needs tools 6.1 and the MallocInterposer trait here.
+// (README, Performance). ordo-one's package-benchmark needs tools 6.1 and the MallocInterposer
+// trait here. The peer models are beside it: Peers/ (Python) and Floor/ (a Swift package).
 let package = Package(
     name: "debugsh-benchmarks",
     platforms: [.macOS(.v13)],
@@ -12,7 +13,7 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.0", traits: ["MallocInterposer"]),
     ],
     targets: [
-        // The peer workload (../shared/peers/simmodel.py) through debugsh's plugin API; prints one
+        // The peer workload (Peers/simmodel.py) through debugsh's plugin API; prints one
         // JSON line like the peers do, for Benchmarks/compare.
         .target(
             name: "EngineWorkload",

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Measures the command line against SPEC §12: start-up, a long script, and memory.
+"""Measures the command line against the README's performance targets: start-up, a long script,
+and memory.
 
     python3 Benchmarks/cli.py [--runs 30]
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The layout checker's per-frame cost against the tree's size, and against the seed's string
-snapshot (SPEC §12: per-frame cost with 3 changed views independent of tree size, at most 5 µs at
-100,000 views, at least 10,000x cheaper than the string snapshot of ../shared/peers/layout_bench).
+snapshot (the README's target: per-frame cost with 3 changed views independent of tree size, at
+most 5 µs at 100,000 views, at least 10,000x cheaper than the string snapshot of
+Peers/layout_bench.py, measured in Swift by Floor's layoutbench).
 
     python3 Benchmarks/layout_scale.py [--sizes 100,100000] [--seconds 3600] [--runs 5]
 

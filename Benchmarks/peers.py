@@ -1,16 +1,23 @@
-"""What the benchmark scripts share: where the peers are, and the floor's release build."""
-import os, shutil, subprocess, sys
+"""What the benchmark scripts share: where the peer models are, and the floor's release build.
+
+The peers live in this folder: Peers/ holds the Python models (simmodel.py, the workload; sim_heapq.py
+and sim_simpy.py, two event loops; workload_dsh.py, the workload as a debugsh script;
+layout_bench.py, the layout snapshot), Floor/ the Swift package with the bare event loop (simbench)
+and the seed's layout snapshot (layoutbench).
+"""
+import os, subprocess, sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-PEERS = os.path.normpath(os.path.join(ROOT, "..", "shared", "peers"))
+BENCHMARKS = os.path.join(ROOT, "Benchmarks")
+PEERS = os.path.join(BENCHMARKS, "Peers")
+FLOOR = os.path.join(BENCHMARKS, "Floor")
 
 
 def build_floor():
-    """Builds ../shared/peers/floor (release) in a writable copy; returns its products' folder."""
-    floor_src = os.path.join(ROOT, ".build-floor", "src")
-    if not os.path.exists(os.path.join(floor_src, "Package.swift")):
-        shutil.copytree(os.path.join(PEERS, "floor"), floor_src, dirs_exist_ok=True)
-        subprocess.run(["chmod", "-R", "u+w", floor_src], check=True)
+    """Builds Floor/ in release (into Benchmarks/.build-floor, which git ignores); returns the folder
+    of its executables."""
+    scratch = os.path.join(BENCHMARKS, ".build-floor")
     print("building the floor (release)…", file=sys.stderr)
-    subprocess.run(["swift", "build", "-c", "release"], cwd=floor_src, check=True, capture_output=True)
-    return os.path.join(floor_src, ".build", "release")
+    subprocess.run(["swift", "build", "-c", "release", "--package-path", FLOOR, "--scratch-path", scratch],
+                   check=True, capture_output=True)
+    return os.path.join(scratch, "release")

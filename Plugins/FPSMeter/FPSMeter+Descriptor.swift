@@ -1,7 +1,7 @@
 import DebugShellCore
 
 extension FPSMeter {
-    /// The meter's commands, metrics, settings and events (SPEC §5), declared once: help,
+    /// The meter's commands, metrics, settings and events (docs/FPSMeter.md), declared once: help,
     /// completion, validation and docs/FPSMeter.md follow from it.
     static func makeDescriptor() -> ToolDescriptor {
         let modes = ValueKind.choice(["common", "default", "tracking"])
@@ -14,7 +14,7 @@ extension FPSMeter {
                 CommandSpec(
                     "fps", abstract: "Measure frames per second as an FPS label does, and what it cannot see.",
                     discussion:
-                        "The reading is the seed algorithm (SEMANTICS F1): a display link counts its callbacks and, once a window of at least --window has passed since the first one, reads round(count / span), at most the refresh rate. Beside it stand the ground truth — frames presented (R5), hitches and their causes (R4), frame-time percentiles — and, in 'fps compare', seven classic estimators run on the same callbacks.",
+                        "The reading is the seed algorithm (F1): a display link counts its callbacks and, once a window of at least --window has passed since the first one, reads round(count / span), at most the refresh rate. Beside it stand the ground truth — frames presented (R5), hitches and their causes (R4), frame-time percentiles — and, in 'fps compare', seven classic estimators run on the same callbacks.",
                     verbs: [
                         VerbSpec(
                             "show", abstract: "The reading and the ground truth beside it, as a small report.",

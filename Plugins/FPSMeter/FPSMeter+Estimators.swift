@@ -37,7 +37,7 @@ struct WindowCounter {
     }
 }
 
-/// The classic estimators, run passively on the meter's own callbacks (SPEC §5 `fps compare`).
+/// The classic estimators, run passively on the meter's own callbacks (`fps compare`, docs/FPSMeter.md).
 ///
 /// Each reads only what its original reads — the link's `timestamp` and `targetTimestamp`, and
 /// DXFPSLabel the run-loop mode — and adds no link and no cost. Every update is O(1) and

@@ -1,6 +1,6 @@
 import DebugShellCore
 
-/// A hitch-ratio scale (SPEC §5 `fps tiers`), the setting `fps.tiers`.
+/// A hitch-ratio scale (`fps tiers`), the setting `fps.tiers`.
 enum TierScale: String, CaseIterable {
     /// The Xcode Organizer's: good ≤ 10, warning ≤ 25, critical ≤ 50, severe above (ms/s).
     case apple

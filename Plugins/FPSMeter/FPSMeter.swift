@@ -2,7 +2,7 @@ import DebugShellCore
 
 /// The FPS meter (`fps`): the CADisplayLink frame counter of the classic FPS labels, and beside it
 /// what such a label cannot see — frames actually presented, hitches and their causes, the hitch
-/// time ratio and frame-time percentiles (SPEC §5, SEMANTICS F1–F3, R3–R5).
+/// time ratio and frame-time percentiles (docs/FPSMeter.md; rules F1–F3, R3–R5 of docs/Semantics.md).
 ///
 /// The meter adds one display link (F2) whose callback runs the seed algorithm (F1) and feeds the
 /// estimator lab; it observes presents (R4, R5), vsyncs (the lab's ground truth) and mode changes
@@ -54,7 +54,7 @@ public final class FPSMeter: DebugTool {
     var reading: Int64?
     /// When the reading last took a different value: HyFPSLabel's autohide clock.
     var readingChangedAt = SimTime.zero
-    /// Completed windows, the last 3,600 (SPEC §13).
+    /// Completed windows, the last 3,600 (README, Limits).
     var windows = Ring(capacity: FPSMeter.historyLimit, filler: WindowRecord.zero)
 
     // MARK: Ground truth (R4, R5)
@@ -74,7 +74,7 @@ public final class FPSMeter: DebugTool {
     /// The last stretches of tracking mode that ended, for `fps plot`'s shading.
     var trackingSpans = Ring(capacity: FPSMeter.trackingSpanLimit, filler: TrackingSpan.zero)
 
-    /// `fps history` keeps this many windows (SPEC §13).
+    /// `fps history` keeps this many windows (README, Limits).
     static let historyLimit = 3600
     /// `fps frames` keeps this many presents.
     static let frameLimit = 1000
@@ -267,6 +267,8 @@ public final class FPSMeter: DebugTool {
                 presents: presents))
         // F3: setting the label's text dirties the UI, so a commit follows.
         if configuration.label { device.markUIDirty() }
+        // In a trace, the label's reading is a counter beside the presented FPS.
+        if host.isTracing { host.traceCounter("label reading", MetricNumber(value), at: time) }
         if watch.windows {
             host.emit(
                 ToolEvent(

@@ -4,7 +4,7 @@ import DebugShellCore
 /// replay, so every one of them is true.
 enum FPSMeterExamples {
     static let show: [Example] = [
-        // SEMANTICS R-A: the seed's "the label reads 55+ while Instruments shows far fewer".
+        // Worked example R-A: the seed's "the label reads 55+ while Instruments shows far fewer".
         Example(
             """
             > fps start
@@ -44,7 +44,7 @@ enum FPSMeterExamples {
             > get fps.value
             fps.value = 120
             """),
-        // SEMANTICS DL-A: a 100 ms stall; the stale callback starts the first window.
+        // Worked example DL-A: a 100 ms stall; the stale callback starts the first window.
         Example(
             """
             > fps start
@@ -161,7 +161,7 @@ enum FPSMeterExamples {
     ]
 
     static let compare: [Example] = [
-        // SEMANTICS R-A: every estimator that counts callbacks reads the main thread, not the display.
+        // Worked example R-A: every estimator that counts callbacks reads the main thread, not the display.
         Example(
             """
             > fps start

@@ -28,7 +28,7 @@ extension LayoutSettleChecker {
     static let view = ValueKind.name(viewDomain)
 
     static let viewCommand = CommandSpec(
-        "view", abstract: "Build and change the simulated app's view tree (SEMANTICS L1).",
+        "view", abstract: "Build and change the simulated app's view tree (L1).",
         discussion: """
             The tree starts with the root view 'window' (0,0,390,844). Every change dirties the UI (RL5), so a \
             commit follows. A change is a view added or removed (a removed subtree counts each view) or a \
@@ -38,7 +38,7 @@ extension LayoutSettleChecker {
         verbs: LayoutSettleExamples.viewVerbs)
 
     static let layoutCommand = CommandSpec(
-        "layout", abstract: "Watch a view subtree until it settles (SEMANTICS L2–L4).",
+        "layout", abstract: "Watch a view subtree until it settles (L2–L4).",
         discussion: """
             'quiet' mode (the default) settles at the first checker callback at least --quiet after the last \
             change (L4). 'seed' mode is the original layoutCompleteChecker (L2): two equal consecutive snapshots \

@@ -1,6 +1,6 @@
 import DebugShellCore
 
-/// The `view` commands: the simulated app's view tree (SPEC §6, L1).
+/// The `view` commands: the simulated app's view tree (docs/LayoutSettle.md, L1).
 extension LayoutSettleChecker {
     /// The live view named `name`, or an error with a did-you-mean.
     func resolve(_ name: String, role: String = "view") throws(CommandError) -> ViewSlot {
@@ -244,43 +244,57 @@ extension LayoutSettleChecker {
         let maxDepth = Int(invocation.integer("depth") ?? Int64(Int32.max))
         let limit = Int(invocation.integer("limit") ?? 100)
         let rows = tree.preorder(from: root, maxDepth: maxDepth, limit: limit)
-        var lines: [String] = []
-        var items: [JSONValue] = []
-        var more: [Bool] = []
-        var covered = 0
-        for (slot, depth) in rows {
-            let node = tree[slot]
-            if more.count <= depth { more.append(contentsOf: repeatElement(false, count: depth + 1 - more.count)) }
-            more[depth] = node.next >= 0
-            var prefix = ""
-            if depth > 0 {
-                for k in 1..<depth { prefix += more[k] ? "│  " : "   " }
-                prefix += more[depth] ? "├─ " : "└─ "
-            }
-            let name = tree.name(slot)
-            var line = prefix + name + " " + ViewFormat.frame(node.properties.frame)
-            line += ViewFormat.attributes(node.properties)
-            if animation(of: slot) != nil { line += " (animating)" }
-            if spin(of: slot) != nil { line += " (spinning)" }
-            let hidden = depth == maxDepth ? Int(node.count) - 1 : 0
-            if hidden > 0 { line += "  +\(ViewFormat.grouped(hidden)) below" }
-            covered += 1 + hidden
-            lines.append(line)
-            items.append(
-                .fields([
-                    "name": .string(name), "parent": node.parent >= 0 ? .string(tree.name(node.parent)) : .null,
-                    "depth": .int(Int64(depth)), "frame": ViewFormat.frameJSON(node.properties.frame),
-                    "alpha": ViewFormat.numberJSON(node.alpha), "hidden": .bool(node.hidden),
-                    "rotation": ViewFormat.numberJSON(node.rotation), "views": .int(Int64(node.count)),
-                ]))
+        // A row at the depth limit stands for its whole subtree.
+        func hidden(_ row: (slot: ViewSlot, depth: Int)) -> Int {
+            row.depth == maxDepth ? Int(tree[row.slot].count) - 1 : 0
         }
+        let covered = rows.reduce(0) { $0 + 1 + hidden($1) }
         let omitted = tree.count(root) - covered
-        if omitted > 0 {
-            lines.append("… \(ViewFormat.grouped(omitted)) more view\(omitted == 1 ? "" : "s") (--limit \(limit))")
-        }
+        // Streamed: the text of a deep tree grows with the square of its depth (each row is
+        // indented by its depth), far beyond the rows themselves, so it is written line by line.
         return CommandOutput(
-            text: lines.joined(separator: "\n"),
-            json: .fields(["views": .array(items), "omitted": .int(Int64(omitted))]))
+            streamed: StreamedOutput(
+                text: { [self] write in
+                    var more: [Bool] = []
+                    for row in rows {
+                        let node = tree[row.slot]
+                        let depth = row.depth
+                        if more.count <= depth {
+                            more.append(contentsOf: repeatElement(false, count: depth + 1 - more.count))
+                        }
+                        more[depth] = node.next >= 0
+                        var line = ""
+                        if depth > 0 {
+                            line.reserveCapacity(3 * depth + 40)
+                            for k in 1..<depth { line += more[k] ? "│  " : "   " }
+                            line += more[depth] ? "├─ " : "└─ "
+                        }
+                        line += tree.name(row.slot) + " " + ViewFormat.frame(node.properties.frame)
+                        line += ViewFormat.attributes(node.properties)
+                        if animation(of: row.slot) != nil { line += " (animating)" }
+                        if spin(of: row.slot) != nil { line += " (spinning)" }
+                        let below = hidden(row)
+                        if below > 0 { line += "  +\(ViewFormat.grouped(below)) below" }
+                        guard write(line) else { return }
+                    }
+                    if omitted > 0 {
+                        _ = write(
+                            "… \(ViewFormat.grouped(omitted)) more view\(omitted == 1 ? "" : "s") (--limit \(limit))")
+                    }
+                },
+                json: { [self] in
+                    let items: [JSONValue] = rows.map { row in
+                        let node = tree[row.slot]
+                        return .fields([
+                            "name": .string(tree.name(row.slot)),
+                            "parent": node.parent >= 0 ? .string(tree.name(node.parent)) : .null,
+                            "depth": .int(Int64(row.depth)), "frame": ViewFormat.frameJSON(node.properties.frame),
+                            "alpha": ViewFormat.numberJSON(node.alpha), "hidden": .bool(node.hidden),
+                            "rotation": ViewFormat.numberJSON(node.rotation), "views": .int(Int64(node.count)),
+                        ])
+                    }
+                    return .fields(["views": .array(items), "omitted": .int(Int64(omitted))])
+                }))
     }
 
     func countViews(_ invocation: Invocation) throws(CommandError) -> CommandOutput {

@@ -14,7 +14,10 @@ extension LayoutSettleChecker {
         let costPerView = invocation.duration("cost-per-view") ?? defaultPerView
         guard quiet > .zero else { throw CommandError("--quiet must be a positive duration") }
         guard timeout > .zero else { throw CommandError("--timeout must be a positive duration") }
-        guard poll > .zero else { throw CommandError("--poll must be a positive duration") }
+        guard poll >= .minimumRepeatInterval else {
+            throw CommandError(
+                "--poll must be at least 1us, the shortest interval of anything that repeats (got \(poll))")
+        }
         guard costPerView <= .seconds(1) else {
             throw CommandError("--cost-per-view \(costPerView) is above the limit of 1s per view")
         }

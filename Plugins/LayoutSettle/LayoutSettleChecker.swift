@@ -1,6 +1,6 @@
 import DebugShellCore
 
-/// The layout-settle checker (SPEC §6): a simulated view tree (`view …`) and a checker that
+/// The layout-settle checker (docs/LayoutSettle.md): a simulated view tree (`view …`) and a checker that
 /// tells when a subtree stops changing (`layout …`), in the quiet-window mode of L4 or as the
 /// original layoutCompleteChecker (L2), with a diagnosis for trees that never settle.
 ///
@@ -18,7 +18,7 @@ public final class LayoutSettleChecker: DebugTool {
     /// Running `view animate`s and `view spin`s, in the order they started.
     var animations: [FrameAnimation] = []
     var spins: [Spin] = []
-    /// SPEC §13's limits; tests lower them to reach them cheaply.
+    /// The limits of README's Limits; tests lower them to reach them cheaply.
     var viewLimit = ViewTree.maxViews
     var growLimit = ViewTree.maxGrow
     private var tickObserver: ObserverToken?

@@ -220,7 +220,9 @@ enum LayoutSettleExamples {
                 OptionSpec(
                     "mode", .choice(["quiet", "seed"]), abstract: "quiet (L4) or seed, the original checker (L2).",
                     default: "quiet"),
-                OptionSpec("poll", .duration, abstract: "Seed mode: the poll timer's interval (L2).", default: "200ms"),
+                OptionSpec(
+                    "poll", .duration, abstract: "Seed mode: the poll timer's interval, at least 1us (L2).",
+                    default: "200ms"),
                 OptionSpec(
                     "leeway", .duration, abstract: "Seed mode: the poll timer's leeway (L2, D2).", default: "50ms"),
                 OptionSpec(

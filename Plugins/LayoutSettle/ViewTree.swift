@@ -45,7 +45,7 @@ struct ChangeKinds: OptionSet, Hashable, Sendable {
 /// properties and `childSum` is the wrapping sum of its children's digests. A change updates
 /// `own` and then walks up the parent chain adjusting each ancestor's `childSum` by the
 /// difference: O(depth) per changed view, independent of the tree's size and of fan-out, so the
-/// checker never walks or stringifies the tree (L2's digest comparison, SPEC §12).
+/// checker never walks or stringifies the tree (L2's digest comparison; README, Performance).
 struct ViewNode {
     var parent: ViewSlot = -1
     var firstChild: ViewSlot = -1
@@ -101,16 +101,16 @@ struct GrowBatch {
     var live: Int
 }
 
-/// The simulated app's view tree (SPEC §6): a root `window`, named views, generated subtrees.
+/// The simulated app's view tree (docs/LayoutSettle.md): a root `window`, named views, generated subtrees.
 ///
 /// Storage is one array of records addressed by slot, with a free list; children are an
 /// intrusive doubly linked list in insertion order. Every mutation keeps subtree counts and
 /// digests up to date along the parent chain only.
 struct ViewTree {
     static let window: ViewSlot = 0
-    /// SPEC §13: views in the tree, `window` included.
+    /// The limit of views in the tree, `window` included (README, Limits).
     static let maxViews = 10_000_000
-    /// SPEC §13: views one `view grow` may add.
+    /// The limit of views one `view grow` may add (README, Limits).
     static let maxGrow = 1_000_000
 
     private(set) var nodes: [ViewNode] = []

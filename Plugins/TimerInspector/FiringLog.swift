@@ -1,27 +1,39 @@
 import DebugShellCore
 
-/// One firing as the inspector keeps it, packed into 24 bytes.
+/// One firing as the inspector keeps it, packed into 32 bytes: a firing off its timer's grid, or
+/// a mark where the grid restarts.
 ///
-/// A hundred thousand timers keep up to a thousand firings each, so the record is small: times
-/// stay below the 2^62 ns horizon (S1), which leaves the top bits of two words free for the
-/// K2 cause.
+/// Times stay below the 2^62 ns horizon (S1), which leaves the top bits of two words free for
+/// the K2 cause and the kind of record.
 struct FiringRecord {
     /// The scheduled time (K2's oldest grid point) in the low 62 bits; the cause's index in the
     /// top two.
     private var scheduledWord: UInt64
-    /// The lateness in the low 62 bits; the top bit says whether there is a cause.
+    /// The lateness in the low 62 bits; bit 62 marks a restart, bit 63 says there is a cause.
     private var latenessWord: UInt64
     /// A dispatch timer's `data` (D3) or a run-loop timer's skipped grid points (T4).
     var extra: Int64
+    /// Which firing of the timer it is, from 1; for a restart, the number of the firing after it.
+    var number: Int64
 
     private static let low62: UInt64 = (1 << 62) - 1
+    private static let restartBit: UInt64 = 1 << 62
     private static let causes: [LatenessCause] = [.mode, .busy, .coalesced, .paused]
 
-    init(scheduled: SimTime, lateness: SimDuration, cause: LatenessCause?, extra: Int64) {
+    init(number: Int64, scheduled: SimTime, lateness: SimDuration, cause: LatenessCause?, extra: Int64) {
         let code = cause.flatMap { FiringRecord.causes.firstIndex(of: $0) } ?? 0
         scheduledWord = UInt64(clamping: scheduled.nanoseconds) & FiringRecord.low62 | UInt64(code) << 62
         latenessWord = UInt64(clamping: lateness.nanoseconds) & FiringRecord.low62 | (cause == nil ? 0 : 1 << 63)
         self.extra = extra
+        self.number = number
+    }
+
+    /// The grid starts again: the firing numbered `number` is due at `scheduled` (a resumed
+    /// NSTimer's next fire date, T8).
+    static func restart(number: Int64, scheduled: SimTime) -> FiringRecord {
+        var r = FiringRecord(number: number, scheduled: scheduled, lateness: .zero, cause: nil, extra: 0)
+        r.latenessWord |= restartBit
+        return r
     }
 
     var scheduled: SimTime { SimTime(nanoseconds: Int64(scheduledWord & FiringRecord.low62)) }
@@ -31,47 +43,66 @@ struct FiringRecord {
     var cause: LatenessCause? {
         latenessWord >> 63 == 0 ? nil : FiringRecord.causes[Int(scheduledWord >> 62)]
     }
+    var isRestart: Bool { latenessWord & FiringRecord.restartBit != 0 }
 }
 
-/// Every app timer's last ``capacity`` firings (SPEC §13: 1,000 per timer) and its largest
-/// lateness, addressed by the timer's entry index.
+/// Every app timer's firings, addressed by the timer's entry index — kept as run-length
+/// history: a firing exactly on its timer's grid (on time, skipping nothing, one grid point)
+/// adds nothing but a count, which the device keeps (`fires`).
 ///
-/// This is the firing observer's whole working set, so it is laid out for it: one dense array
-/// of small ring headers, each pointing at its own block of records. A firing reads its
-/// header and writes one record — no array bounds or uniqueness checks on the records, no
-/// allocation once a ring is full. (Swift arrays per timer cost two more cache misses per
-/// firing at 100,000 timers.) Rings grow by doubling up to ``capacity``.
+/// Such a firing needs no record: the n-th on-grid firing after a known one is due at a known
+/// grid point (T4: an NSTimer that skipped k points fires next k + 1 intervals on; D3: a GCD
+/// handler that covered d points is followed by the one d intervals on). So the log records
+/// only the firings *off* the grid — late, skipping, covering more than one point — and, for a
+/// display link (whose grid is the vsyncs), every firing; the firings between two records are
+/// reconstructed when they are shown. Recording costs nothing per on-grid firing: the inspector
+/// subscribes only to off-grid ones (`ObservationKinds.timerFiredOffGrid`).
 ///
-/// Memory is bounded as well: all rings together keep at most ``budget`` firings (48 MB), so
-/// with more than 2,000 timers each ring keeps an equal share, at least ``minimumShare``
-/// (SPEC §12: 100,000 timers and 100,000 views under 200 MB).
+/// `timer show` can list the last ``capacity`` firings of every timer. Records are bounded too:
+/// all rings together keep at most ``budget`` of them (64 MB); with more than 2,000 timers each
+/// keeps an equal share, at least ``minimumShare``, and a timer whose window reaches past its
+/// oldest record shows fewer firings.
 final class FiringLog {
+    /// Firings `timer show` can list per timer (docs/Limits.md).
     static let capacity = 1_000
     static let budget = 2_000_000
     static let minimumShare = 16
 
-    /// How many firings a ring may keep now: 1,000, or an equal share of the budget.
-    var ringLimit: Int { max(FiringLog.minimumShare, min(FiringLog.capacity, FiringLog.budget / max(1, rings.count))) }
+    /// How a timer's grid continues after a record.
+    enum Pattern {
+        /// Every interval; after a firing, `extra + 1` intervals on (T4's skips).
+        case runLoop(interval: Int64)
+        /// Every interval; after a handler, `extra` intervals on (D3's data).
+        case dispatch(interval: Int64)
+        /// Every firing is recorded (a display link: its grid is the vsyncs).
+        case everyFiring
+    }
 
-    /// A timer's ring: where its records are, how many, the oldest, and its largest lateness.
+    /// A timer's ring of records and what the reconstruction needs.
     private struct Ring {
         var records: UnsafeMutablePointer<FiringRecord>?
         var capacity: Int32 = 0
         var count: Int32 = 0
         /// The oldest record once the ring is full.
         var head: Int32 = 0
+        var pattern: Pattern
+        /// The first firing the kept window can show, and when it was due: the timer's first
+        /// until a record is dropped, then the one after the dropped record.
+        var originNumber: Int64 = 1
+        var originScheduled: SimTime
+        /// Whether a record was ever dropped: the window starts at the origin, not at firing 1.
+        var dropped = false
         /// The largest lateness's cause (K2), as the record encodes it.
         var maxLateCause: LatenessCause?
-        /// Every firing recorded, kept or not.
-        var total: Int64 = 0
-        /// The sum of every recorded firing's `extra` (kept or not), plus what ``addExtra(_:to:)``
-        /// added: a dispatch timer's data, a run-loop timer's skips.
-        var extraTotal: Int64 = 0
-        /// The largest lateness, or -1 before the first firing.
+        /// The largest lateness of a recorded firing, or -1 before one.
         var maxLate: Int64 = -1
+        /// The sum of every recorded firing's `extra`, plus what ``addExtra(_:to:)`` added.
+        var extraTotal: Int64 = 0
+        /// Firings recorded since the start, kept or not.
+        var recorded: Int64 = 0
     }
 
-    private var rings: [Ring] = []
+    @exclusivity(unchecked) private var rings: [Ring] = []
 
     deinit {
         for ring in rings {
@@ -80,46 +111,78 @@ final class FiringLog {
         }
     }
 
-    /// Adds an empty ring; returns its index (the timer's entry index).
-    func addTimer() -> Int {
-        rings.append(Ring())
+    /// How many records a ring may keep now: enough for ``capacity`` firings, or an equal share
+    /// of the budget.
+    var ringLimit: Int { max(FiringLog.minimumShare, min(FiringLog.capacity, FiringLog.budget / max(1, rings.count))) }
+
+    /// Adds an empty ring for a timer whose first firing is due at `origin`; returns its index
+    /// (the timer's entry index).
+    func addTimer(pattern: Pattern, origin: SimTime) -> Int {
+        rings.append(Ring(pattern: pattern, originScheduled: origin))
         return rings.count - 1
     }
 
-    /// Keeps a firing of the timer (an index from ``addTimer()``).
+    /// Keeps a firing off its timer's grid (or any firing of an `everyFiring` timer): O(1), and
+    /// no allocation once the ring is full.
     ///
-    /// - Returns: the previous largest lateness in nanoseconds (-1 before the first firing) when
+    /// - Returns: the previous largest lateness in nanoseconds (-1 before the first record) when
     ///   this firing raised it; nil otherwise.
     func append(_ record: FiringRecord, to timer: Int) -> Int64? {
+        guard timer >= 0, timer < rings.count else { return nil }
+        rings[timer].extraTotal &+= record.extra
+        rings[timer].recorded += 1
+        store(record, in: timer)
+        let lateness = record.lateness.nanoseconds
+        let previous = rings[timer].maxLate
+        guard lateness > previous else { return nil }
+        rings[timer].maxLate = lateness
+        rings[timer].maxLateCause = record.cause
+        return previous
+    }
+
+    /// The grid starts again at firing `number`, due at `scheduled` (a resumed NSTimer, T8).
+    func restart(_ timer: Int, number: Int64, scheduled: SimTime) {
+        guard timer >= 0, timer < rings.count, !isEveryFiring(timer) else { return }
+        store(.restart(number: number, scheduled: scheduled), in: timer)
+    }
+
+    private func isEveryFiring(_ timer: Int) -> Bool {
+        if case .everyFiring = rings[timer].pattern { return true }
+        return false
+    }
+
+    private func store(_ record: FiringRecord, in timer: Int) {
         let limit = ringLimit  // read before the rings are borrowed for writing
-        return rings.withUnsafeMutableBufferPointer { rings -> Int64? in
-            guard let base = rings.baseAddress, timer >= 0, timer < rings.count else { return nil }
+        rings.withUnsafeMutableBufferPointer { rings in
+            guard let base = rings.baseAddress else { return }
             let ring = base + timer
-            ring.pointee.total += 1
-            ring.pointee.extraTotal &+= record.extra
             let count = ring.pointee.count
             if count == ring.pointee.capacity && Int(count) < limit {
-                grow(ring, limit: limit)
+                FiringLog.grow(ring, limit: limit)
             }
-            guard let records = ring.pointee.records else { return nil }
+            guard let records = ring.pointee.records else { return }
             if count < ring.pointee.capacity {
                 (records + Int(count)).initialize(to: record)
                 ring.pointee.count = count + 1
             } else {
-                let head = ring.pointee.head
-                records[Int(head)] = record
-                ring.pointee.head = head + 1 == count ? 0 : head + 1
+                // Full: the oldest record goes, and the window starts after it.
+                let head = Int(ring.pointee.head)
+                let dropped = records[head]
+                if dropped.isRestart {
+                    ring.pointee.originNumber = dropped.number
+                    ring.pointee.originScheduled = dropped.scheduled
+                } else {
+                    ring.pointee.originNumber = dropped.number + 1
+                    ring.pointee.originScheduled = FiringLog.next(after: dropped, ring.pointee.pattern)
+                }
+                ring.pointee.dropped = true
+                records[head] = record
+                ring.pointee.head = Int32(head + 1 == Int(count) ? 0 : head + 1)
             }
-            let lateness = record.lateness.nanoseconds
-            let previous = ring.pointee.maxLate
-            guard lateness > previous else { return nil }
-            ring.pointee.maxLate = lateness
-            ring.pointee.maxLateCause = record.cause
-            return previous
         }
     }
 
-    private func grow(_ ring: UnsafeMutablePointer<Ring>, limit: Int) {
+    private static func grow(_ ring: UnsafeMutablePointer<Ring>, limit: Int) {
         let old = Int(ring.pointee.capacity)
         let capacity = min(limit, max(8, old * 2))
         let records = UnsafeMutablePointer<FiringRecord>.allocate(capacity: capacity)
@@ -131,56 +194,129 @@ final class FiringLog {
         ring.pointee.capacity = Int32(capacity)
     }
 
-    /// Firings recorded for the timer, kept or not.
-    func total(_ timer: Int) -> Int64 { rings[timer].total }
-
-    /// Firings kept for the timer.
-    func kept(_ timer: Int) -> Int { Int(rings[timer].count) }
-
-    /// The sum of the `extra` of every firing recorded for the timer, kept or not, and of what
-    /// was added apart from firings.
-    func extraTotal(_ timer: Int) -> Int64 { rings[timer].extraTotal }
+    /// When the firing after a recorded one is due, if it is on the grid.
+    private static func next(after r: FiringRecord, _ pattern: Pattern) -> SimTime {
+        switch pattern {
+        case .runLoop(let interval): return r.scheduled + SimDuration(nanoseconds: (r.extra &+ 1) &* interval)
+        case .dispatch(let interval): return r.scheduled + SimDuration(nanoseconds: max(1, r.extra) &* interval)
+        case .everyFiring: return r.scheduled
+        }
+    }
 
     /// Adds to the timer's `extra` total apart from a firing (the skips a resume counts, T8).
     func addExtra(_ n: Int64, to timer: Int) { rings[timer].extraTotal &+= n }
 
-    /// Sets the `extra` of the timer's newest firing to 0: a run-loop timer invalidated during
-    /// its callback skips nothing (T4).
-    func clearNewestExtra(_ timer: Int) {
+    /// The timer's largest lateness and its cause (K2), given how many firings it has had: an
+    /// on-grid firing is 0 late. Nil before the first firing.
+    func maxLate(_ timer: Int, fires: Int64) -> (lateness: SimDuration, cause: LatenessCause?)? {
+        let ring = rings[timer]
+        if ring.maxLate >= 0 { return (SimDuration(nanoseconds: ring.maxLate), ring.maxLateCause) }
+        return fires > 0 ? (.zero, nil) : nil
+    }
+
+    /// The sum of the `extra` of every firing (kept or not): a run-loop timer's skips (plus those
+    /// of resumes), a dispatch timer's data — one for each on-grid handler.
+    func extraTotal(_ timer: Int, fires: Int64) -> Int64 {
+        let ring = rings[timer]
+        guard case .dispatch = ring.pattern else { return ring.extraTotal }
+        return ring.extraTotal + max(0, fires - ring.recorded)
+    }
+
+    /// How many of the timer's last firings the log can show, out of `fires`.
+    func kept(_ timer: Int, fires: Int64) -> Int {
+        let ring = rings[timer]
+        let available = fires - ring.originNumber + 1
+        return Int(max(0, min(Int64(FiringLog.capacity), available)))
+    }
+
+    /// Whether the timer's window was cut short by the budget (a record dropped from a ring
+    /// smaller than ``capacity``).
+    func isCutShort(_ timer: Int, fires: Int64) -> Bool {
+        rings[timer].dropped && kept(timer, fires: fires) < min(FiringLog.capacity, Int(fires))
+    }
+
+    /// The last `n` firings of the timer, oldest first, each with its number, out of `fires`:
+    /// the records, and the on-grid firings between them reconstructed.
+    func last(_ n: Int, of timer: Int, fires: Int64) -> [(number: Int64, record: FiringRecord)] {
+        let ring = rings[timer]
+        let shown = min(n, kept(timer, fires: fires))
+        guard shown > 0 else { return [] }
+        let first = fires - Int64(shown) + 1
+        var out: [(number: Int64, record: FiringRecord)] = []
+        out.reserveCapacity(shown)
+        var number = ring.originNumber
+        var scheduled = ring.originScheduled
+        // An on-grid firing is on time; a handler covers one grid point, a callback skips none.
+        let interval: Int64
+        var onGridExtra: Int64 = 0
+        switch ring.pattern {
+        case .runLoop(let i): interval = i
+        case .dispatch(let i):
+            interval = i
+            onGridExtra = 1
+        case .everyFiring: interval = 0
+        }
+        /// The on-grid firings from `number` up to (not including) `end`, those at or after `first`.
+        func onGrid(until end: Int64) {
+            guard end > number else { return }
+            if interval > 0 {
+                let skip = max(0, first - number)
+                if skip > 0 && skip < end - number {
+                    scheduled = scheduled + SimDuration(nanoseconds: skip &* interval)
+                    number += skip
+                } else if skip >= end - number {
+                    scheduled = scheduled + SimDuration(nanoseconds: (end - number) &* interval)
+                    number = end
+                    return
+                }
+            }
+            while number < end {
+                if number >= first {
+                    out.append(
+                        (
+                            number,
+                            FiringRecord(
+                                number: number, scheduled: scheduled, lateness: .zero, cause: nil, extra: onGridExtra)
+                        ))
+                }
+                number += 1
+                scheduled = scheduled + SimDuration(nanoseconds: interval)
+            }
+        }
+        let count = Int(ring.count)
+        for k in 0..<count {
+            guard let records = ring.records else { break }
+            let r = records[(Int(ring.head) + k) % count]
+            onGrid(until: min(r.number, fires + 1))
+            if r.isRestart {
+                if r.number <= fires + 1 {
+                    number = r.number
+                    scheduled = r.scheduled
+                }
+                continue
+            }
+            guard r.number <= fires else { break }
+            if r.number >= first { out.append((r.number, r)) }
+            number = r.number + 1
+            scheduled = FiringLog.next(after: r, ring.pattern)
+        }
+        onGrid(until: fires + 1)
+        return out
+    }
+
+    /// The timer's newest firing (numbered `fires`), recorded or on the grid.
+    func newest(_ timer: Int, fires: Int64) -> FiringRecord? {
+        last(1, of: timer, fires: fires).first?.record
+    }
+
+    /// Sets the `extra` of the timer's newest firing to 0 when it is recorded: a run-loop timer
+    /// invalidated during its callback skips nothing (T4).
+    func clearNewestExtra(_ timer: Int, fires: Int64) {
         let count = Int(rings[timer].count)
         guard count > 0, let records = rings[timer].records else { return }
         let k = (Int(rings[timer].head) + count - 1) % count
+        guard records[k].number == fires, !records[k].isRestart else { return }
         rings[timer].extraTotal &-= records[k].extra
         records[k].extra = 0
-    }
-
-    /// The timer's newest firing, if any is kept.
-    func newest(_ timer: Int) -> FiringRecord? {
-        let ring = rings[timer]
-        let count = Int(ring.count)
-        guard count > 0, let records = ring.records else { return nil }
-        return records[(Int(ring.head) + count - 1) % count]
-    }
-
-    /// How many firings the timer's ring keeps: 1,000, or its share of the budget.
-    func keeps(_ timer: Int) -> Int { max(Int(rings[timer].capacity), ringLimit) }
-
-    /// The timer's largest lateness and its cause (K2); nil before it fired.
-    func maxLate(_ timer: Int) -> (lateness: SimDuration, cause: LatenessCause?)? {
-        let ring = rings[timer]
-        return ring.maxLate < 0 ? nil : (SimDuration(nanoseconds: ring.maxLate), ring.maxLateCause)
-    }
-
-    /// The last `n` kept firings of the timer, oldest first, each with its number (the first
-    /// firing is 1).
-    func last(_ n: Int, of timer: Int) -> [(number: Int64, record: FiringRecord)] {
-        let ring = rings[timer]
-        let count = Int(ring.count)
-        let shown = max(0, min(n, count))
-        guard shown > 0, let records = ring.records else { return [] }
-        let firstNumber = ring.total - Int64(shown) + 1
-        return (0..<shown).map { k in
-            (firstNumber + Int64(k), records[(Int(ring.head) + count - shown + k) % count])
-        }
     }
 }

@@ -1,14 +1,14 @@
 import DebugShellCore
 
 extension TimerInspector {
-    // MARK: Making timers (first fires: SEMANTICS "First fires at a glance")
+    // MARK: Making timers (first fires: docs/Semantics.md, "First fires at a glance")
 
     /// `timer nstimer`: `scheduledTimer` (T1), first fire now + interval, mode `default` unless
     /// given; tolerance per T5.
     func makeRunLoopTimer(_ inv: Invocation) throws(CommandError) -> CommandOutput {
         let name = try newTimerName(inv)
-        let interval = try requiredInterval(inv)
         let repeats = inv.flag("repeats")
+        let interval = try requiredInterval(inv, repeats: repeats)
         var tolerance = inv.duration("tolerance") ?? .zero
         var warnings: [String] = []
         // T5: above the interval is an error; for a repeating timer above interval/2 it is clamped.
@@ -47,8 +47,8 @@ extension TimerInspector {
     /// interval); leeway per D2.
     func makeDispatchTimer(_ inv: Invocation) throws(CommandError) -> CommandOutput {
         let name = try newTimerName(inv)
-        let interval = try requiredInterval(inv)
         let once = inv.flag("once")
+        let interval = try requiredInterval(inv, repeats: !once)
         let start = inv.duration("start") ?? interval
         var leeway = inv.duration("leeway") ?? .zero
         var warnings: [String] = []
@@ -152,7 +152,7 @@ extension TimerInspector {
         return name
     }
 
-    /// Refuses a timer beyond the session's limit (SPEC §13).
+    /// Refuses a timer beyond the session's limit (docs/Limits.md).
     static func checkCapacity(existing: Int, limit: Int = maxTimers) throws(CommandError) {
         guard existing < limit else {
             throw CommandError(
@@ -161,20 +161,32 @@ extension TimerInspector {
         }
     }
 
-    private func requiredInterval(_ inv: Invocation) throws(CommandError) -> SimDuration {
+    /// `--interval`: positive, and for a repeating timer at least 1 µs, the one minimum of
+    /// everything that repeats (``SimDuration/minimumRepeatInterval``).
+    private func requiredInterval(_ inv: Invocation, repeats: Bool) throws(CommandError) -> SimDuration {
         guard let interval = inv.duration("interval") else {
             throw CommandError("'timer \(inv.verb)' needs --interval <duration>, e.g. --interval 50ms")
         }
         guard interval > .zero else { throw CommandError("--interval must be positive (got \(interval))") }
+        guard !repeats || interval >= .minimumRepeatInterval else {
+            throw CommandError(
+                "a repeating timer needs an interval of at least 1us (got \(interval)); as with 'every', "
+                    + "a shorter one would cost a million firings per simulated second")
+        }
         return interval
     }
 
-    /// The first fire must come before the 2^62 ns horizon (S1).
+    /// The first fire must come before the 2^62 ns horizon (S1): time ends there, so a fire at
+    /// the horizon itself would never come either.
     private func checkFirstFire(after delay: SimDuration) throws(CommandError) {
+        let fire: SimTime
         do {
-            _ = try device.now.adding(delay)
+            fire = try device.now.adding(delay)
         } catch {
             throw CommandError("the first fire would be beyond the 2^62 ns horizon (\(error.description))")
+        }
+        guard fire < .horizon else {
+            throw CommandError("the first fire would be at the 2^62 ns horizon, where time ends: it would never come")
         }
     }
 
@@ -200,9 +212,19 @@ extension TimerInspector {
     ) -> CommandOutput {
         // Observe before the first timer exists, so that no firing is missed.
         observeFirings()
-        // The log's rings and the entries share their indices.
-        let index = log.addTimer()
+        // The log's rings and the entries share their indices; a ring starts at the timer's
+        // first fire date, the grid its on-grid firings follow.
+        let index = entries.count
         let id = add(index)
+        let info = device.timerInfo(id)
+        let interval = info?.interval.nanoseconds ?? 0
+        let pattern: FiringLog.Pattern =
+            switch kind {
+            case .runLoopTimer: .runLoop(interval: interval)
+            case .dispatchTimer: .dispatch(interval: interval)
+            case .displayLink: .everyFiring
+            }
+        _ = log.addTimer(pattern: pattern, origin: info?.nextFire ?? .zero)
         entries.append(
             TimerEntry(
                 name: name, id: id, kind: kind, verb: verb, target: target, weak: weak, live: true,
@@ -240,10 +262,16 @@ extension TimerInspector {
         guard state == .paused else {
             throw CommandError("timer '\(entries[index].name)' is \(state.rawValue), not paused")
         }
-        // T8: a resumed run-loop timer skips the grid points it missed; they belong to no firing.
+        // T8: a resumed run-loop timer skips the grid points it missed; they belong to no firing,
+        // and its grid of on-grid firings starts again at its next fire date.
         let before = info(index)?.skipped ?? 0
         device.resume(entries[index].id)
-        log.addExtra((info(index)?.skipped ?? 0) - before, to: index)
+        if let after = info(index) {
+            log.addExtra(after.skipped - before, to: index)
+            if after.kind == .runLoopTimer, let next = after.nextFire {
+                log.restart(index, number: after.fires + 1, scheduled: next)
+            }
+        }
         return stateOutput(index)
     }
 

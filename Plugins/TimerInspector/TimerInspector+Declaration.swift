@@ -36,7 +36,9 @@ extension TimerInspector {
                 "nstimer", abstract: "Schedule an NSTimer on the main run loop: first fire now + interval (T1).",
                 arguments: [nameArgument],
                 options: [
-                    OptionSpec("interval", .duration, abstract: "The interval (required, positive)."),
+                    OptionSpec(
+                        "interval", .duration,
+                        abstract: "The interval (required, positive; at least 1us with --repeats)."),
                     OptionSpec("repeats", abstract: "Repeat on a fixed grid (T4); otherwise fire once (T6)."),
                     OptionSpec(
                         "tolerance", .duration,
@@ -50,7 +52,9 @@ extension TimerInspector {
                 "gcd", abstract: "Make a GCD dispatch-source timer: first target now + --start (D1).",
                 arguments: [nameArgument],
                 options: [
-                    OptionSpec("interval", .duration, abstract: "The interval (required, positive)."),
+                    OptionSpec(
+                        "interval", .duration,
+                        abstract: "The interval (required, positive; at least 1us unless --once)."),
                     OptionSpec("start", .duration, abstract: "Delay of the first target.", default: "the interval"),
                     OptionSpec(
                         "leeway", .duration, abstract: "Leeway; clamped to interval/2 when repeating (D2).",

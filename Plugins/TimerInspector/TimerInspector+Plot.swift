@@ -3,8 +3,9 @@ import DebugShellCore
 /// `timer plot <name>`: a timer's lateness per firing over time, as an SVG file or drawn in the
 /// terminal (docs/TimerInspector.md).
 ///
-/// It reads the firings the inspector keeps through ``FiringLog/last(_:of:)`` and nothing else of
-/// the log, so it draws the same whatever way the log stores them.
+/// It reads the firings the inspector keeps through ``FiringLog/last(_:of:fires:)`` and
+/// ``FiringLog/kept(_:fires:)``, nothing else of the log, so it draws the same whatever way the
+/// log stores them.
 extension TimerInspector {
     /// The panel's height in rows when `--height` does not say.
     static let plotRows = 10
@@ -28,11 +29,12 @@ extension TimerInspector {
         if file != nil && (inv.has("width") || inv.has("height")) {
             throw CommandError("--width and --height size the chart in the terminal; an SVG file scales")
         }
-        let kept = log.last(log.kept(index), of: index)
+        // Firings have started (K2) by the device's count; the log rebuilds them from its records.
+        let total = info(index)?.fires ?? 0
+        let kept = log.last(log.kept(index, fires: total), of: index, fires: total)
         guard let oldest = kept.first else {
             throw CommandError("timer '\(name)' has not fired yet: nothing to plot")
         }
-        let total = log.total(index)
         let dropped = total > Int64(kept.count)
 
         // By default from the start (or the oldest firing kept) to now; --to past now stops at now.

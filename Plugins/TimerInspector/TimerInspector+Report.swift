@@ -23,7 +23,7 @@ extension TimerInspector {
                 interval: .zero, repeats: false, slack: .zero, cost: .zero, dirtiesUI: false,
                 preferredFramesPerSecond: 0,
                 fires: 0, skipped: 0, maxLateness: .zero, lastData: 0, totalData: 0, nextFire: nil)
-        let late = log.maxLate(index)
+        let late = log.maxLate(index, fires: info.fires)
         return ListRow(name: e.name, info: info, entry: index, maxLate: late?.lateness, maxLateCause: late?.cause)
     }
 
@@ -156,7 +156,7 @@ extension TimerInspector {
             if isLate(late), let cause = r.maxLateCause { text += " (\(cause.rawValue))" }
             stats.append(text)
         }
-        let running = info.inCallback ? log.newest(index)?.start : nil
+        let running = info.inCallback ? log.newest(index, fires: info.fires)?.start : nil
         if let running {
             stats.append(
                 "\(info.kind == .dispatchTimer ? "handler" : "callback") running since \(Format.time(running))")
@@ -169,11 +169,15 @@ extension TimerInspector {
         }
         lines.append(stats.joined(separator: " · "))
         let wanted = Int(inv.integer("last") ?? Int64(TimerInspector.defaultShowCount))
-        let firings = log.last(wanted, of: index)
-        let total = log.total(index)
-        let kept = log.kept(index)
-        func keepsText(_ n: Int) -> String {
-            n >= FiringLog.capacity ? "\(n)" : "\(n): 2,000,000 firings in all are shared by \(entries.count) timers"
+        let total = info.fires
+        let firings = log.last(wanted, of: index, fires: total)
+        let kept = log.kept(index, fires: total)
+        /// How many firings the timer's history holds: 1,000, or fewer when the budget of
+        /// records cut it short.
+        func keepsText() -> String {
+            log.isCutShort(index, fires: total)
+                ? "\(kept): 2,000,000 off-grid firings in all are shared by \(entries.count) timers"
+                : "\(FiringLog.capacity)"
         }
         // The newest firing's skips are not decided while its callback runs (T4).
         let undecided =
@@ -183,7 +187,7 @@ extension TimerInspector {
         } else {
             if Int64(firings.count) < total {
                 lines.append(
-                    "the last \(firings.count) of \(total) firings; --last n shows more (the last \(keepsText(log.keeps(index))) are kept)"
+                    "the last \(firings.count) of \(total) firings; --last n shows more (the last \(keepsText()) are kept)"
                 )
             }
             let (first, extra): (String, String?) =

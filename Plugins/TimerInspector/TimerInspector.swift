@@ -4,6 +4,9 @@ import DebugShellCore
 /// with the exact lateness of every firing and its cause (K2), skipped and merged firings,
 /// run-loop-mode effects and retain-cycle leaks (K1).
 ///
+/// Its stored properties are `@exclusivity(unchecked)`: it is called for firings from the one
+/// isolation domain that owns the device, and never holds an access across a call out.
+///
 /// The device does the timing (T1–T8, D1–D6, DL1–DL8); the inspector names the timers, keeps
 /// each one's last 1,000 firings from the device's `timerFired` observations (published as each
 /// callback starts, K2), tracks which
@@ -39,7 +42,7 @@ public final class TimerInspector: DebugTool {
         ],
         events: [EventSpec("timer.fired", abstract: "An app timer fired (timer watch on).")])
 
-    /// The most timers a session keeps (SPEC §13).
+    /// The most timers a session keeps (docs/Limits.md).
     public static let maxTimers = 10_000_000
     /// Rows `timer list` shows before it summarises.
     static let defaultListLimit = 50
@@ -55,30 +58,33 @@ public final class TimerInspector: DebugTool {
     let device: any SimulatedDevice
 
     /// The app's timers in creation order, and by name.
-    var entries: [TimerEntry] = []
-    var entryByName: [String: Int] = [:]
+    @exclusivity(unchecked) var entries: [TimerEntry] = []
+    @exclusivity(unchecked) var entryByName: [String: Int] = [:]
     /// Entry index by ``TimerID`` raw value, -1 for timers that are not the app's: the firing
     /// observer's one lookup.
-    var entryByTimer: [Int32] = []
+    @exclusivity(unchecked) var entryByTimer: [Int32] = []
     /// Each entry's firings, under the entry's index.
     let log = FiringLog()
-    var objects: [ObjectEntry] = []
-    var objectByName: [String: Int] = [:]
+    @exclusivity(unchecked) var objects: [ObjectEntry] = []
+    @exclusivity(unchecked) var objectByName: [String: Int] = [:]
 
     /// Timers that still retain their target or may fire: created minus ended (K1, T6).
-    var liveCount = 0
+    @exclusivity(unchecked) var liveCount = 0
     /// Entries whose largest lateness is above the threshold (K2).
-    var lateCount = 0
+    @exclusivity(unchecked) var lateCount = 0
     /// Objects released by the shell and kept alive by timers.
-    var leakCount = 0
+    @exclusivity(unchecked) var leakCount = 0
     /// The largest lateness of any app timer's firing, and its cause, for the status line.
-    var maxLate: SimDuration?
-    var maxLateCause: LatenessCause?
-    var lateThreshold = SimDuration.milliseconds(1)
-    var watching = false
-    var observer: ObserverToken?
+    @exclusivity(unchecked) var maxLate: SimDuration?
+    @exclusivity(unchecked) var maxLateCause: LatenessCause?
+    @exclusivity(unchecked) var lateThreshold = SimDuration.milliseconds(1)
+    @exclusivity(unchecked) var watching = false
+    /// Records every firing, on-grid ones too: the reference the run-length history is tested
+    /// against.
+    @exclusivity(unchecked) var keepsEveryFiring = false
+    @exclusivity(unchecked) var observer: ObserverToken?
     /// Whether the status line shows: once a timer or object was made.
-    var used = false
+    @exclusivity(unchecked) var used = false
 
     public init(host: any ToolHost) {
         self.host = host
@@ -103,6 +109,7 @@ public final class TimerInspector: DebugTool {
         case ("timer", "plot"): return try plot(invocation)
         case ("timer", "watch"):
             watching = invocation.word("state") == "on"
+            subscribe()
             return CommandOutput(json: .fields(["watch": .bool(watching)]))
         case ("timer", "leaks"): return leaks()
         case ("object", "new"): return try newObject(invocation)
@@ -129,7 +136,7 @@ public final class TimerInspector: DebugTool {
     func invalidateTimer(_ index: Int) {
         let running = entries[index].kind == .runLoopTimer && info(index)?.inCallback == true
         device.invalidate(entries[index].id)
-        if running { log.clearNewestExtra(index) }
+        if running { log.clearNewestExtra(index, fires: info(index)?.fires ?? 0) }
     }
 
     /// The device's current record of an entry's timer.
@@ -157,7 +164,7 @@ public final class TimerInspector: DebugTool {
         switch field {
         case "fires": return .integer(info.fires)
         case "skipped": return .integer(e.kind == .dispatchTimer ? 0 : info.skipped)
-        case "max_late": return log.maxLate(index).map { .duration($0.lateness) } ?? MetricValue.none
+        case "max_late": return log.maxLate(index, fires: info.fires).map { .duration($0.lateness) } ?? MetricValue.none
         case "last_data": return e.kind == .dispatchTimer && info.fires > 0 ? .integer(info.lastData) : MetricValue.none
         case "state": return .word(info.state.rawValue)
         default: return nil
@@ -204,7 +211,10 @@ public final class TimerInspector: DebugTool {
         guard name == "timer.late-threshold" else { return }
         readThreshold()
         // Whether a timer ever fired late is whether its largest lateness is above the threshold.
-        lateCount = entries.indices.reduce(0) { $0 + (log.maxLate($1).map { isLate($0.lateness) } == true ? 1 : 0) }
+        lateCount = entries.indices.reduce(0) { count, index in
+            let late = log.maxLate(index, fires: info(index)?.fires ?? 0).map { isLate($0.lateness) } ?? false
+            return count + (late ? 1 : 0)
+        }
     }
 
     private func readThreshold() {
@@ -219,7 +229,18 @@ public final class TimerInspector: DebugTool {
 extension TimerInspector: DeviceObserver {
     /// Observes firings once the app has a timer: tools that never make one cost nothing.
     func observeFirings() {
-        if observer == nil { observer = device.addObserver(self, kinds: .timerFired) }
+        if observer == nil { observer = device.addObserver(self, kinds: firingKinds) }
+    }
+
+    /// Every firing while `timer watch` prints them (or a test asks for every one to be
+    /// recorded); otherwise only those off their timer's grid.
+    private var firingKinds: ObservationKinds {
+        watching || keepsEveryFiring ? .timerFired : .timerFiredOffGrid
+    }
+
+    /// Changes what it observes, in place (its turn among the observers stays).
+    func subscribe() {
+        if let observer { device.changeObserver(observer, kinds: firingKinds) }
     }
 
     public func device(_ device: any SimulatedDevice, observed observation: DeviceObservation) {
@@ -243,26 +264,32 @@ extension TimerInspector: DeviceObserver {
 
     func history(_ name: String) -> TimerHistory? {
         guard let index = entryByName[name], let info = info(index) else { return nil }
-        let total = log.total(index)
-        let extra = log.extraTotal(index)
+        let fires = info.fires
+        let extra = log.extraTotal(index, fires: fires)
+        let maxLate = log.maxLate(index, fires: fires)?.lateness
         switch entries[index].kind {
         case .runLoopTimer:
             // The newest firing's skips are decided when its callback returns (T4).
-            let undecided = info.inCallback ? log.newest(index)?.extra ?? 0 : 0
-            return TimerHistory(
-                fires: total, skipped: extra - undecided, data: total, maxLate: log.maxLate(index)?.lateness)
+            let undecided = info.inCallback ? log.newest(index, fires: fires)?.extra ?? 0 : 0
+            return TimerHistory(fires: fires, skipped: extra - undecided, data: fires, maxLate: maxLate)
         case .dispatchTimer:
-            return TimerHistory(fires: total, skipped: 0, data: extra, maxLate: log.maxLate(index)?.lateness)
+            return TimerHistory(fires: fires, skipped: 0, data: extra, maxLate: maxLate)
         case .displayLink:
-            return TimerHistory(fires: total, skipped: 0, data: total, maxLate: log.maxLate(index)?.lateness)
+            return TimerHistory(fires: fires, skipped: 0, data: fires, maxLate: maxLate)
         }
     }
 
-    /// Keeps a firing of an app timer: O(1), and no allocation once the ring is full.
+    /// Keeps a firing of an app timer off its grid (on-grid ones are counts, not records —
+    /// ``FiringLog``): O(1), and no allocation once the ring is full.
     private func record(_ firing: TimerFiring, at index: Int) {
+        if watching { host.emit(firedEvent(firing, name: entries[index].name)) }
+        let onGrid =
+            firing.kind != .displayLink && firing.lateness == .zero && firing.skipped == 0 && firing.data == 1
+        if onGrid && !keepsEveryFiring { return }
         let extra = firing.kind == .dispatchTimer ? firing.data : firing.skipped
         let record = FiringRecord(
-            scheduled: firing.scheduled, lateness: firing.lateness, cause: firing.cause, extra: extra)
+            number: firing.number, scheduled: firing.scheduled, lateness: firing.lateness, cause: firing.cause,
+            extra: extra)
         if let previous = log.append(record, to: index) {
             // The timer's largest lateness rose: it is late now if it was not before (K2).
             if isLate(firing.lateness) && !isLate(SimDuration(nanoseconds: previous)) { lateCount += 1 }
@@ -271,7 +298,6 @@ extension TimerInspector: DeviceObserver {
             maxLate = firing.lateness
             maxLateCause = firing.cause
         }
-        if watching { host.emit(firedEvent(firing, name: entries[index].name)) }
     }
 
     /// `[0.100s] timer: poll fired 50ms late (busy, scheduled 0.050s), skipped 1`

@@ -13,7 +13,8 @@ public enum Documentation {
             Generated from the declarations by `Documentation.commandsMarkdown` (DebugShellTesting);
             `swift test` fails when this file is out of date — regenerate it with
             `DEBUGSH_UPDATE_DOCS=1 swift test --filter DocumentationTests`. The same text is what `help`
-            prints. Output formats and JSON result shapes: [JSON.md](JSON.md).
+            prints. Output formats and JSON result shapes: [JSON.md](JSON.md). Rule ids such as `DL7` or
+            `S4.1` are the simulated device's rules in [Semantics.md](Semantics.md); `help DL7` prints one.
 
             """
         func section(_ title: String, _ commands: [RegisteredCommand]) {

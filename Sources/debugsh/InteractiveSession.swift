@@ -6,7 +6,7 @@ import DebugShellCore
     import Glibc
 #endif
 
-/// The interactive session (SPEC §10): a `poll()` loop over the terminal and a signal
+/// The interactive session (README): a `poll()` loop over the terminal and a signal
 /// self-pipe drives readline's callback interface, so the prompt can show a live status block
 /// and Ctrl-C and resizes are handled between keystrokes. Single-threaded throughout.
 struct InteractiveSession {
@@ -31,9 +31,14 @@ struct InteractiveSession {
         return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
     }
 
-    /// While `play` runs, time moves in slices this long at most between keystrokes, and the
-    /// block redraws at most this often (about 20 times a second, SPEC §10).
+    /// While `play` runs, the block redraws at most this often (about 20 times a second), and
+    /// time moves at least this often.
     static let playSlice: Int64 = 50_000_000
+    /// The most wall time one slice of `play` may simulate for, whatever the event rate: then
+    /// the loop reads the keyboard again, so typing is echoed within a few tens of
+    /// milliseconds (SPEC §10). A simulation that cannot keep up runs slower than asked, and
+    /// the block says how much.
+    static let playBudget: Int64 = 20_000_000
 
     /// Runs until Ctrl-D, `quit` or `exit n`.
     ///
@@ -75,6 +80,8 @@ struct InteractiveSession {
         }
 
         var pending = ""
+        // The last slice of `play` ran out of its wall time: the next one comes at once.
+        var behind = false
         var lastTick = Self.monotonicNanoseconds()
         var lastRedraw = lastTick
         sink.flush()
@@ -85,7 +92,7 @@ struct InteractiveSession {
                 pollfd(fd: signalPipe, events: Int16(POLLIN), revents: 0),
             ]
             // While playing, wake at least every slice to move time and redraw the block.
-            let timeout: Int32 = session.playSpeed != nil ? Int32(Self.playSlice / 1_000_000) : -1
+            let timeout: Int32 = session.playSpeed == nil ? -1 : behind ? 0 : Int32(Self.playSlice / 1_000_000)
             if poll(&fds, 2, timeout) < 0 {
                 if errno == EINTR { continue }
                 LineEditor.stop()
@@ -93,9 +100,15 @@ struct InteractiveSession {
             }
             let wall = Self.monotonicNanoseconds()
             if fds[1].revents == 0 && session.playSpeed != nil {
-                // play: virtual time follows the wall clock between keystrokes; what happens
-                // prints above the block, and the half-typed line stays as it is.
-                session.playTick(wallNanoseconds: wall - lastTick)
+                // play: virtual time follows the wall clock between keystrokes, in slices of
+                // bounded wall time; what happens prints above the block, and the half-typed
+                // line stays as it is.
+                let deadline = wall + Self.playBudget
+                behind = false
+                session.playTick(wallNanoseconds: wall - lastTick) {
+                    behind = Self.monotonicNanoseconds() > deadline
+                    return behind
+                }
                 sink.flush()
                 if LineEditor.needsRestore {
                     LineEditor.restoreAfterOutput()
@@ -138,7 +151,11 @@ struct InteractiveSession {
                 return leave(0)
             }
             guard events & Int32(POLLIN | POLLHUP | POLLERR) != 0 else { continue }
-            switch LineEditor.readCharacter() {
+            // Everything typed so far is read before time moves again, so a burst of keys is
+            // echoed at once even while a heavy simulation plays.
+            var input = LineEditor.readCharacter()
+            while input == nil && Self.inputWaiting() { input = LineEditor.readCharacter() }
+            switch input {
             case nil:
                 continue
             case .endOfInput:
@@ -165,6 +182,12 @@ struct InteractiveSession {
                 lastRedraw = lastTick
             }
         }
+    }
+
+    /// Whether more input waits on standard input now.
+    private static func inputWaiting() -> Bool {
+        var fd = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
+        return poll(&fd, 1, 0) > 0 && fd.revents & Int16(POLLIN | POLLHUP) != 0
     }
 
     /// Runs the rc file; its errors are reported with `file:line` and the session goes on.
@@ -218,7 +241,16 @@ struct InteractiveSession {
 
     /// The block's lines: the enabled tools' status lines, then the test hook's line.
     static func statusLines(of session: Session) -> [StyledText] {
-        var lines = session.liveStatusLines()
+        var lines: [StyledText] = []
+        if session.statusBlockEnabled, let speed = session.playSpeed, let pace = session.playPace {
+            // SPEC §10: a simulation too heavy for the wall clock says so.
+            lines.append(
+                StyledText([
+                    ("play ×\(paceText(pace)) of real time", .bold),
+                    (" · the simulation cannot keep up with ×\(paceText(speed))", .plain),
+                ]))
+        }
+        lines += session.liveStatusLines()
         // Test hook: DEBUGSH_TEST_STATUS adds one plain line to the block, so the interactive
         // tests can check the block's drawing before any tool has a status line. Like the
         // tools' lines, it follows `status on|off`.
@@ -227,6 +259,22 @@ struct InteractiveSession {
         }
         return lines
     }
+}
+
+/// A speed as people read it: `4`, `1.5`, `0.3`, `0.047`, `0.0012` — two significant digits
+/// below 1.
+func paceText(_ pace: Double) -> String {
+    guard pace.isFinite, pace > 0 else { return "0" }
+    if pace >= 10 { return String(Int64(pace.rounded())) }
+    let places = pace >= 1 ? 1 : min(9, max(2, 1 - Int(log10(pace).rounded(.down))))
+    var scale: Int64 = 1
+    for _ in 0..<places { scale *= 10 }
+    let scaled = Int64((pace * Double(scale)).rounded())
+    var fraction = String(scaled % scale)
+    fraction = String(repeating: "0", count: places - fraction.count) + fraction
+    while fraction.hasSuffix("0") { fraction.removeLast() }
+    let whole = String(scaled / scale)
+    return fraction.isEmpty ? whole : whole + "." + fraction
 }
 
 /// Where the interactive session keeps its files (XDG base directories).

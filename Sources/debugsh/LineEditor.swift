@@ -14,7 +14,7 @@ enum LineInput: Equatable {
 }
 
 /// GNU readline through its callback interface, with the live status block above the prompt
-/// (SPEC §10; the recipes of research shell-anchors §2.2–§2.7).
+/// (README, The interactive session).
 ///
 /// Everything runs on the main thread: the interactive loop calls in, and readline calls back
 /// into the file-scope C functions below while `rl_callback_read_char` runs. That is why the
@@ -45,7 +45,7 @@ enum LineEditor {
     nonisolated(unsafe) private static var candidates: [String] = []
     nonisolated(unsafe) private static var candidateIndex = 0
 
-    /// The most history entries kept (SPEC §10 "capped"): `shell.history-size`, set by the
+    /// The most history entries kept (capped): `shell.history-size`, set by the
     /// session before the history is read (the rc file may change it).
     nonisolated(unsafe) static var historyLimit: Int32 = 1000
 
@@ -137,7 +137,7 @@ enum LineEditor {
     }
 
     /// Ctrl-C at the prompt: `^C` after the line, the line and any search given up, a new row.
-    /// The caller shows a fresh prompt (research §2.5 F).
+    /// The caller shows a fresh prompt.
     static func interruptAtPrompt() {
         guard promptLive else { return }
         if promptHidden { restoreAfterOutput() }
@@ -370,7 +370,7 @@ private func rlLineHandler(_ line: UnsafeMutablePointer<CChar>?) {
 }
 
 /// RET and LFD: erase the block before readline ends the line, so the scrollback holds the
-/// prompt and command but no stale status rows (research §2.4 D).
+/// prompt and command but no stale status rows.
 private func rlAcceptLine(_ count: Int32, _ key: Int32) -> Int32 {
     LineEditor.redraw(status: [])
     return rl_newline(count, key)

@@ -1,6 +1,6 @@
 import ArgumentParser
 
-/// The command line of SPEC §9.
+/// The command line (README, Command line).
 struct DebugshOptions: ParsableArguments {
     @Option(
         name: [.customShort("c"), .customLong("command")],
@@ -34,6 +34,12 @@ struct DebugshOptions: ParsableArguments {
         name: .customLong("no-plugins"),
         help: "Do not load the plugins in $XDG_CONFIG_HOME/debugsh/plugins/ at start.")
     var noPlugins = false
+
+    @Option(
+        name: .customLong("trace"),
+        help: ArgumentHelp(
+            "Record the whole run as a Chrome trace and write it to this file at the end.", valueName: "file.json"))
+    var trace: String?
 
     @Flag(name: .customLong("version"), help: "Print the version and exit.")
     var version = false

@@ -4,7 +4,7 @@ import Synchronization
     import Glibc
 #endif
 
-/// Set by the SIGINT handler; the engine polls it between events (SPEC §10).
+/// Set by the SIGINT handler; the engine polls it between events.
 let interruptFlag = Atomic<Bool>(false)
 
 /// The write end of the interactive loop's self-pipe, or -1 while there is none.
@@ -44,7 +44,7 @@ enum Signals {
     }
 
     /// Opens the self-pipe the interactive loop polls and routes SIGINT, SIGWINCH, SIGHUP and
-    /// SIGTERM into it (readline's callback interface, research shell-anchors §2.5 F/G); SIGTSTP
+    /// SIGTERM into it (readline's callback interface); SIGTSTP
     /// joins them while the prompt waits (``catchSuspend(_:)``).
     ///
     /// - Returns: the pipe's read end (non-blocking), or nil when no pipe could be made.

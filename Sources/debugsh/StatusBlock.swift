@@ -1,6 +1,6 @@
 import DebugShellCore
 
-/// The live status block's rows as the terminal gets them (SPEC §10): one row per status line,
+/// The live status block's rows as the terminal gets them: one row per status line,
 /// styled with SGR codes unless colour is off, cut to the visible width so no row ever wraps,
 /// and never so many rows that the block and the prompt outgrow the screen.
 enum StatusBlock {

@@ -48,6 +48,12 @@ struct StdinScript {
             return outcome == .finished ? nil : outcome
         }
 
+        /// Ctrl-C between lines: the next one does not run.
+        func interrupted(beforeLine line: Int) -> ScriptOutcome {
+            session.reportInterrupt(origin: origin, line: logical.isEmpty ? line : logicalStart)
+            return .interrupted
+        }
+
         func report(_ message: String, line: Int) -> ScriptOutcome? {
             session.reportScriptError(message, origin: origin, line: line)
             logical = ""
@@ -59,7 +65,7 @@ struct StdinScript {
             let n = buffer.withUnsafeMutableBytes { Glibc.read(0, $0.baseAddress, $0.count) }
             if n < 0 {
                 if errno == EINTR {
-                    if Signals.isInterrupted { return .interrupted }
+                    if Signals.isInterrupted { return interrupted(beforeLine: lineNumber + 1) }
                     continue
                 }
                 break
@@ -70,7 +76,7 @@ struct StdinScript {
             var lineStart = 0
             while let newline = pending[start...].firstIndex(of: 10) {
                 if let outcome = runLine(pending[lineStart..<newline]) { return outcome }
-                if Signals.isInterrupted { return .interrupted }
+                if Signals.isInterrupted { return interrupted(beforeLine: lineNumber + 1) }
                 lineStart = newline + 1
                 start = lineStart
             }

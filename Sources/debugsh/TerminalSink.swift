@@ -8,10 +8,21 @@ import DebugShell
 ///
 /// Standard output is flushed before anything goes to standard error, so the two stay in order
 /// on a terminal; the front end flushes before it waits for input.
+///
+/// Output that cannot be written ends a script run (SPEC §8: nothing fails silently): a reader
+/// that went away (a closed pipe, `debugsh … | head`) ends it quietly, as other Unix tools end;
+/// any other failure (`> /dev/full`) with a message on standard error and status 1. A write
+/// that waits for a reader that does not read (`debugsh … | less`, paused) gives up at Ctrl-C,
+/// and standard output is dropped from then on, so the interrupt can end the run.
 final class TerminalSink: OutputSink {
     private var buffer: [UInt8] = []
     /// Called before anything is written (the interactive front end clears its status block).
     var willWrite: () -> Void = {}
+    /// Whether a failed write to standard output ends the process (scripts); the interactive
+    /// session goes on, so that it can still save its history after its terminal went away.
+    var endsOnWriteFailure = true
+    /// An interrupt stopped a write that waited: what is left for standard output is dropped.
+    private var droppingOutput = false
 
     init() { buffer.reserveCapacity(1 << 16) }
 
@@ -29,19 +40,48 @@ final class TerminalSink: OutputSink {
 
     func flush() {
         guard !buffer.isEmpty else { return }
-        TerminalSink.writeAll(fd: 1, buffer)
+        let failure =
+            droppingOutput ? nil : TerminalSink.writeAll(fd: 1, buffer, untilInterrupted: endsOnWriteFailure)
         buffer.removeAll(keepingCapacity: true)
+        if failure == EINTR {
+            droppingOutput = true
+        } else if let failure, endsOnWriteFailure {
+            TerminalSink.endAfterWriteFailure(failure)
+        }
     }
 
-    static func writeAll(fd: Int32, _ bytes: [UInt8]) {
+    /// Ends the process after standard output failed with `code` (an errno).
+    static func endAfterWriteFailure(_ code: Int32) -> Never {
+        if code == EPIPE {
+            // As a tool killed by SIGPIPE: quietly, with the status a shell expects of it.
+            signal(SIGPIPE, SIG_DFL)
+            raise(SIGPIPE)
+            exit(128 + SIGPIPE)
+        }
+        writeAll(fd: 2, Array("debugsh: cannot write to standard output: \(String(cString: strerror(code)))\n".utf8))
+        exit(1)
+    }
+
+    /// Writes every byte, retrying after signals.
+    ///
+    /// - Parameter untilInterrupted: give up (EINTR) when a write was interrupted by Ctrl-C.
+    /// - Returns: the errno of a failed write, or nil when everything was written.
+    @discardableResult
+    static func writeAll(fd: Int32, _ bytes: [UInt8], untilInterrupted: Bool = false) -> Int32? {
         var offset = 0
         while offset < bytes.count {
             let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
             if n < 0 {
-                if errno == EINTR { continue }
-                return
+                if errno == EINTR {
+                    if untilInterrupted && Signals.isInterrupted { return EINTR }
+                    continue
+                }
+                return errno
             }
             offset += n
+            // A signal ends a write that waited once part of it went out: Ctrl-C came.
+            if untilInterrupted && offset < bytes.count && Signals.isInterrupted { return EINTR }
         }
+        return nil
     }
 }

@@ -1,5 +1,5 @@
 /// How many terminal columns text takes, from a table of our own rather than the C locale's
-/// `wcwidth` (SPEC §10): the C locale knows no wide characters, and the result must not depend on
+/// `wcwidth`: the C locale knows no wide characters, and the result must not depend on
 /// the machine's locale.
 ///
 /// A grapheme takes the width of its first scalar: two for East Asian Wide and Fullwidth

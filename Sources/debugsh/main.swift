@@ -8,26 +8,35 @@ import DebugShellCore
 #endif
 
 /// debugsh's entry point: parse the command line, then run scripts, commands, stdin or an
-/// interactive session (SPEC §9).
+/// interactive session (README, Command line).
 func main() -> Int32 {
+    // A reader that goes away ends debugsh quietly, as it ends other tools, even when a parent
+    // left SIGPIPE ignored.
+    signal(SIGPIPE, SIG_DFL)
+    // CommandLine.arguments repairs invalid UTF-8; scripts refuse it, and so does the command line.
+    if let bad = firstArgumentNotUTF8() {
+        TerminalSink.writeAll(
+            fd: 2, Array("debugsh: argument \(bad) is not UTF-8 text: debugsh reads UTF-8, as its scripts are\n".utf8))
+        return 2
+    }
     let options: DebugshOptions
     do {
         options = try DebugshOptions.parse(Array(CommandLine.arguments.dropFirst()))
     } catch {
         let code = DebugshOptions.exitCode(for: error).rawValue
         if code == 0 {
-            print(DebugshOptions.fullMessage(for: error))
+            writeStandardOutput(DebugshOptions.fullMessage(for: error) + "\n")
             return 0
         }
         let message = DebugshOptions.message(for: error)
         TerminalSink.writeAll(
             fd: 2, Array("debugsh: \(message)\nUsage: debugsh [options] [script.dsh ...] (see 'debugsh --help')\n".utf8)
         )
-        // ArgumentParser's usage errors exit 64 (EX_USAGE); ours exit 2 (SPEC §8).
+        // ArgumentParser's usage errors exit 64 (EX_USAGE); ours exit 2 (docs/JSON.md).
         return code == 64 ? 2 : code
     }
     if options.version {
-        print("debugsh \(DebugShellVersion.text) (plugin API \(DebugShellPlugin.apiVersion))")
+        writeStandardOutput("debugsh \(DebugShellVersion.text) (plugin API \(DebugShellPlugin.apiVersion))\n")
         return 0
     }
 
@@ -72,6 +81,29 @@ func main() -> Int32 {
             return 2
         }
     }
+    if let file = options.trace {
+        do {
+            try session.startTrace()
+        } catch {
+            TerminalSink.writeAll(fd: 2, Array("debugsh: --trace: \(error.message)\n".utf8))
+            return 2
+        }
+        // The whole run is recorded, however it ends; a trace that cannot be written fails it.
+        let status = run(session, options: options, sink: sink, interactive: goInteractive)
+        sink.flush()
+        do {
+            try session.saveTrace(to: file)
+        } catch {
+            TerminalSink.writeAll(fd: 2, Array("debugsh: --trace: \(error.message)\n".utf8))
+            return status == 0 ? 1 : status
+        }
+        return status
+    }
+    return run(session, options: options, sink: sink, interactive: goInteractive)
+}
+
+/// Runs the scripts, the commands, stdin or the interactive session; returns the exit status.
+func run(_ session: Session, options: DebugshOptions, sink: TerminalSink, interactive goInteractive: Bool) -> Int32 {
     Signals.catchInterrupts()
     session.isInterrupted = { Signals.isInterrupted }
     defer { sink.flush() }
@@ -88,8 +120,12 @@ func main() -> Int32 {
     for path in options.scripts {
         let text: String
         do {
-            text = try FileIO.readScript(path)
+            text = try FileIO.readScript(path) { Signals.isInterrupted }
         } catch {
+            if Signals.isInterrupted {
+                TerminalSink.writeAll(fd: 2, Array("debugsh: interrupted while reading '\(path)'\n".utf8))
+                return 130
+            }
             sink.flush()
             let location = error.line.map { "\(path):\($0): error: " } ?? "debugsh: "
             TerminalSink.writeAll(fd: 2, Array("\(location)\(error.message)\n".utf8))
@@ -108,12 +144,27 @@ func main() -> Int32 {
     }
     if goInteractive {
         sink.flush()
+        sink.endsOnWriteFailure = false
         return InteractiveSession(session: session, sink: sink, readRC: !options.noRC).run()
     }
     if options.scripts.isEmpty && options.commands.isEmpty {
         if let status = finish(StdinScript(session: session).run()) { return status }
     }
     return session.failures > 0 ? 1 : 0
+}
+
+/// Writes text to standard output at once; a failed write ends debugsh (see ``TerminalSink``).
+func writeStandardOutput(_ text: String) {
+    if let failure = TerminalSink.writeAll(fd: 1, Array(text.utf8)) { TerminalSink.endAfterWriteFailure(failure) }
+}
+
+/// The 1-based position of the first command-line argument that is not valid UTF-8, if any.
+func firstArgumentNotUTF8() -> Int? {
+    for i in 1..<Int(CommandLine.argc) {
+        guard let argument = CommandLine.unsafeArgv[i] else { continue }
+        if String(validatingCString: argument) == nil { return i }
+    }
+    return nil
 }
 
 exit(main())

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// Every scenario in Examples/ runs with the built-in tools and must finish with no error: the
-/// scenarios end in `expect` lines, so they are regression tests (SPEC §11).
+/// scenarios end in `expect` lines, so they are regression tests.
 @Suite struct ScenarioTests {
     static let examples: URL = PluginRegistrationTests.packageRoot.appendingPathComponent("Examples")
 

@@ -106,4 +106,14 @@ import Testing
         #expect(RGB.hue(0.5) == RGB(0, 255, 255))
         #expect(StyledText([("fps ", .bold), ("58", .color(RGB(0, 255, 0)))]).plain == "fps 58")
     }
+
+    /// Numbers print as input takes them: decimals, never an exponent (issue 15).
+    @Test(arguments: [
+        (390.0, "390"), (0.5, "0.5"), (12.25, "12.25"), (1e20, "100000000000000000000"),
+        (-2.5e16, "-25000000000000000"), (1.5e-7, "0.00000015"), (1e15, "1000000000000000"),
+        (123456789012345.6, "123456789012345.6"),
+    ])
+    func framesFormatWithoutExponents(_ value: Double, _ text: String) {
+        #expect(FrameRect.format(value) == text)
+    }
 }

@@ -226,6 +226,9 @@ func runScript(_ script: String, options: SessionOptions = SessionOptions()) thr
             > apropos callbacks
             counter tick — Count vsync callbacks of a display link; emit an event at a target.
             option --until of counter tick — Emit counter.reached at this many callbacks.
+            rule DL8 — One wake-up for all links
+            rule DL-A — Worked example: the FPS meter under a stall
+            rule L4 — Quiet mode
             """)
     }
 
@@ -372,7 +375,7 @@ func runScript(_ script: String, options: SessionOptions = SessionOptions()) thr
     }
 
     @Test func idleTimeIsFree() throws {
-        // Nothing observes vsyncs: a million seconds returns at once (SPEC §12).
+        // Nothing observes vsyncs: a million seconds returns at once (README, Performance).
         try expectTranscript(
             """
             > run 1000000s

@@ -19,7 +19,7 @@ import Testing
     }
 
     @Test func framesAreWholePeriodsAtTheCurrentRate() throws {
-        // <n>f = floor(n·1e9/R) (SPEC §3).
+        // <n>f = floor(n·1e9/R).
         #expect(try ns("1f") == 16_666_666)
         #expect(try ns("30f") == 500_000_000)
         #expect(try ns("1f", rate: 120) == 8_333_333)

@@ -2,7 +2,7 @@ import DebugShellTesting
 import Foundation
 import Testing
 
-/// Bad input of every kind gives a clear error and a clean exit status, never a crash (SPEC §8).
+/// Bad input of every kind gives a clear error and a clean exit status, never a crash (docs/JSON.md).
 @Suite struct BadInputTests {
     /// No Swift runtime crash text, ever.
     func expectNoCrash(_ r: Binary.Run, seed: UInt64? = nil, sourceLocation: SourceLocation = #_sourceLocation) {

@@ -20,8 +20,10 @@ struct Binary {
         return url
     }()
 
-    /// The debugsh binary next to the test bundle (`swift test` builds it first).
+    /// The debugsh binary next to the test bundle (`swift test` builds it first), or the one
+    /// `DEBUGSH_TEST_BINARY` names (to check that a test fails on an older build).
     static let path: String = {
+        if let chosen = ProcessInfo.processInfo.environment["DEBUGSH_TEST_BINARY"] { return chosen }
         let candidates = [
             URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
                 .appendingPathComponent("debugsh").path,

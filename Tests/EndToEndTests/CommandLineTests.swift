@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The command line of SPEC §9 and the output and exit statuses of SPEC §8, on the built binary.
+/// The command line (README) and the output and exit statuses (docs/JSON.md), on the built binary.
 @Suite struct CommandLineTests {
     @Test func commandsFromDashC() throws {
         let r = try Binary.run(["-c", "echo hello", "-c", "stall 300ms; run 1s", "-c", "get main.hangs"])
@@ -30,6 +30,17 @@ import Testing
         #expect(r.stdout == "a b\nc\n")
         #expect(r.stderr == "<stdin>:3: error: unknown command 'bogus' (try 'help')\n")
         #expect(r.status == 1)
+    }
+
+    /// The rules travel inside the binary: `help <rule>` works from a folder with no docs beside it.
+    @Test func rulesNeedNoFilesBesideTheBinary() throws {
+        let dir = try Binary.folder([:])
+        let r = try Binary.run(["-c", "help dl7", "-c", "apropos stale"], directory: dir)
+        #expect(r.stdout.hasPrefix("DL7 — A busy main thread drops vsyncs\n\nA busy main thread drops vsyncs;"))
+        #expect(r.stdout.contains("\nSOURCE: doc, obs, model\n"))
+        #expect(r.stdout.contains("\nrule DL7 — A busy main thread drops vsyncs\n"))
+        #expect(r.stderr == "")
+        #expect(r.status == 0)
     }
 
     @Test func scriptsRunInOrderThenCommands() throws {

@@ -171,7 +171,7 @@ import Testing
                 "the last 1 of 1000 presents (the last 1000 of \(meter.frames.appended) presents are kept);"))
     }
 
-    /// `fps history` keeps 3,600 windows (SPEC §13) and reports the limit clearly.
+    /// `fps history` keeps 3,600 windows (README, Limits) and reports the limit clearly.
     @Test func historyLimit() throws {
         // A 1 ns window closes at every callback: 3,605 windows in 3,606 vsyncs.
         let s = try meterSession("fps start --window 1ns\nrun 60100ms")

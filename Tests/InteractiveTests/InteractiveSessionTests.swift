@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The interactive session in a real terminal (SPEC §10, §13): debugsh runs in tmux and the
+/// The interactive session in a real terminal (README, The interactive session): debugsh runs in tmux and the
 /// tests read the visible pane. Serialized: each test has its own tmux server, but they share
 /// the machine's time, and polling is kinder when only one runs.
 @Suite(.serialized, .timeLimit(.minutes(1)))

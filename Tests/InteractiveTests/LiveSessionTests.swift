@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The live session (SPEC §10): the status block redrawn while time plays and the user types,
+/// The live session (README, The interactive session): the status block redrawn while time plays and the user types,
 /// commands typed during `play`, events above the block, Ctrl-C, resizes, `record`.
 @Suite(.serialized, .timeLimit(.minutes(1)))
 struct LiveSessionTests {
@@ -139,6 +139,38 @@ struct LiveSessionTests {
             #expect(fpsLines(screen).count == 1, "\(screen)")
             try run(pane, "get fps.value")
             #expect(try pane.screen().lines.contains("fps.value = 60"))
+        }
+    }
+
+    @Test func aHeavySimulationUnderPlayKeepsThePromptResponsive() throws {
+        try withPane { pane, _ in
+            // A million handler invocations per simulated second, played at ×100: far more than
+            // the simulation can do in real time.
+            try run(pane, "timer gcd g --interval 1us")
+            try run(pane, "play 100")
+            try pane.waitFor("time to move", seconds: 20) { screen in
+                screen.lines.contains { $0.hasPrefix("timers 1 ") && !$0.hasSuffix("wakeups 0") }
+            }
+            // What is typed is echoed at once, time slices notwithstanding.
+            let typed = Date()
+            try pane.type("echo still here")
+            try pane.waitFor("the typed line", seconds: 10) { $0.lastLine == "debugsh> echo still here" }
+            let echoed = Date().timeIntervalSince(typed)
+            #expect(echoed < 1, "typing took \(echoed) s to show")
+            // The block says that time runs slower than asked.
+            try pane.waitFor("the block to say the simulation cannot keep up", seconds: 10) { screen in
+                screen.lines.contains {
+                    $0.hasPrefix("play ×") && $0.hasSuffix("the simulation cannot keep up with ×100")
+                }
+            }
+            try pane.press("Enter")
+            try pane.waitFor("the command's output", seconds: 5) { $0.lines.contains("still here") }
+            // `pause` runs, and the line about the pace goes with the playing.
+            try run(pane, "pause")
+            let screen = try pane.waitFor("the paused block") { screen in
+                screen.lastLine == "debugsh>" && !screen.lines.contains { $0.hasPrefix("play ×") }
+            }
+            #expect(screen.lines.contains { $0.hasPrefix("paused at ") }, "\(screen)")
         }
     }
 

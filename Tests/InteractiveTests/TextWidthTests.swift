@@ -44,3 +44,14 @@ struct TextWidthTests {
         #expect(StatusBlock.rows(many, columns: 80, rows: 6, color: false).count == 4)
     }
 }
+
+/// How the block words the pace of a `play` that cannot keep up.
+struct PaceTextTests {
+    @Test(arguments: [
+        (250.0, "250"), (12.4, "12"), (4.0, "4"), (1.25, "1.3"), (0.3, "0.3"), (0.0999, "0.1"), (0.047, "0.047"),
+        (0.00123, "0.0012"), (0.0, "0"),
+    ])
+    func paces(_ pace: Double, _ text: String) {
+        #expect(paceText(pace) == text)
+    }
+}

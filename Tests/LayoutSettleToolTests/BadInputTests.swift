@@ -3,7 +3,7 @@ import Testing
 
 @testable import LayoutSettleTool
 
-/// Bad input gives clear errors, never a trap (SPEC §8, §13).
+/// Bad input gives clear errors, never a trap (README, Limits).
 @Suite struct LayoutBadInputTests {
     static let cases: [(command: String, error: String)] = [
         ("view add window", "'window' is the root view and always exists"),
@@ -37,7 +37,14 @@ import Testing
         ("layout watch ghost", "unknown root view 'ghost' (see 'view tree')"),
         ("layout watch --quiet 0s", "--quiet must be a positive duration"),
         ("layout watch --timeout 0s", "--timeout must be a positive duration"),
-        ("layout watch --mode seed --poll 0s", "--poll must be a positive duration"),
+        (
+            "layout watch --mode seed --poll 0s",
+            "--poll must be at least 1us, the shortest interval of anything that repeats (got 0s)"
+        ),
+        (
+            "layout watch --mode seed --poll 999ns",
+            "--poll must be at least 1us, the shortest interval of anything that repeats (got 0.000000999s)"
+        ),
         ("layout watch --mode fast", "--mode: 'fast' is not one of quiet, seed"),
         ("layout watch --cost-per-view 2s", "--cost-per-view 2s is above the limit of 1s per view"),
     ]
@@ -52,7 +59,7 @@ import Testing
         #expect(try s.tool.tree.liveCount == 3)
     }
 
-    /// The whole-tree limit (SPEC §13: 10,000,000 views), lowered here to reach it cheaply; the
+    /// The whole-tree limit (README's Limits: 10,000,000 views), lowered here to reach it cheaply; the
     /// code path is the same.
     @Test func treeLimit() throws {
         let s = try LayoutSession()

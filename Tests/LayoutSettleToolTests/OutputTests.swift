@@ -78,7 +78,7 @@ import Testing
         )
     }
 
-    /// The status line in each state (SPEC §6): none while idle.
+    /// The status line in each state (docs/LayoutSettle.md): none while idle.
     @Test func statusLines() throws {
         let s = try LayoutSession()
         #expect(s.run("status") == "layout —\n")

@@ -113,4 +113,45 @@ import Testing
         // Not vacuous: many timers had fired when they were compared.
         #expect(compared > 300, "seed \(seed): only \(compared) comparisons")
     }
+
+    /// Run-length history against a recording of every firing: on random scenarios the
+    /// inspector that keeps only off-grid firings shows exactly what the one that keeps every
+    /// firing shows — every timer's `timer show --last 1000`, `timer list`, the metrics — after
+    /// every run, runs that end inside callbacks and `timer watch` switched on and off included.
+    @Test func runLengthHistoryShowsWhatAFullRecordingShows() throws {
+        let (start, seed) = SplitMix.seeded()
+        var scenario = Scenario(rng: start)
+        var compared = 0
+        for round in 0..<25 {
+            scenario.names = []
+            scenario.objects = []
+            let full = try Driver(json: true)
+            let runLength = try Driver(json: true)
+            try #require(full.inspector).keepsEveryFiring = true
+            var lines: [String] = []
+            for _ in 0..<Int.random(in: 20...80, using: &scenario.rng) {
+                var line = scenario.step()
+                if Int.random(in: 0..<20, using: &scenario.rng) == 0 {
+                    line = Bool.random(using: &scenario.rng) ? "timer watch on" : "timer watch off"
+                }
+                lines.append(line)
+                let a = full.run(line)
+                let b = runLength.run(line)
+                let context =
+                    "seed \(seed) (DEBUGSH_TEST_SEED=\(seed)), round \(round)\n" + lines.joined(separator: "\n")
+                #expect(a == b, "\(context)")
+                guard line.hasPrefix("run") || line.hasPrefix("step") else { continue }
+                for name in scenario.names {
+                    let show = "timer show \(name) --last 1000"
+                    let x = full.run(show)
+                    let y = runLength.run(show)
+                    if x.contains("\"firings\": [{") { compared += 1 }
+                    #expect(x == y, "\(name)\n\(context)")
+                    if x != y { return }
+                }
+                #expect(full.run("metrics timer") == runLength.run("metrics timer"), "\(context)")
+            }
+        }
+        #expect(compared > 200, "seed \(seed): only \(compared) comparisons")
+    }
 }

@@ -68,7 +68,7 @@ import Testing
             """)
     }
 
-    /// SPEC §13: at most 10,000,000 timers, reported clearly.
+    /// README's Limits: at most 10,000,000 timers, reported clearly.
     @Test func timerLimit() {
         #expect(TimerInspector.maxTimers == 10_000_000)
         #expect(throws: Never.self) { try TimerInspector.checkCapacity(existing: 9_999_999) }
@@ -181,7 +181,7 @@ import Testing
         #expect(value(on, "timer.a.fires") == 99)
     }
 
-    /// Completion of timer and object names (SPEC §10), through the plugin API's domains.
+    /// Completion of timer and object names, through the plugin API's domains.
     @Test func completion() throws {
         let driver = try Driver()
         driver.run(

@@ -79,7 +79,7 @@ import Testing
 }
 
 @Suite struct ShowAndWatchTests {
-    /// The history keeps the last 1,000 firings per timer (SPEC §13), numbered from the first.
+    /// The history keeps the last 1,000 firings per timer (README, Limits), numbered from the first.
     @Test func ringKeepsTheLastThousand() throws {
         let driver = try Driver()
         driver.run("timer gcd fast --interval 1ms --queue background", "run 1201ms")
@@ -100,35 +100,78 @@ import Testing
         #expect(driver.run("timer show fast --last 1001") == "error: --last: '1001' is outside 1…1000")
     }
 
-    /// The log's rings grow to 1,000 records and then overwrite the oldest; the largest
-    /// lateness and its cause are kept apart.
+    /// Run-length history: only off-grid firings are records; the on-grid ones between them are
+    /// reconstructed on their grid (T4: after k skips the next is k + 1 intervals on). The
+    /// largest lateness and its cause are kept apart, and a resume restarts the grid (T8).
     @Test func firingLog() {
         let log = FiringLog()
-        let a = log.addTimer()
-        let b = log.addTimer()
-        #expect(log.last(5, of: a).isEmpty)
-        #expect(log.maxLate(a) == nil)
-        for k in 1...1_005 {
-            let late = k == 500 ? SimDuration.milliseconds(7) : .zero
-            let raised = log.append(
+        let a = log.addTimer(pattern: .runLoop(interval: 10), origin: SimTime(nanoseconds: 10))
+        let b = log.addTimer(pattern: .dispatch(interval: 10), origin: SimTime(nanoseconds: 5))
+        let link = log.addTimer(pattern: .everyFiring, origin: .zero)
+        #expect(log.last(5, of: a, fires: 0).isEmpty)
+        #expect(log.maxLate(a, fires: 0) == nil)
+        #expect(log.maxLate(a, fires: 3)?.lateness == .zero)
+        // Firing 500 is 7 ms late; firing 700 skips two grid points.
+        #expect(
+            log.append(
                 FiringRecord(
-                    scheduled: SimTime(nanoseconds: Int64(k)), lateness: late, cause: k == 500 ? .busy : nil,
-                    extra: Int64(k)),
-                to: a)
-            #expect(raised == (k == 1 ? -1 : k == 500 ? 0 : nil))
+                    number: 500, scheduled: SimTime(nanoseconds: 5_000), lateness: .milliseconds(7), cause: .busy,
+                    extra: 0),
+                to: a) == -1)
+        #expect(
+            log.append(
+                FiringRecord(
+                    number: 700, scheduled: SimTime(nanoseconds: 7_000), lateness: .zero, cause: nil, extra: 2),
+                to: a) == nil)
+        let firings = log.last(2_000, of: a, fires: 1_005)
+        #expect(firings.count == 1_000 && log.kept(a, fires: 1_005) == 1_000)
+        #expect(firings.first?.number == 6 && firings.first?.record.scheduled == SimTime(nanoseconds: 60))
+        #expect(firings.map(\.number) == Array(6...1_005))
+        let byNumber = Dictionary(uniqueKeysWithValues: firings.map { ($0.number, $0.record) })
+        #expect(byNumber[500]?.lateness == .milliseconds(7) && byNumber[500]?.start == SimTime(nanoseconds: 7_005_000))
+        #expect(byNumber[700]?.extra == 2)
+        #expect(byNumber[701]?.scheduled == SimTime(nanoseconds: 7_030))
+        #expect(byNumber[1_005]?.scheduled == SimTime(nanoseconds: 10_070))
+        #expect(log.maxLate(a, fires: 1_005)?.lateness == .milliseconds(7))
+        #expect(log.maxLate(a, fires: 1_005)?.cause == .busy)
+        #expect(log.extraTotal(a, fires: 1_005) == 2)
+        // T8: a restart moves the grid; the firings after it follow the new one.
+        log.restart(a, number: 1_006, scheduled: SimTime(nanoseconds: 20_000))
+        #expect(log.last(2, of: a, fires: 1_007).map(\.record.scheduled) == [20_000, 20_010].map(SimTime.init))
+        // D3: after a handler covering three grid points, the next is three intervals on.
+        _ = log.append(
+            FiringRecord(
+                number: 2, scheduled: SimTime(nanoseconds: 15), lateness: .nanoseconds(25), cause: .busy, extra: 3),
+            to: b)
+        #expect(log.last(4, of: b, fires: 4).map(\.record.scheduled) == [5, 15, 45, 55].map(SimTime.init))
+        #expect(log.extraTotal(b, fires: 4) == 6)
+        // A display link's every firing is a record.
+        for k in 1...3 {
+            _ = log.append(
+                FiringRecord(
+                    number: Int64(k), scheduled: SimTime(nanoseconds: Int64(k) * 16), lateness: .zero, cause: nil,
+                    extra: 0),
+                to: link)
         }
-        #expect(log.kept(a) == 1_000)
-        #expect(log.total(a) == 1_005)
-        let last = log.last(3, of: a)
-        #expect(last.map(\.number) == [1_003, 1_004, 1_005])
-        #expect(last.map(\.record.extra) == [1_003, 1_004, 1_005])
-        #expect(log.last(2_000, of: a).count == 1_000)
-        #expect(log.last(2_000, of: a).first?.number == 6)
-        #expect(log.last(2_000, of: a).first?.record.scheduled == SimTime(nanoseconds: 6))
-        #expect(log.maxLate(a)?.lateness == .milliseconds(7))
-        #expect(log.maxLate(a)?.cause == .busy)
-        #expect(log.total(b) == 0 && log.last(1, of: b).isEmpty)
-        #expect(log.append(FiringRecord(scheduled: .zero, lateness: .zero, cause: nil, extra: 1), to: 7) == nil)
+        #expect(log.last(5, of: link, fires: 3).map(\.record.scheduled) == [16, 32, 48].map(SimTime.init))
+        #expect(
+            log.append(FiringRecord(number: 1, scheduled: .zero, lateness: .zero, cause: nil, extra: 1), to: 7) == nil)
+    }
+
+    /// When a ring is full, its oldest record goes and the window starts after it.
+    @Test func firingLogDropsItsOldestRecords() {
+        let log = FiringLog()
+        let a = log.addTimer(pattern: .runLoop(interval: 10), origin: SimTime(nanoseconds: 10))
+        for k in 1...1_200 {
+            _ = log.append(
+                FiringRecord(
+                    number: Int64(k), scheduled: SimTime(nanoseconds: Int64(k) * 10), lateness: .nanoseconds(1),
+                    cause: .busy, extra: 0),
+                to: a)
+        }
+        #expect(log.kept(a, fires: 1_200) == 1_000 && !log.isCutShort(a, fires: 1_200))
+        let firings = log.last(1_000, of: a, fires: 1_200)
+        #expect(firings.first?.number == 201 && firings.allSatisfy { $0.record.lateness == .nanoseconds(1) })
     }
 
     /// A record packs its cause into spare bits; every cause, and none, reads back exactly, up
@@ -137,13 +180,15 @@ import Testing
         let near = SimTime(nanoseconds: SimTime.horizon.nanoseconds - 1)
         for cause in [nil, LatenessCause.mode, .busy, .coalesced, .paused] {
             let r = FiringRecord(
-                scheduled: near, lateness: SimDuration(nanoseconds: (1 << 62) - 2), cause: cause, extra: Int64.max)
+                number: 7, scheduled: near, lateness: SimDuration(nanoseconds: (1 << 62) - 2), cause: cause,
+                extra: Int64.max)
             #expect(r.scheduled == near)
             #expect(r.lateness.nanoseconds == (1 << 62) - 2)
             #expect(r.cause == cause)
-            #expect(r.extra == Int64.max)
+            #expect(r.extra == Int64.max && r.number == 7 && !r.isRestart)
         }
-        #expect(MemoryLayout<FiringRecord>.stride == 24)
+        #expect(FiringRecord.restart(number: 3, scheduled: near).isRestart)
+        #expect(MemoryLayout<FiringRecord>.stride == 32)
     }
 
     /// `timer watch` prints each firing as a `timer.fired` event while time runs, and stops. At

@@ -1,7 +1,7 @@
 import DebugShellTesting
 import Testing
 
-/// The rules of SEMANTICS.md as the inspector shows them, one test per rule or cause, cited by id.
+/// The rules of docs/Semantics.md as the inspector shows them, one test per rule or cause, cited by id.
 @Suite struct LatenessCauseTests {
     /// K2 `busy`: the main thread was busy at the fire date (T-A's first firing).
     @Test func busy() throws {

@@ -1,6 +1,6 @@
 import Testing
 
-/// SEMANTICS.md's worked examples T-A and D-A, through the `timer` commands, with their exact
+/// The worked examples T-A and D-A of docs/Semantics.md, through the `timer` commands, with their exact
 /// numbers.
 @Suite struct WorkedExampleTests {
     /// T-A (T2, T4, K2): fires at 100, 150, 200, 250; fires = 4, skipped = 1 (the grid point 100,

@@ -1,7 +1,7 @@
 import DebugShell
 import DebugShellCore
 
-/// The peers' workload (../shared/peers/simmodel.py) expressed in debugsh: an animation with
+/// The peers' workload (Benchmarks/Peers/simmodel.py) expressed in debugsh: an animation with
 /// 4 ms of main-thread work per tick, a 21 ms stall every 2 s (about the peers' 120th-frame
 /// hitch), the FPS meter's display link counting callbacks per 1 s window (F1), and K timers:
 /// timer i has interval (10 + (i·7919) mod 991) ms + (i mod 97) µs and first fires at its

@@ -51,14 +51,30 @@ public protocol ToolHost: AnyObject {
     /// Changes one of the tool's own settings (a command like `fps tiers` is a setting).
     func setSetting(_ name: String, to value: ArgumentValue)
 
-    /// Reports an event: printed during `run` and `play` as `[t] tool: message`.
+    /// Reports an event: printed during `run` and `play` as `[t] tool: message`. While a trace
+    /// records (`trace start`), the event is also in it, with its fields as arguments.
     func emit(_ event: ToolEvent)
 
     /// Where the command's text is shown: its width and whether it may use colour.
     var display: TextDisplay { get }
+
+    /// Whether a trace of the simulation is recording (`trace start`, `--trace`): a tool can skip
+    /// building what it would add to it.
+    var isTracing: Bool { get }
+
+    /// Adds a slice `[start, end)` to the tool's own track of the trace, when one records: work
+    /// the tool did or a span it watched (the checker's settle wait, a watchdog's hang).
+    func traceSlice(_ name: String, from start: SimTime, to end: SimTime, args: [(String, JSONValue)])
+
+    /// Sets one of the tool's counters in the trace at `time`, when one records (the FPS label's
+    /// reading): a counter track named `<tool>: <name>`.
+    func traceCounter(_ name: String, _ value: MetricNumber, at time: SimTime)
 }
 
 extension ToolHost {
     /// 80 columns without colour, for hosts that do not say (a test's own host).
     public var display: TextDisplay { .script }
+    public var isTracing: Bool { false }
+    public func traceSlice(_ name: String, from start: SimTime, to end: SimTime, args: [(String, JSONValue)]) {}
+    public func traceCounter(_ name: String, _ value: MetricNumber, at time: SimTime) {}
 }

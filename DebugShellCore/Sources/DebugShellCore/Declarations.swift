@@ -102,7 +102,7 @@ public struct VerbSpec: Sendable {
 
 /// The kind of a value on the command line, which fixes how it is parsed and completed.
 public enum ValueKind: Sendable, Hashable {
-    /// A non-negative duration with a unit, or `<n>f` (SPEC §3).
+    /// A non-negative duration with a unit, or `<n>f`.
     case duration
     /// A time measured from t = 0.
     case time

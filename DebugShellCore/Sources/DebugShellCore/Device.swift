@@ -50,7 +50,7 @@ public enum TimerOwner: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// The life of a timer (SPEC §7 `timer.<name>.state`).
+/// The life of a timer (`timer.<name>.state`).
 public enum TimerState: String, Sendable, Hashable {
     case scheduled, paused, invalidated, done
 }
@@ -196,11 +196,14 @@ public struct TimerCallback: Sendable {
 /// are known then (K2), and `fires` counts it from then. Its `end` is when it will return (RL2:
 /// nothing pre-empts an item); `skipped` is decided by that return (T4) and is not to be shown
 /// before the callback has returned.
+///
+/// A plain value (no references), so publishing one costs no reference counting: the timer's
+/// name and owner are in ``SimulatedDevice/timerInfo(_:)``.
 public struct TimerFiring: Sendable {
     public var id: TimerID
     public var kind: TimerKind
-    public var owner: TimerOwner
-    public var label: String
+    /// Which firing of the timer this is, from 1 (its `fires` once it started).
+    public var number: Int64
     /// The oldest grid point it covers.
     public var scheduled: SimTime
     public var start: SimTime
@@ -217,13 +220,12 @@ public struct TimerFiring: Sendable {
     public var skipped: Int64
 
     public init(
-        id: TimerID, kind: TimerKind, owner: TimerOwner, label: String, scheduled: SimTime, start: SimTime,
-        end: SimTime, lateness: SimDuration, cause: LatenessCause?, data: Int64, skipped: Int64
+        id: TimerID, kind: TimerKind, number: Int64, scheduled: SimTime, start: SimTime, end: SimTime,
+        lateness: SimDuration, cause: LatenessCause?, data: Int64, skipped: Int64
     ) {
         self.id = id
         self.kind = kind
-        self.owner = owner
-        self.label = label
+        self.number = number
         self.scheduled = scheduled
         self.start = start
         self.end = end
@@ -359,12 +361,16 @@ public struct MainThreadItem: Sendable {
     public var label: String
     public var start: SimTime
     public var end: SimTime
+    /// The run-loop iteration it belongs to (RL4), numbered from 1: the items of one wake-up —
+    /// a commit and the batch after it, or a drain — share it.
+    public var iteration: Int64
 
-    public init(kind: Kind, label: String, start: SimTime, end: SimTime) {
+    public init(kind: Kind, label: String, start: SimTime, end: SimTime, iteration: Int64 = 0) {
         self.kind = kind
         self.label = label
         self.start = start
         self.end = end
+        self.iteration = iteration
     }
 }
 
@@ -398,7 +404,12 @@ public enum DeviceObservation: Sendable {
     @inlinable public static var render: ObservationKinds { ObservationKinds(rawValue: 1 << 5) }
     @inlinable public static var present: ObservationKinds { ObservationKinds(rawValue: 1 << 6) }
     @inlinable public static var animationTick: ObservationKinds { ObservationKinds(rawValue: 1 << 7) }
-    @inlinable public static var all: ObservationKinds { ObservationKinds(rawValue: 0xFF) }
+    /// Only the firings that are not plain on-grid ones: run-loop and dispatch timers' firings
+    /// that are late, skip grid points (T4) or cover more than one (D3), and every display-link
+    /// firing. An observer that keeps history can hold the plain ones as counts: the n-th
+    /// on-grid firing after a known one is at a known grid point. Published as `.timerFired`.
+    @inlinable public static var timerFiredOffGrid: ObservationKinds { ObservationKinds(rawValue: 1 << 8) }
+    @inlinable public static var all: ObservationKinds { ObservationKinds(rawValue: 0x1FF) }
 }
 
 /// Something that watches the device.
@@ -425,7 +436,7 @@ public typealias TimerCallbackHandler = (TimerCallback) -> SimDuration
 ///
 /// Tools read time and state, add and control links and timers, enqueue main-queue work, mark
 /// the UI dirty and observe what happens. They never advance time: only the shell's time
-/// commands do (SPEC §3).
+/// commands do (S3).
 public protocol SimulatedDevice: AnyObject {
     /// Now (S1).
     var now: SimTime { get }
@@ -482,5 +493,7 @@ public protocol SimulatedDevice: AnyObject {
     var gpuCost: SimDuration { get }
 
     func addObserver(_ observer: any DeviceObserver, kinds: ObservationKinds) -> ObserverToken
+    /// Changes what an observer is told of, keeping its turn among the observers.
+    func changeObserver(_ token: ObserverToken, kinds: ObservationKinds)
     func removeObserver(_ token: ObserverToken)
 }

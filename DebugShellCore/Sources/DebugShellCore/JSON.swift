@@ -1,4 +1,4 @@
-/// A JSON value with ordered object keys, written deterministically (`--json`, SPEC §8).
+/// A JSON value with ordered object keys, written deterministically (`--json`, docs/JSON.md).
 public enum JSONValue: Hashable, Sendable {
     case null
     case bool(Bool)

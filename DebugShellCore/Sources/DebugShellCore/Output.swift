@@ -1,5 +1,5 @@
-/// What a command returns: text for people and a JSON result for `--json` (SPEC §8), and any
-/// files for the session to write.
+/// What a command returns: text for people and a JSON result for `--json` (docs/JSON.md), and
+/// any files for the session to write.
 ///
 /// Commands never print and never write files; the session renders this value for the sink it
 /// writes to, after writing its ``files``.
@@ -12,12 +12,21 @@ public struct CommandOutput: Sendable {
     public var warnings: [String]
     /// Files to write before the text is shown (a chart's SVG): see ``OutputFile``.
     public var files: [OutputFile]
+    /// Output made while it is written, in place of `text` and `json`: see ``StreamedOutput``.
+    public var streamed: StreamedOutput?
 
     public init(text: String = "", json: JSONValue = .object([]), warnings: [String] = [], files: [OutputFile] = []) {
         self.text = text
         self.json = json
         self.warnings = warnings
         self.files = files
+    }
+
+    /// Output too long to hold at once: the session writes each line as `streamed` makes it, or
+    /// asks it for the JSON result under `--json`.
+    public init(streamed: StreamedOutput, warnings: [String] = []) {
+        self.init(warnings: warnings)
+        self.streamed = streamed
     }
 
     public static let silent = CommandOutput()
@@ -66,6 +75,28 @@ public struct TextDisplay: Sendable, Hashable {
 
     /// 80 columns without colour: what scripts get.
     public static let script = TextDisplay(columns: 80, color: false)
+}
+
+/// Output that is made while it is written, for listings whose text can be far larger than the
+/// state they describe (a 20,000-deep `view tree` is 600 MB of indentation).
+///
+/// The session calls ``writeText`` once, right after the command returned and before anything
+/// else runs, with a function that writes one line and returns false when the writing should stop
+/// (Ctrl-C, a closed pipe): the producer then returns at once. Under `--json` the session calls
+/// ``makeJSON`` instead, so a text listing never builds its JSON and the other way round. Both run
+/// in the session's isolation domain, as the command did; the type is `@unchecked Sendable` only
+/// so that ``CommandOutput`` stays `Sendable` while holding them.
+public struct StreamedOutput: @unchecked Sendable {
+    /// Writes the text, line by line (without line ends), until done or `line` returns false.
+    public let writeText: (_ line: (String) -> Bool) -> Void
+    /// The command's JSON `result`.
+    public let makeJSON: () -> JSONValue
+
+    public init(text writeText: @escaping (_ line: (String) -> Bool) -> Void, json makeJSON: @escaping () -> JSONValue)
+    {
+        self.writeText = writeText
+        self.makeJSON = makeJSON
+    }
 }
 
 /// A colour as 8-bit red, green, blue.

@@ -22,6 +22,11 @@
         SimDuration(nanoseconds: saturatingAdd(a.nanoseconds, -b.nanoseconds))
     }
 
+    /// The shortest interval of anything that repeats — `every`, repeating NSTimers and GCD
+    /// timers, the layout checker's seed-mode poll: 1 µs. A shorter one would cost a million
+    /// events or more per simulated second without showing anything a 1 µs one does not.
+    public static let minimumRepeatInterval = SimDuration(nanoseconds: 1_000)
+
     /// Seconds with up to nine decimals and no trailing zeros: `0.516666666s`, `0.5s`, `0s`.
     public var description: String { SimFormat.seconds(nanoseconds) }
     /// Milliseconds with up to three decimals: `16.667ms`.

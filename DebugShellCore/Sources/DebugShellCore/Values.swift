@@ -1,7 +1,7 @@
 /// A decimal number with three fractional digits, the precision `get` shows and `expect` compares.
 ///
 /// Numbers are kept as an integer count of thousandths so that what `get` prints is exactly what
-/// `expect` compares (SPEC §8), on every machine.
+/// `expect` compares (docs/JSON.md), on every machine.
 public struct MetricNumber: Hashable, Comparable, Sendable, CustomStringConvertible {
     public var thousandths: Int64
 
@@ -36,7 +36,7 @@ public enum MetricValue: Hashable, Sendable {
     case word(String)
     case none
 
-    /// Exactly as `get` prints it (SPEC §8).
+    /// Exactly as `get` prints it.
     public var text: String {
         switch self {
         case .integer(let v): return String(v)
@@ -48,7 +48,7 @@ public enum MetricValue: Hashable, Sendable {
         }
     }
 
-    /// JSON: durations and times as integer nanoseconds, no value as null (SPEC §8).
+    /// JSON: durations and times as integer nanoseconds, no value as null.
     public var json: JSONValue {
         switch self {
         case .integer(let v): return .int(v)
@@ -61,7 +61,7 @@ public enum MetricValue: Hashable, Sendable {
     }
 }
 
-/// A view's frame: `x,y,w,h` relative to its parent (SPEC §3).
+/// A view's frame: `x,y,w,h` relative to its parent.
 public struct FrameRect: Hashable, Sendable, CustomStringConvertible {
     public var x: Double
     public var y: Double
@@ -81,10 +81,44 @@ public struct FrameRect: Hashable, Sendable, CustomStringConvertible {
         [x, y, width, height].map(FrameRect.format).joined(separator: ",")
     }
 
-    /// Shortest text that reads back as the same value: `390`, `0.5`, `12.25`.
+    /// Shortest text that reads back as the same value: `390`, `0.5`, `12.25`,
+    /// `100000000000000000000` — never with an exponent, which input does not accept.
     public static func format(_ v: Double) -> String {
         if v == v.rounded(), abs(v) < 1e15 { return String(Int64(v)) }
-        return String(v)
+        return plainDecimal(String(v))
+    }
+
+    /// Swift's shortest round-trip text (`1e+20`, `1.5e-07`, `1000000000000000.0`) with the
+    /// exponent written out and no trailing zeros.
+    static func plainDecimal(_ text: String) -> String {
+        var exponent = 0
+        var end = text.endIndex
+        if let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }) {
+            guard let value = Int(text[text.index(after: e)...]) else { return text }
+            exponent = value
+            end = e
+        }
+        var mantissa = text[..<end]
+        let negative = mantissa.hasPrefix("-")
+        if negative { mantissa = mantissa.dropFirst() }
+        let parts = mantissa.split(separator: ".", omittingEmptySubsequences: false)
+        let whole = String(parts[0])
+        let fraction = parts.count > 1 ? String(parts[1]) : ""
+        var digits = whole + fraction
+        // The decimal point stands after `point` digits.
+        var point = whole.count + exponent
+        if point <= 0 {
+            digits = String(repeating: "0", count: 1 - point) + digits
+            point = 1
+        } else if point > digits.count {
+            digits += String(repeating: "0", count: point - digits.count)
+        }
+        var integer = String(digits.prefix(point))
+        var decimals = String(digits.dropFirst(point))
+        while decimals.hasSuffix("0") { decimals.removeLast() }
+        while integer.count > 1 && integer.hasPrefix("0") { integer.removeFirst() }
+        let sign = negative ? "-" : ""
+        return decimals.isEmpty ? sign + integer : sign + integer + "." + decimals
     }
 }
 

@@ -53,6 +53,11 @@ extension DeviceEngine {
             processInstant(t)
             instantDone = true
             if checks && condition() { return .conditionMet }
+            // The shell saw an interrupt during the instant (a long scheduled command): stop here.
+            if stopAfterInstant {
+                stopAfterInstant = false
+                if interrupted() { return .interrupted }
+            }
             t = nextEventTime()
         }
         now = SimTime(nanoseconds: limit)

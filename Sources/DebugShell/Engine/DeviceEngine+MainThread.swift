@@ -44,6 +44,8 @@ struct MainThreadState: ~Copyable {
     var inStep3 = false
     /// At the start of the simulation the previous iteration counts as not having drained.
     var lastIterationDrained = false
+    /// Run-loop iterations begun so far (RL4): the current one's number.
+    var iteration: Int64 = 0
 
     var batch = BatchKind.none
     var drainRemaining = 0
@@ -93,6 +95,7 @@ extension DeviceEngine {
                 continue  // its batch runs; then the iteration is over
             }
             guard hasWork(at: t) else { return }
+            main.iteration &+= 1
             // RL4.1: drain the main queue unless the previous iteration did; the iteration ends.
             if !mainQueue.isEmpty && !main.lastIterationDrained {
                 main.batch = .drain
@@ -128,6 +131,7 @@ extension DeviceEngine {
             finishRunningItem(at: main.busyUntil)
         }
         timers[i].eventTime = Int64.max
+        main.iteration &+= 1
         main.lastIterationDrained = false
         main.batchReadyAt = timers[i].fireDate
         countTimerWakeup(app: timers[i].isApp)
@@ -346,7 +350,10 @@ extension DeviceEngine {
         if cost.nanoseconds >= 250_000_000 { hangs += 1 }  // RL6: Apple's hang threshold
         busySpans.add(start: start.nanoseconds, end: end.nanoseconds)
         if wants(.mainItem) {
-            notify(.mainItem, .mainItem(MainThreadItem(kind: kind, label: label(), start: start, end: end)))
+            notify(
+                .mainItem,
+                .mainItem(
+                    MainThreadItem(kind: kind, label: label(), start: start, end: end, iteration: main.iteration)))
         }
     }
 
@@ -429,14 +436,15 @@ extension DeviceEngine {
             queue.popTop()
         }
         begin(.timer, index: i, kind: .timer, label: timers[i].label, start: t, cost: cost)
-        if wants(.timerFired) {
+        // On its grid (on time, skipping nothing) only observers of every firing hear of it.
+        let kinds: ObservationKinds = lateness > .zero || skipped > 0 ? [.timerFired, .timerFiredOffGrid] : .timerFired
+        if wants(kinds) {
             notify(
-                .timerFired,
+                kinds,
                 .timerFired(
                     TimerFiring(
-                        id: TimerID(rawValue: i), kind: .runLoopTimer, owner: timers[i].owner, label: timers[i].label,
-                        scheduled: scheduled, start: t, end: end, lateness: lateness, cause: cause, data: 1,
-                        skipped: skipped)))
+                        id: TimerID(rawValue: i), kind: .runLoopTimer, number: timers[i].fires, scheduled: scheduled,
+                        start: t, end: end, lateness: lateness, cause: cause, data: 1, skipped: skipped)))
         }
     }
 
@@ -478,14 +486,13 @@ extension DeviceEngine {
             if timers[i].dirtiesUI { uiDirty = true }
         }
         begin(.link, index: i, kind: .displayLink, label: timers[i].label, start: t, cost: cost)
-        if wants(.timerFired) {
+        if wants([.timerFired, .timerFiredOffGrid]) {
             notify(
-                .timerFired,
+                [.timerFired, .timerFiredOffGrid],
                 .timerFired(
                     TimerFiring(
-                        id: TimerID(rawValue: i), kind: .displayLink, owner: timers[i].owner, label: timers[i].label,
-                        scheduled: timestamp, start: t, end: t + cost, lateness: lateness, cause: cause, data: 1,
-                        skipped: 0)))
+                        id: TimerID(rawValue: i), kind: .displayLink, number: timers[i].fires, scheduled: timestamp,
+                        start: t, end: t + cost, lateness: lateness, cause: cause, data: 1, skipped: 0)))
         }
     }
 

@@ -379,14 +379,17 @@ extension DeviceEngine {
 
     /// Publishes a dispatch handler's firing as it starts (K2), for observers.
     func publish(_ f: DispatchInvocation) {
-        guard wants(.timerFired) else { return }
+        // On its grid (on time, one grid point) only observers of every firing hear of it.
+        let kinds: ObservationKinds =
+            f.lateness > .zero || f.data != 1 ? [.timerFired, .timerFiredOffGrid] : .timerFired
+        guard wants(kinds) else { return }
         notify(
-            .timerFired,
+            kinds,
             .timerFired(
                 TimerFiring(
-                    id: TimerID(rawValue: f.index), kind: .dispatchTimer, owner: timers[f.index].owner,
-                    label: timers[f.index].label, scheduled: f.scheduled, start: f.start, end: f.start + f.cost,
-                    lateness: f.lateness, cause: f.cause, data: f.data, skipped: 0)))
+                    id: TimerID(rawValue: f.index), kind: .dispatchTimer, number: timers[f.index].fires,
+                    scheduled: f.scheduled, start: f.start, end: f.start + f.cost, lateness: f.lateness, cause: f.cause,
+                    data: f.data, skipped: 0)))
     }
 
     /// A handler invocation takes all pending data (D3); returns what it cost and what to publish.

@@ -2,7 +2,7 @@ import DebugShellCore
 import DequeModule
 
 /// The simulated device: vsync, the main thread and its run loop, display links, timers,
-/// Core Animation commits and the render server, in virtual time (SEMANTICS.md).
+/// Core Animation commits and the render server, in virtual time (docs/Semantics.md).
 ///
 /// One isolation domain owns it; time moves only through ``advance(to:)`` and its siblings,
 /// which the shell's time commands call. Tools get it as a ``SimulatedDevice``.
@@ -18,6 +18,9 @@ public final class DeviceEngine: SimulatedDevice {
     @exclusivity(unchecked) public internal(set) var now: SimTime = .zero
     /// Whether the events at `now` have been processed (after `step` and `run until`).
     @exclusivity(unchecked) var instantDone = false
+    /// Set by the shell when it saw an interrupt during an instant (in a scheduled command):
+    /// time stops after that instant rather than at the next poll, 256 instants on.
+    @exclusivity(unchecked) var stopAfterInstant = false
     /// Instants processed since the start, each time an advance went through one (an instant
     /// already done is processed again by the next advance that starts there).
     @exclusivity(unchecked) public internal(set) var instantsProcessed = 0
@@ -254,6 +257,15 @@ public final class DeviceEngine: SimulatedDevice {
         return ObserverToken(rawValue: nextObserverToken)
     }
 
+    public func changeObserver(_ token: ObserverToken, kinds: ObservationKinds) {
+        guard let k = observers.firstIndex(where: { $0.token == token.rawValue }) else { return }
+        observers[k].kinds = kinds
+        let n = observerCalls.count
+        for c in 0..<n where observerCalls[c].token == token.rawValue { observerCalls[c].kinds = kinds }
+        observedKinds = observers.reduce(into: ObservationKinds()) { $0.formUnion($1.kinds) }
+        if kinds.contains(.vsync) { ensureVsync() }
+    }
+
     /// Lets go of everything that could hold tools or the session: observers, callbacks and
     /// scheduled commands. The session calls it when `reset` replaces the device, so no cycle
     /// through a tool (tool → device → observer → tool) keeps the old simulation alive.
@@ -279,17 +291,18 @@ public final class DeviceEngine: SimulatedDevice {
         }
     }
 
-    @inline(__always) func wants(_ kind: ObservationKinds) -> Bool { observedKinds.contains(kind) }
+    /// Whether an observer wants any of `kinds`.
+    @inline(__always) func wants(_ kinds: ObservationKinds) -> Bool { !observedKinds.isDisjoint(with: kinds) }
 
-    /// Calls the observers of `kind` in the order they were added. One added during the
+    /// Calls the observers of any of `kinds` in the order they were added. One added during the
     /// notification is not called for it; one removed is not called after its removal.
-    func notify(_ kind: ObservationKinds, _ observation: DeviceObservation) {
+    func notify(_ kinds: ObservationKinds, _ observation: DeviceObservation) {
         notifying += 1
         let n = observerCalls.count
         var c = 0
         while c < n {
             let call = observerCalls[c]
-            if call.kinds.contains(kind) { deliver(call.type, call.object, observation) }
+            if !call.kinds.isDisjoint(with: kinds) { deliver(call.type, call.object, observation) }
             c += 1
         }
         notifying -= 1

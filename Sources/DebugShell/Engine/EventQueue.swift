@@ -3,7 +3,7 @@
 /// An entry is a time and a key that orders events at the same instant (S4: the step, then
 /// creation or scheduling order) and names their target. Replacing the top uses Floyd's
 /// bottom-up sift with branch-free child choices, as the floor benchmark in
-/// ../shared/peers/floor does; four children per node halve the depth of the sift's chain of
+/// Benchmarks/Floor does; four children per node halve the depth of the sift's chain of
 /// dependent loads, which measured about 15% less time per event than the binary heap the floor
 /// uses (swift-collections' `Heap` costs about twice the floor here). The heap starts three
 /// entries into a 64-byte-aligned buffer, so each node's four children share one cache line.

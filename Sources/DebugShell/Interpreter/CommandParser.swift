@@ -5,6 +5,9 @@ public struct ParsedCommand: Sendable {
     public var command: RegisteredCommand
     public var verb: VerbSpec
     public var invocation: Invocation
+    /// The rest argument's words, left unparsed as a slice of the words parsed, when the caller
+    /// asked for that (`after`, `at`, `every`: see ``CommandParser/parse(_:text:keepingRestOf:)``).
+    var rest: ArraySlice<Word>?
 
     /// How the command is named in messages: `fps start`, `run`.
     public var label: String {
@@ -12,7 +15,7 @@ public struct ParsedCommand: Sendable {
     }
 }
 
-/// Parses words into a ``ParsedCommand`` (SPEC §3): exact names and declared aliases win, then
+/// Parses words into a ``ParsedCommand``: exact names and declared aliases win, then
 /// unique prefixes; options anywhere after the verb, `--opt=value`, `--` ends options.
 struct CommandParser {
     var registry: ToolRegistry
@@ -20,16 +23,29 @@ struct CommandParser {
     var rate: Int
 
     func parse(_ words: [Word], text: String) throws(CommandError) -> ParsedCommand {
+        try parse(words[...], text: text)
+    }
+
+    /// Parses a command.
+    ///
+    /// - Parameter keepingRestOf: built-in commands whose rest argument is not copied into the
+    ///   invocation but left in ``ParsedCommand/rest`` as a slice of `words`: parsing then costs
+    ///   time in proportion to the words before it, however long the rest is.
+    func parse(
+        _ words: ArraySlice<Word>, text: String, keepingRestOf: Set<String> = []
+    ) throws(CommandError) -> ParsedCommand {
         guard let first = words.first else { throw CommandError("empty command") }
         let command = try resolveCommand(first)
-        var rest = Array(words.dropFirst())
+        var rest = words.dropFirst()
         let verb = try resolveVerb(of: command.spec, words: &rest)
         let label = verb.name.isEmpty ? command.spec.name : "\(command.spec.name) \(verb.name)"
-        let (values, flags) = try parseArguments(rest, verb: verb, label: label)
+        let keepsRest = command.owner == .builtIn && keepingRestOf.contains(command.spec.name)
+        let (values, flags, restSlice) = try parseArguments(rest, verb: verb, label: label, keepingRest: keepsRest)
         return ParsedCommand(
             command: command, verb: verb,
             invocation: Invocation(
-                command: command.spec.name, verb: verb.name, text: text, values: values, flags: flags))
+                command: command.spec.name, verb: verb.name, text: text, values: values, flags: flags),
+            rest: restSlice)
     }
 
     func resolveCommand(_ word: Word) throws(CommandError) -> RegisteredCommand {
@@ -52,7 +68,7 @@ struct CommandParser {
     }
 
     /// Picks the verb from the next word, or the default verb when the word is not a verb.
-    func resolveVerb(of spec: CommandSpec, words: inout [Word]) throws(CommandError) -> VerbSpec {
+    func resolveVerb(of spec: CommandSpec, words: inout ArraySlice<Word>) throws(CommandError) -> VerbSpec {
         let named = spec.namedVerbs
         let defaultVerb = spec.defaultVerb.flatMap { spec.verb(named: $0) }
         guard !named.isEmpty else {
@@ -87,15 +103,16 @@ struct CommandParser {
         throw CommandError(message)
     }
 
-    func parseArguments(_ words: [Word], verb: VerbSpec, label: String) throws(CommandError)
-        -> ([String: ArgumentValue], Set<String>)
+    func parseArguments(_ words: ArraySlice<Word>, verb: VerbSpec, label: String, keepingRest: Bool = false)
+        throws(CommandError) -> ([String: ArgumentValue], Set<String>, ArraySlice<Word>?)
     {
         var values: [String: ArgumentValue] = [:]
         var flags = Set<String>()
+        var kept: ArraySlice<Word>?
         var positional = 0
         var optionsEnded = false
-        var i = 0
-        while i < words.count {
+        var i = words.startIndex
+        while i < words.endIndex {
             let word = words[i]
             i += 1
             if !word.quoted && !optionsEnded && word.text == "--" {
@@ -122,7 +139,7 @@ struct CommandParser {
                 if let inline {
                     text = inline
                 } else {
-                    guard i < words.count else {
+                    guard i < words.endIndex else {
                         throw CommandError(
                             "option '--\(option.name)' of '\(label)' needs a value (\(kind.placeholder))")
                     }
@@ -151,8 +168,12 @@ struct CommandParser {
             }
             positional += 1
             if argument.isRest {
-                values[argument.name] = .words(Array(words[(i - 1)...]))
-                i = words.count
+                if keepingRest {
+                    kept = words[(i - 1)...]
+                } else {
+                    values[argument.name] = .words(Array(words[(i - 1)...]))
+                }
+                i = words.endIndex
                 break
             }
             do {
@@ -168,7 +189,7 @@ struct CommandParser {
                     "missing \(first.usage) for '\(label)' (usage: \(CommandParser.usage(verb, label: label)))")
             }
         }
-        return (values, flags)
+        return (values, flags, kept)
     }
 
     func resolveOption(_ name: String, verb: VerbSpec, label: String) throws(CommandError) -> OptionSpec {

@@ -1,7 +1,7 @@
 import DebugShellCore
 
 /// A condition for `expect` and `run until`: `<metric> <op> <value>` terms joined by `and` /
-/// `or`, `and` binding tighter (SPEC §3). The value's type must match the metric's.
+/// `or`, `and` binding tighter. The value's type must match the metric's.
 struct Condition {
     enum Op: String, CaseIterable {
         case eq = "==", ne = "!=", le = "<=", ge = ">=", lt = "<", gt = ">"

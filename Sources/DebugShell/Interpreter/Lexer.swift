@@ -15,13 +15,13 @@ public struct LexError: Error, Sendable {
     public var line: Int
 }
 
-/// Splits script text into commands (SPEC §3).
+/// Splits script text into commands (README, The command language).
 ///
 /// One command per line; `;` separates commands; `#` outside quotes begins a comment;
 /// `'…'` quotes literally; `"…"` quotes with `\"`, `\\`, `\n`, `\t`; outside quotes `\` escapes
 /// the next character; a trailing `\` continues the line. Lines are limited to 1 MiB.
 public enum Lexer {
-    /// The longest logical line accepted (SPEC §13).
+    /// The longest logical line accepted (README, Limits).
     public static let maxLineBytes = 1 << 20
 
     /// Lexes a whole script. Stops at the first error, returning what came before it.

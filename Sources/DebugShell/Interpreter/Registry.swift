@@ -221,7 +221,7 @@ public struct ToolRegistry: Sendable {
     }
 }
 
-/// Resolves a word against names: exact match, then a unique prefix (SPEC §3).
+/// Resolves a word against names: exact match, then a unique prefix.
 enum NameResolution: Equatable {
     case found(String)
     case ambiguous([String])

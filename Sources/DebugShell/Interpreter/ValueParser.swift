@@ -1,6 +1,6 @@
 import DebugShellCore
 
-/// Parses the typed values of SPEC §3: durations, times, rates, numbers, booleans, frames, names.
+/// Parses the command language's typed values: durations, times, rates, numbers, booleans, frames, names.
 ///
 /// Values are exact: a duration is a decimal number and a unit that must come to a whole number
 /// of nanoseconds, computed in 128 bits; nothing overflows or traps.

@@ -1,7 +1,7 @@
 import DebugShellCore
 
 extension Session {
-    /// The shell's own metrics (SPEC §4).
+    /// The shell's own metrics (docs/Commands.md lists them).
     public static let coreMetrics: [MetricSpec] = [
         MetricSpec("clock.now", .time, abstract: "Virtual time now."),
         MetricSpec("clock.vsyncs", .integer, abstract: "Vsyncs since the start."),
@@ -14,13 +14,17 @@ extension Session {
         MetricSpec("render.presents", .integer, abstract: "Frames presented since the start."),
     ]
 
-    /// The built-in commands (SPEC §4), declared like any tool's.
+    /// The built-in commands, declared like any tool's (docs/Commands.md is generated from them).
     public static let builtInSpecs: [CommandSpec] = [
         CommandSpec(
-            "help", abstract: "Show help for a command, a verb, a metric or a setting, or list the commands.",
+            "help",
+            abstract:
+                "Show help for a command, a verb, a metric, a setting or a rule of the simulated device, or list them.",
+            discussion:
+                "A rule is named by its id in docs/Semantics.md, in any case: 'help RL6', 'help s4.1', 'help DL-A' (a worked example). It prints the rule, the kinds of source it rests on and why, and the commands, metrics and settings it touches. Help texts that cite rules end in a RULES line naming them.",
             arguments: [
                 ArgumentSpec(
-                    "topic", .word, abstract: "A command, optionally with a verb, or a metric or setting.",
+                    "topic", .word, abstract: "A command, optionally with a verb; a metric; a setting; or a rule id.",
                     optional: true, rest: true)
             ],
             examples: [
@@ -37,17 +41,39 @@ extension Session {
                     EXAMPLES:
                       > echo hello,   world
                       hello, world
-                    """)
+                    """),
+                Example(
+                    """
+                    > help s4.2
+                    S4.2 — One instant's order, step 2 (a step of S4)
+
+                    Mode changes due at t: a scroll starting or ending.
+
+                    SOURCE: model
+
+                    WHY: see 'help S4' (One instant's order).
+
+                    TOUCHES:
+                      after, at, every, scroll, run
+
+                    In docs/Semantics.md under S4.
+                    > help main.hangs
+                    main.hangs (metric, integer) — Main-thread items of 250 ms or more (RL6).
+                    RULES: RL6 (type 'help RL6')
+                    """),
             ]),
         CommandSpec(
-            "apropos", abstract: "Search the help of every command, option, metric and setting for a word.",
+            "apropos", abstract: "Search the help of every command, option, metric, setting and rule for a word.",
             arguments: [ArgumentSpec("word", .word, abstract: "The word to look for (case-insensitive).")],
             examples: [
                 Example(
                     """
                     > apropos coalesc
                     timer plot — Chart a timer's lateness per firing over time, late firings by cause (K2).
-                    setting runloop.coalescing — Coalesce timer wake-ups within tolerance and leeway (SEMANTICS T5, D2).
+                    setting runloop.coalescing — Coalesce timer wake-ups within tolerance and leeway (T5, D2).
+                    rule T5 — Tolerance and coalescing
+                    rule D2 — Leeway
+                    rule K2 — Lateness and its cause
                     """)
             ]),
         CommandSpec("tools", abstract: "List the registered tools, one line each."),
@@ -77,7 +103,7 @@ extension Session {
                     """)
             ]),
         CommandSpec(
-            "display", abstract: "Show or set the refresh rate (default 60 Hz, SEMANTICS S2).",
+            "display", abstract: "Show or set the refresh rate (default 60 Hz, S2).",
             verbs: [
                 VerbSpec(
                     "", abstract: "Show the refresh rate, and a change waiting for its vsync.",
@@ -96,7 +122,7 @@ extension Session {
                     ]),
             ], defaultVerb: ""),
         CommandSpec(
-            "run", abstract: "Advance virtual time, processing what happens (SEMANTICS S3–S4).",
+            "run", abstract: "Advance virtual time, processing what happens (S3–S4).",
             verbs: [
                 VerbSpec(
                     "", abstract: "Process the events before now + duration, then set now to it.",
@@ -146,7 +172,7 @@ extension Session {
                     "", abstract: "Show the costs.",
                     examples: [Example("> load gpu 20ms\n> load\nframe 0s · commit 0s · gpu 0.02s")]),
                 VerbSpec(
-                    "frame", abstract: "Main-thread work per animation tick (SEMANTICS A1).",
+                    "frame", abstract: "Main-thread work per animation tick (A1).",
                     arguments: [ArgumentSpec("duration", .duration, abstract: "The cost.")],
                     examples: [Example("> load frame 4ms")]),
                 VerbSpec(
@@ -175,11 +201,16 @@ extension Session {
             ]),
         CommandSpec(
             "stall", abstract: "Enqueue one main-queue block of this cost: heavy work on the main thread.",
+            discussion: "The queued blocks must end before the 2^62 ns horizon (S1).",
             arguments: [ArgumentSpec("duration", .duration, abstract: "The block's cost.")],
             options: [OptionSpec("ui", abstract: "The block changes the UI, so a commit follows.")],
             examples: [Example("> stall 300ms\n> run 1s\n> get main.hangs\nmain.hangs = 1")]),
         CommandSpec(
             "after", abstract: "Run a command after a delay (S4.1); ';' ends it.",
+            discussion:
+                "Scheduled commands may schedule more, for later or for the instant they run in; an instant takes "
+                + "at most 10,000 of the latter (a command that schedules itself for its own instant never lets "
+                + "time move), and at most 1,000,000 commands wait at once. The same holds for 'at' and 'every'.",
             arguments: [
                 ArgumentSpec("duration", .duration, abstract: "The delay."),
                 ArgumentSpec("command", .word, abstract: "The command, with its own options.", rest: true),
@@ -234,6 +265,9 @@ extension Session {
             examples: [Example("> echo hello,   world\nhello, world")]),
         CommandSpec(
             "source", abstract: "Run a script; relative paths resolve against the including script's folder.",
+            discussion:
+                "A script is a regular file or a pipe of UTF-8 text, at most 256 MiB; sources nest at most 64 deep, "
+                + "and a script that sources itself stops at that depth, once.",
             arguments: [ArgumentSpec("file", .path, abstract: "The script.")],
             examples: [
                 Example("> source no-such-file.dsh\nerror: cannot open 'no-such-file.dsh': No such file or directory")
@@ -264,7 +298,7 @@ extension Session {
                 )
             ]),
         CommandSpec(
-            "history", abstract: "Show the session's commands, the last n of them.",
+            "history", abstract: "Show the session's commands (the last 10,000 are kept), the last n of them.",
             arguments: [ArgumentSpec("n", .integer(1...Int64.max), abstract: "How many.", optional: true)],
             examples: [Example("> echo a\na\n> history 2\n    1  echo a\n    2  history 2")]),
         CommandSpec(
@@ -275,7 +309,7 @@ extension Session {
             ],
             examples: [
                 Example(
-                    "> set runloop.coalescing on\n> settings runloop\nrunloop.coalescing = on  Coalesce timer wake-ups within tolerance and leeway (SEMANTICS T5, D2)."
+                    "> set runloop.coalescing on\n> settings runloop\nrunloop.coalescing = on  Coalesce timer wake-ups within tolerance and leeway (T5, D2)."
                 )
             ]),
         CommandSpec(
@@ -314,6 +348,45 @@ extension Session {
                 ArgumentSpec("target", .path, abstract: "The file to write, or 'stop'.", optional: true, rest: true)
             ],
             examples: [Example("> record\nnot recording\n> record stop\nerror: not recording")]),
+        CommandSpec(
+            "trace", abstract: "Record the simulated timeline as a Chrome trace for Perfetto's UI or chrome://tracing.",
+            discussion:
+                "Tracks: the display (vsyncs, presents, hitches with their cause), the main thread (run-loop iterations and each item by name: timer and display-link callbacks, blocks, stalls, commits), the render server, each background queue, run-loop modes, counters (presented FPS, main-thread busy, tools' own such as the FPS label's reading) and every tool event. A trace keeps its newest events up to its limit and drops the oldest beyond it. docs/Trace.md says how to open one.",
+            verbs: [
+                VerbSpec(
+                    "show", abstract: "What is recorded: state, categories, events kept and dropped, memory.",
+                    examples: [Example("> trace\nno trace ('trace start' records the simulated timeline)")]),
+                VerbSpec(
+                    "start", abstract: "Start recording from now.",
+                    options: [
+                        OptionSpec(
+                            "categories", .word,
+                            abstract:
+                                "What to record, comma-separated: display, main, render, queues, modes, counters, tools.",
+                            default: "all"),
+                        OptionSpec(
+                            "limit", .integer(1...100_000_000),
+                            abstract: "The most events kept; beyond it the oldest are dropped.", default: "1000000"),
+                    ],
+                    examples: [
+                        Example(
+                            """
+                            > trace start --categories display,main
+                            > stall 20ms
+                            > run 50ms
+                            > trace
+                            trace: recording since 0s
+                            categories: display, main
+                            events: 4 kept of 4 recorded (limit 1000000, oldest dropped beyond it)
+                            memory: 3072 KiB
+                            """)
+                    ]),
+                VerbSpec("stop", abstract: "Stop recording; the events stay to be saved."),
+                VerbSpec(
+                    "save", aliases: ["export"], abstract: "Write the trace as Chrome trace JSON (atomically).",
+                    arguments: [ArgumentSpec("file", .path, abstract: "The file, e.g. timeline.json.")],
+                    examples: [Example("> trace save t.json\nerror: no trace to save: 'trace start' records one")]),
+            ], defaultVerb: "show"),
         CommandSpec(
             "plugin", abstract: "Load tools from a plugin library built outside debugsh, and list what is loaded.",
             discussion:

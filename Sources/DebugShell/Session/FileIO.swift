@@ -4,7 +4,7 @@
     import Musl
 #endif
 
-/// Reads and writes whole files without Foundation (start-up time, SPEC §12).
+/// Reads and writes whole files without Foundation (start-up time; README, Performance).
 public enum FileIO {
     /// A file that cannot be read, or is not a script; `line` where the content is at fault.
     public struct Failure: Error, Sendable, CustomStringConvertible {
@@ -20,33 +20,76 @@ public enum FileIO {
     /// The largest script read (a 100,000-line script is a few MB).
     public static let maxScriptBytes = 256 << 20
 
-    /// Reads a file as bytes.
-    public static func read(_ path: String, limit: Int = maxScriptBytes) throws(Failure) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+    /// Reads a file as bytes: a regular file or a pipe, nothing else (a device such as
+    /// `/dev/zero` could be read forever). A regular file above the limit is refused before it
+    /// is read; a pipe is read up to the limit, and for text only up to its first NUL byte or
+    /// its first line longer than 1 MiB, where it could never become a script.
+    ///
+    /// - Parameters:
+    ///   - limit: the most bytes read.
+    ///   - text: stop at the first NUL byte, which makes it no script, rather than read on.
+    ///   - interrupted: polled when a signal interrupts a wait for a pipe: true gives up.
+    public static func read(
+        _ path: String, limit: Int = maxScriptBytes, text: Bool = false, interrupted: () -> Bool = { false }
+    ) throws(Failure) -> [UInt8] {
+        // O_NONBLOCK: opening a FIFO must not wait for a writer before its type is known.
+        var fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw Failure("cannot open '\(path)': \(errorText())") }
         defer { close(fd) }
         var st = stat()
-        if fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR {
-            throw Failure("'\(path)' is a directory")
+        guard fstat(fd, &st) == 0 else { throw Failure("cannot read '\(path)': \(errorText())") }
+        var isPipe = false
+        switch st.st_mode & S_IFMT {
+        case S_IFREG:
+            if Int(st.st_size) > limit { throw Failure("'\(path)' is larger than \(limit >> 20) MiB") }
+        case S_IFIFO:
+            isPipe = true
+            // A pipe is read to its end once a writer has it open: open it again, waiting.
+            var blocking: Int32
+            repeat {
+                blocking = open(path, O_RDONLY | O_CLOEXEC)
+            } while blocking < 0 && errno == EINTR && !interrupted()
+            guard blocking >= 0 else { throw Failure("cannot open '\(path)': \(errorText())") }
+            close(fd)
+            fd = blocking
+        case S_IFDIR: throw Failure("'\(path)' is a directory")
+        default: throw Failure("'\(path)' is not a regular file or a pipe: debugsh reads scripts from files and pipes")
         }
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        // For a pipe of text: the line being read, and its length so far.
+        var line = 1
+        var lineLength = 0
         while true {
             let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
             if n < 0 {
-                if errno == EINTR { continue }
+                if errno == EINTR && !interrupted() { continue }
                 throw Failure("cannot read '\(path)': \(errorText())")
             }
             if n == 0 { break }
             bytes.append(contentsOf: buffer[0..<n])
+            if text && buffer.withUnsafeBytes({ memchr($0.baseAddress!, 0, n) }) != nil { break }
+            if text && isPipe {
+                for byte in buffer[0..<n] {
+                    if byte == UInt8(ascii: "\n") {
+                        line += 1
+                        lineLength = 0
+                    } else {
+                        lineLength += 1
+                    }
+                }
+                if lineLength > Lexer.maxLineBytes {
+                    throw Failure("line longer than 1 MiB (the limit): reading the pipe stopped there", line: line)
+                }
+            }
             if bytes.count > limit { throw Failure("'\(path)' is larger than \(limit >> 20) MiB") }
         }
         return bytes
     }
 
     /// Reads a script: UTF-8 text without NUL bytes.
-    public static func readScript(_ path: String) throws(Failure) -> String {
-        let bytes = try read(path)
+    public static func readScript(_ path: String, interrupted: () -> Bool = { false }) throws(Failure) -> String {
+        let bytes = try read(path, text: true, interrupted: interrupted)
         return try decodeScript(bytes, name: path)
     }
 
@@ -76,37 +119,93 @@ public enum FileIO {
     /// that names something other than a regular file (a directory, a device, a FIFO) is refused,
     /// so a write never replaces one. An existing file keeps its permissions.
     public static func writeAtomically(_ text: String, to path: String, mode: mode_t = 0o644) throws(Failure) {
-        let target = try resolvingLinks(path)
-        var mode = mode
-        var st = stat()
-        if stat(target, &st) == 0 {
-            guard (st.st_mode & S_IFMT) == S_IFREG else {
-                throw Failure("cannot write '\(path)': not a regular file")
+        try writeAtomically(bytes: Array(text.utf8), to: path, mode: mode)
+    }
+
+    /// Writes bytes to a file atomically, as ``writeAtomically(_:to:mode:)`` does text.
+    public static func writeAtomically(bytes: [UInt8], to path: String, mode: mode_t = 0o644) throws(Failure) {
+        let file = try AtomicFile(path, mode: mode)
+        try file.write(bytes)
+        try file.commit()
+    }
+
+    /// A file written atomically a piece at a time: a temporary file beside the target, renamed
+    /// over it by ``commit()``; dropped, with the target untouched, if the writer goes away first.
+    ///
+    /// A symbolic link is followed: the file it points to is replaced and the link stays. A path
+    /// that names something other than a regular file (a directory, a device, a FIFO) is refused,
+    /// so a write never replaces one. An existing file keeps its permissions.
+    public final class AtomicFile {
+        let path: String
+        let target: String
+        let temp: String
+        let mode: mode_t
+        private var fd: Int32
+
+        public init(_ path: String, mode: mode_t = 0o644) throws(Failure) {
+            self.path = path
+            target = try FileIO.resolvingLinks(path)
+            var mode = mode
+            var st = stat()
+            if stat(target, &st) == 0 {
+                guard (st.st_mode & S_IFMT) == S_IFREG else {
+                    throw Failure("cannot write '\(path)': not a regular file")
+                }
+                mode = st.st_mode & 0o7777
             }
-            mode = st.st_mode & 0o7777
+            self.mode = mode
+            temp = target + ".tmp.\(getpid())"
+            fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
+            guard fd >= 0 else { throw Failure("cannot write '\(path)': \(errorText())") }
         }
-        let temp = target + ".tmp.\(getpid())"
-        let fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
-        guard fd >= 0 else { throw Failure("cannot write '\(path)': \(errorText())") }
-        var bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 {
-                if errno == EINTR { continue }
+
+        deinit {
+            if fd >= 0 {
                 close(fd)
                 unlink(temp)
-                throw Failure("cannot write '\(path)': \(errorText())")
             }
-            offset += n
         }
-        fchmod(fd, mode)
-        close(fd)
-        guard rename(temp, target) == 0 else {
+
+        /// Appends bytes.
+        public func write(_ bytes: [UInt8]) throws(Failure) {
+            guard fd >= 0 else { throw Failure("cannot write '\(path)': already closed") }
+            var offset = 0
+            while offset < bytes.count {
+                let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw abandon()
+                }
+                offset += n
+            }
+        }
+
+        /// Puts the file in place of the target.
+        public func commit() throws(Failure) {
+            guard fd >= 0 else { throw Failure("cannot write '\(path)': already closed") }
+            fchmod(fd, mode)
+            let closed = close(fd)
+            fd = -1
+            guard closed == 0 else {
+                let failure = Failure("cannot write '\(path)': \(errorText())")
+                unlink(temp)
+                throw failure
+            }
+            guard rename(temp, target) == 0 else {
+                let failure = Failure("cannot write '\(path)': \(errorText())")
+                unlink(temp)
+                throw failure
+            }
+        }
+
+        /// Gives up: the temporary file goes; returns the failure that made it give up.
+        private func abandon() -> Failure {
+            let failure = Failure("cannot write '\(path)': \(errorText())")
+            close(fd)
+            fd = -1
             unlink(temp)
-            throw Failure("cannot write '\(path)': \(errorText())")
+            return failure
         }
-        bytes.removeAll()
     }
 
     /// The path a chain of symbolic links ends at (the path itself when it is no link), whether or

@@ -1,6 +1,7 @@
 import DebugShellCore
 
-/// Help generated from the declarations (SPEC §4): the same text for built-ins and tools.
+/// Help generated from the declarations: the same text for built-ins and tools (docs/Commands.md
+/// is generated from it), and the rules of the simulated device (docs/Semantics.md).
 struct HelpRenderer {
     var registry: ToolRegistry
     var width: Int
@@ -18,7 +19,19 @@ struct HelpRenderer {
             let commands = registry.commands.filter { $0.owner == .tool(index) }
             out += table(commands.map { ($0.spec.name, $0.spec.abstract) }, indent: 4)
         }
-        out += "\nType 'help <command>' for its verbs, options and examples; 'apropos <word>' searches all help."
+        out += "\nRULES OF THE SIMULATED DEVICE (docs/Semantics.md):\n"
+        var rows = RuleBook.groups.map { group in
+            let main = RuleBook.mainRules(of: group.id)
+            let span = main.count > 1 ? "\(main[0].id)–\(main[main.count - 1].id)" : main.first?.id ?? group.id
+            return (span, group.title)
+        }
+        rows.append(("examples", RuleBook.rules.filter(\.isWorkedExample).map(\.id).joined(separator: ", ")))
+        out += table(rows)
+        out +=
+            "\n"
+            + wrap(
+                "Type 'help <command>' for its verbs, options and examples, 'help <rule>' for a rule (help DL7);"
+                    + " 'apropos <word>' searches all help.", indent: 0, hanging: 0)
         return out
     }
 
@@ -50,6 +63,13 @@ struct HelpRenderer {
             out += "\nType 'help \(spec.name) <verb>' for a verb's arguments and options.\n"
         }
         if !spec.aliases.isEmpty { out += "\nALIASES: \(spec.aliases.joined(separator: ", "))\n" }
+        var described = [spec.abstract, spec.discussion ?? ""]
+        if named.isEmpty, let only = spec.verbs.first {
+            described += descriptions(only)
+        } else {
+            described += spec.verbs.map(\.abstract)
+        }
+        out += rulesCited(in: described.joined(separator: "\n"))
         return trimmedEnd(out)
     }
 
@@ -59,7 +79,73 @@ struct HelpRenderer {
         if let discussion = verb.discussion { out += "\n" + wrap(discussion, indent: 0, hanging: 0) + "\n" }
         out += "\nUSAGE: " + CommandParser.usage(verb, label: label) + "\n"
         out += details(verb)
+        out += rulesCited(in: descriptions(verb).joined(separator: "\n"))
         return trimmedEnd(out)
+    }
+
+    /// `help <rule>`: the rule's text, the kinds of source it rests on and why, what it touches.
+    /// A step of a rule (`S4.1`) prints its own text and points to the whole rule.
+    func rule(_ rule: DeviceRule) -> String {
+        let parent = rule.parent.flatMap(RuleBook.rule)
+        var out = "\(rule.id) — \(rule.title)"
+        if let parent { out += " (a step of \(parent.id))" }
+        out += "\n\n"
+        out += paragraphs(rule.text) + "\n"
+        if rule.isWorkedExample {
+            out += "\nSOURCE: a worked example, computed from the rules it cites\n"
+        } else {
+            out += "\nSOURCE: " + rule.sources.joined(separator: ", ") + "\n"
+        }
+        if let parent {
+            out += "\nWHY: see 'help \(parent.id)' (\(parent.title)).\n"
+        } else if !rule.why.isEmpty {
+            out += "\nWHY:\n" + paragraphs(rule.why, indent: 2) + "\n"
+        }
+        if !rule.touches.isEmpty {
+            out += "\nTOUCHES:\n" + wrap(rule.touches.joined(separator: ", "), indent: 2, hanging: 2) + "\n"
+        }
+        let cited = RuleBook.citedIDs(in: rule.text + " " + rule.why).filter {
+            $0 != rule.id && $0 != rule.parent && RuleBook.rule($0)?.parent != rule.id
+        }
+        if !cited.isEmpty {
+            out += "\nSEE ALSO: " + RuleBook.compactList(cited) + "\n"
+        }
+        out += "\nIn docs/Semantics.md under \(rule.parent ?? rule.id)."
+        return out
+    }
+
+    /// The line that tells a reader of a help text which rules it cites and that `help <rule>`
+    /// prints them; empty when it cites none.
+    func rulesCited(in text: String) -> String {
+        let ids = RuleBook.citedIDs(in: text)
+        guard let first = ids.first else { return "" }
+        let how = ids.count == 1 ? "type 'help \(first)'" : "type 'help <rule>', e.g. 'help \(first)'"
+        return "\n" + wrap("RULES: \(RuleBook.compactList(ids)) (\(how))", indent: 0, hanging: 2) + "\n"
+    }
+
+    /// A rule's Markdown as plain text: paragraphs wrapped, list items with a hanging indent.
+    private func paragraphs(_ markdown: String, indent: Int = 0) -> String {
+        var blocks: [String] = []
+        for block in markdown.split(separator: "\n\n", omittingEmptySubsequences: true) {
+            let lines = block.split(separator: "\n").map { HelpRenderer.plain(String($0)) }
+            blocks.append(
+                lines.map { line in
+                    let number = line.prefix(while: \.isNumber)
+                    let isItem = !number.isEmpty && line.dropFirst(number.count).hasPrefix(". ")
+                    return wrap(line, indent: indent + (isItem ? 2 : 0), hanging: indent + (isItem ? 5 : 0))
+                }.joined(separator: "\n"))
+        }
+        return blocks.joined(separator: "\n\n")
+    }
+
+    /// Markdown's `code` and **emphasis** marks removed.
+    static func plain(_ markdown: String) -> String {
+        String(markdown.filter { $0 != "`" && $0 != "*" })
+    }
+
+    /// What a verb's help says about it, without its examples: where the rules it cites are.
+    private func descriptions(_ verb: VerbSpec) -> [String] {
+        [verb.abstract, verb.discussion ?? ""] + verb.arguments.map(\.abstract) + verb.options.map(\.abstract)
     }
 
     private func details(_ verb: VerbSpec) -> String {
@@ -146,37 +232,59 @@ extension Substring {
 extension Session {
     var helpRenderer: HelpRenderer { HelpRenderer(registry: registry, width: options.width) }
 
-    /// `help [command [verb]]`, `help <metric>`, `help <setting>`.
+    /// `help [command [verb]]`, `help <metric>`, `help <setting>`, `help <rule>`.
     func help(_ topic: [String]) throws(CommandError) -> CommandOutput {
         let renderer = helpRenderer
         guard let first = topic.first else {
             return CommandOutput(text: renderer.overview(), json: .fields(["topic": .null]))
         }
+        if let rule = RuleBook.rule(first) {
+            guard topic.count == 1 else {
+                throw CommandError("unexpected argument '\(topic[1])' after rule \(rule.id)")
+            }
+            return CommandOutput(
+                text: renderer.rule(rule),
+                json: .fields([
+                    "rule": .string(rule.id), "title": .string(rule.title),
+                    "part_of": rule.parent.map(JSONValue.string) ?? .null,
+                    "text": .string(HelpRenderer.plain(rule.text)),
+                    "sources": .array(rule.sources.map(JSONValue.string)),
+                    "why": .string(HelpRenderer.plain(rule.why)),
+                    "touches": .array(rule.touches.map(JSONValue.string)),
+                ]))
+        }
         if first.contains(".") {
             if let spec = Session.coreMetrics.first(where: { $0.name == first }) ?? registry.metricSpec(first) {
+                let text = "\(first) (metric, \(spec.type.rawValue)) — \(spec.abstract)"
                 return CommandOutput(
-                    text: "\(first) (metric, \(spec.type.rawValue)) — \(spec.abstract)",
+                    text: text + renderer.rulesCited(in: text).dropLast(),
                     json: .fields([
                         "metric": .string(first), "type": .string(spec.type.rawValue),
                         "abstract": .string(spec.abstract),
                     ]))
             }
             if let spec = settings.spec(first) {
+                let text =
+                    "\(first) (setting, \(spec.kind.placeholder), default \(spec.defaultValue)) — \(spec.abstract)"
                 return CommandOutput(
-                    text:
-                        "\(first) (setting, \(spec.kind.placeholder), default \(spec.defaultValue)) — \(spec.abstract)",
+                    text: text + renderer.rulesCited(in: text).dropLast(),
                     json: .fields([
                         "setting": .string(first), "default": .string(spec.defaultValue),
                         "abstract": .string(spec.abstract),
                     ]))
             }
-            throw CommandError("no help for '\(first)': not a command, metric or setting")
+            if !RuleBook.looksLikeRuleID(first) {
+                throw CommandError("no help for '\(first)': not a command, metric, setting or rule")
+            }
+        }
+        if RuleBook.looksLikeRuleID(first), registry.command(exactly: first) == nil {
+            throw CommandError("no rule '\(first)' in docs/Semantics.md ('help' lists the rules)")
         }
         let command = try parser.resolveCommand(Word(first))
         if topic.count == 1 {
             return CommandOutput(text: renderer.command(command), json: .fields(["topic": .string(command.spec.name)]))
         }
-        var rest = [Word(topic[1])]
+        var rest = [Word(topic[1])][...]
         let verb = try parser.resolveVerb(of: command.spec, words: &rest)
         guard rest.isEmpty else {
             throw CommandError("'\(command.spec.name)' has no verb '\(topic[1])'")
@@ -185,7 +293,8 @@ extension Session {
         return CommandOutput(text: renderer.verb(verb, of: command.spec), json: .fields(["topic": .string(label)]))
     }
 
-    /// `apropos <word>`: every command, verb, option, metric and setting whose help mentions it.
+    /// `apropos <word>`: every command, verb, option, metric, setting, event and rule whose help
+    /// mentions it.
     func apropos(_ word: String) -> CommandOutput {
         let needle = word.lowercased()
         func matches(_ texts: String...) -> Bool { texts.contains { $0.lowercased().contains(needle) } }
@@ -208,6 +317,13 @@ extension Session {
         for s in settings.specs where matches(s.name, s.abstract) { hits.append(("setting \(s.name)", s.abstract)) }
         for e in registry.toolDescriptors.flatMap(\.events) where matches(e.name, e.abstract) {
             hits.append(("event \(e.name)", e.abstract))
+        }
+        var rulesFound = Set<String>()
+        for rule in RuleBook.rules where matches(rule.id, rule.title, HelpRenderer.plain(rule.text)) {
+            rulesFound.insert(rule.id)
+            // A step whose rule matched already is part of that hit.
+            if let parent = rule.parent, rulesFound.contains(parent) { continue }
+            hits.append(("rule \(rule.id)", rule.title))
         }
         guard !hits.isEmpty else {
             return CommandOutput(text: "nothing matches '\(word)'", json: .array([]))

@@ -32,9 +32,11 @@ extension Session {
             return CommandOutput(json: .fields(["until_ns": .int((engine.now + d).nanoseconds)]))
         case ("stall", _):
             let d = inv.duration("duration") ?? .zero
+            try checkStallEnd(d)
             engine.stall(d, dirtiesUI: inv.flag("ui"))
             return CommandOutput(json: .fields(["cost_ns": .int(d.nanoseconds), "ui": .bool(inv.flag("ui"))]))
-        case ("after", _), ("at", _), ("every", _): return try schedule(inv, at: location)
+        case ("after", _), ("at", _), ("every", _):
+            return try schedule(inv, words: parsed.rest ?? inv.words("command")[...], at: location)
         case ("get", _):
             let name = inv.word("metric") ?? ""
             let (type, value) = try readMetric(name)
@@ -51,10 +53,7 @@ extension Session {
         case ("alias", _): return try alias(inv.words("definition"))
         case ("unalias", _):
             let name = inv.word("name") ?? ""
-            guard let index = aliases.firstIndex(where: { $0.name == name }) else {
-                throw CommandError("unknown alias '\(name)'")
-            }
-            aliases.remove(at: index)
+            guard aliases.removeValue(forKey: name) != nil else { throw CommandError("unknown alias '\(name)'") }
             return .silent
         case ("history", _): return historyList(inv.integer("n"))
         case ("set", _): return try set(inv.word("setting") ?? "", inv.word("value") ?? "")
@@ -68,8 +67,15 @@ extension Session {
         case ("pause", _): return pause()
         case ("record", _): return try record(inv.words("target"))
         case ("plugin", _): return try pluginCommand(inv)
-        case ("quit", _): throw ControlFlow.exit(failures > 0 ? 1 : 0)
-        case ("exit", _): throw ControlFlow.exit(Int32(inv.integer("status") ?? 0))
+        case ("trace", _): return try traceCommand(inv)
+        case ("quit", _), ("exit", _):
+            // Reached through a `source` that a scheduled command runs: like `run`, it cannot.
+            guard !scheduledContext else {
+                throw CommandError(
+                    "'\(inv.command)' cannot run from a scheduled command (it would end the session mid-run)")
+            }
+            if inv.command == "quit" { throw ControlFlow.exit(failures > 0 ? 1 : 0) }
+            throw ControlFlow.exit(Int32(inv.integer("status") ?? 0))
         default:
             throw CommandError("'\(parsed.label)' is not implemented")
         }
@@ -89,8 +95,10 @@ extension Session {
         scheduledFailures = 0
         eventsPrinted = 0
         let outcome = body()
+        reportTraceLimit()
+        scheduleHeldCommands()
         if engine.now != start || outcome != .completed { timeDidMove() }
-        if outcome == .interrupted { throw ControlFlow.interrupted }
+        if outcome == .interrupted || isInterrupted() { throw ControlFlow.interrupted(reported: false) }
         if scheduledFailures > 0 {
             // The session may go on past this failure; a replay of its recording must too.
             recording.keepGoing = true
@@ -124,7 +132,7 @@ extension Session {
                 interrupted: isInterrupted)
         }
         if outcome != .conditionMet {
-            // Conditions are checked after instants at which something happened (SPEC §3), not at
+            // Conditions are checked after instants at which something happened (Decisions.md, Time), not at
             // the timeout itself.
             let holdsNow = condition.evaluate(metricValueOrNone).holds
             throw CommandError(
@@ -158,8 +166,9 @@ extension Session {
         return CommandOutput(json: .fields(["vsync_ns": .int(target.nanoseconds)]))
     }
 
-    private func schedule(_ inv: Invocation, at location: SourceLocation) throws -> CommandOutput {
-        let words = inv.words("command")
+    private func schedule(
+        _ inv: Invocation, words: ArraySlice<Word>, at location: SourceLocation
+    ) throws -> CommandOutput {
         guard !words.isEmpty else { throw CommandError("'\(inv.command)' needs a command to run") }
         let start: SimTime
         var interval = SimDuration.zero
@@ -171,72 +180,153 @@ extension Session {
             }
         case "every":
             interval = inv.duration("duration") ?? .zero
-            guard interval >= .microseconds(1) else {
+            guard interval >= .minimumRepeatInterval else {
                 throw CommandError("every needs an interval of at least 1us (got \(interval))")
             }
             start = try later(engine.now, by: interval)
         default:
             start = try later(engine.now, by: inv.duration("duration") ?? .zero)
         }
+        // S1: time ends at the horizon, so nothing at it ever runs.
+        guard start < .horizon else {
+            throw CommandError(
+                "\(start) is the 2^62 ns horizon itself: time stops there, so a command scheduled for it could never run"
+            )
+        }
         // Check the command now, so a typo fails here rather than later.
         let expanded = try expandAliases(words)
         guard !expanded.isEmpty else { throw CommandError("'\(inv.command)' needs a command to run") }
-        let parsed = try parser.parse(expanded, text: "")
+        let parsed = try parse(expanded, text: "")
         if parsed.command.owner == .builtIn, Session.notSchedulable.contains(parsed.command.spec.name) {
             throw CommandError(
                 "'\(parsed.label)' cannot be scheduled: only commands that neither move time nor end the session can")
         }
-        let text = words.map(\.raw).joined(separator: " ")
+        guard pendingScheduled < pendingLimit else {
+            throw CommandError("too many scheduled commands: at most \(grouped(pendingLimit)) may wait at once")
+        }
+        let chain = try sameInstantChain(scheduling: words, at: start)
         let times = inv.integer("times") ?? Int64.max
-        scheduleCommand(words, text: text, at: start, every: interval, remaining: times, scheduledAt: location)
-        return CommandOutput(json: .fields(["at_ns": .int(start.nanoseconds), "command": .string(text)]))
+        scheduleCommand(words, at: start, every: interval, remaining: times, chain: chain, scheduledAt: location)
+        // The command's text is made only for --json: a nested `after` would otherwise copy the
+        // whole rest of its line once per level.
+        var fields: [(String, JSONValue)] = [("at_ns", .int(start.nanoseconds))]
+        if options.json { fields.append(("command", .string(Session.text(of: words)))) }
+        return CommandOutput(json: .object(fields))
+    }
+
+    /// Counts a command scheduled for the instant it is scheduled in by a scheduled command that
+    /// runs in it: a chain of those never lets time move (`alias z = after 0s z`), so an instant
+    /// takes at most ``Session/maxSameInstantCommands`` of them.
+    ///
+    /// - Returns: the chain the new command belongs to, or nil when it is not in one.
+    private func sameInstantChain(
+        scheduling words: ArraySlice<Word>, at start: SimTime
+    ) throws(CommandError) -> SameInstantChain? {
+        guard scheduledContext, start == engine.now else { return nil }
+        if sameInstantTime != engine.now {
+            sameInstantTime = engine.now
+            sameInstantCount = 0
+        }
+        var chain = runningChain ?? SameInstantChain(head: [], length: 0)
+        chain.length += 1
+        if chain.head.count < 3 { chain.head.append(Session.text(of: words)) }
+        sameInstantCount += 1
+        guard sameInstantCount <= Session.maxSameInstantCommands else {
+            let shown = chain.head.joined(separator: " → ") + (chain.length > chain.head.count ? " → …" : "")
+            throw CommandError(
+                "'\(Session.text(of: words))' would be command \(grouped(sameInstantCount)) scheduled for \(engine.now) "
+                    + "by commands running at \(engine.now), over the limit of \(grouped(Session.maxSameInstantCommands)) "
+                    + "per instant: a chain that schedules itself for the instant it runs in never lets time move "
+                    + "(\(shown), \(grouped(chain.length)) long); delay it, e.g. 'after 1ns'")
+        }
+        return chain
     }
 
     private func scheduleCommand(
-        _ words: [Word], text: String, at time: SimTime, every interval: SimDuration, remaining: Int64,
-        scheduledAt location: SourceLocation
+        _ words: ArraySlice<Word>, at time: SimTime, every interval: SimDuration, remaining: Int64,
+        chain: SameInstantChain?, scheduledAt location: SourceLocation
     ) {
+        pendingScheduled += 1
         engine.schedule(at: time) { [unowned self] in
-            if interval > .zero && remaining > 1, let next = try? time.adding(interval) {
+            pendingScheduled -= 1
+            if interval > .zero && remaining > 1, let next = try? time.adding(interval), next < .horizon {
                 scheduleCommand(
-                    words, text: text, at: next, every: interval, remaining: remaining - 1, scheduledAt: location)
+                    words, at: next, every: interval, remaining: remaining - 1, chain: nil, scheduledAt: location)
             }
-            runScheduled(words, text: text, scheduledAt: location)
+            guard !isInterrupted() else {
+                // Ctrl-C: time stops after this instant; the command runs when time moves again.
+                engine.stopAfterInstant = true
+                heldByInterrupt.append { [unowned self] in
+                    scheduleCommand(
+                        words, at: engine.now, every: .zero, remaining: 1, chain: chain, scheduledAt: location)
+                }
+                return
+            }
+            runScheduled(words, chain: chain, scheduledAt: location)
         }
     }
 
-    /// A scheduled command runs: errors name where it was scheduled and when it ran (SPEC §8).
-    private func runScheduled(_ words: [Word], text: String, scheduledAt location: SourceLocation) {
+    /// Schedules again, where time stopped, the commands an interrupt kept from running.
+    func scheduleHeldCommands() {
+        let held = heldByInterrupt
+        heldByInterrupt.removeAll()
+        for schedule in held { schedule() }
+    }
+
+    /// A scheduled command runs: errors name where it was scheduled and when it ran (docs/JSON.md).
+    private func runScheduled(_ words: ArraySlice<Word>, chain: SameInstantChain?, scheduledAt location: SourceLocation)
+    {
         let wasScheduled = scheduledContext
+        let outerChain = runningChain
+        let outerBase = sourceBaseDepth
         scheduledContext = true
-        defer { scheduledContext = wasScheduled }
+        runningChain = chain
+        sourceBaseDepth = sourceDepth
+        defer {
+            scheduledContext = wasScheduled
+            runningChain = outerChain
+            sourceBaseDepth = outerBase
+            abandoningSources = false
+            // Ctrl-C while it ran: time stops after this instant.
+            if isInterrupted() { engine.stopAfterInstant = true }
+        }
         let stamp: [(String, JSONValue)] = [
             ("t_ns", .int(engine.now.nanoseconds)), ("scheduled_at", JSONValue(location.text)),
         ]
         if settings.boolean("shell.echo") {
-            sink.write("> [\(engine.now.eventStamp)] \(text)\n", to: options.json ? .standardError : .standardOutput)
+            sink.write(
+                "> [\(engine.now.eventStamp)] \(Session.text(of: words))\n",
+                to: options.json ? .standardError : .standardOutput)
         }
         do {
             let expanded = try expandAliases(words)
-            let parsed = try parser.parse(expanded, text: text)
+            var parsed = try parse(expanded, text: "")
             let output: CommandOutput
             switch parsed.command.owner {
             case .builtIn: output = try runBuiltIn(parsed, at: location)
-            case .tool(let index): output = try tools[index].run(parsed.invocation)
+            case .tool(let index):
+                parsed.invocation.text = Session.text(of: words)
+                output = try tools[index].run(parsed.invocation)
             }
-            render(output, command: text, at: location, extra: stamp)
+            render(output, command: Session.text(of: words), at: location, extra: stamp)
         } catch let error as CommandError {
             scheduledFailures += 1
             if !error.message.isEmpty {
-                reportError("at \(engine.now): \(error.message)", command: text, at: location, extra: stamp)
+                reportError(
+                    "at \(engine.now): \(error.message)", command: Session.text(of: words), at: location, extra: stamp)
             } else {
                 failures += 1
             }
+        } catch ControlFlow.interrupted {
+            // A scheduled `source` stopped by Ctrl-C: the `run` around it reports where time stopped.
         } catch {
             scheduledFailures += 1
-            reportError("at \(engine.now): \(error)", command: text, at: location, extra: stamp)
+            reportError("at \(engine.now): \(error)", command: Session.text(of: words), at: location, extra: stamp)
         }
     }
+
+    /// A scheduled command's text, as written.
+    static func text(of words: ArraySlice<Word>) -> String { words.map(\.raw).joined(separator: " ") }
 
     // MARK: Conditions and metrics
 
@@ -264,6 +354,8 @@ extension Session {
 
     private func source(_ path: String, at location: SourceLocation) throws -> CommandOutput {
         guard sourceDepth < Session.maxSourceDepth else {
+            // Every `source` of the chain stops, --keep-going or not: reported once, here.
+            if sourceDepth > sourceBaseDepth { abandoningSources = true }
             throw CommandError("source nesting deeper than \(Session.maxSourceDepth) (does a script source itself?)")
         }
         let resolved = FileIO.join(location.origin.directory, path)
@@ -272,19 +364,25 @@ extension Session {
         let origin = ScriptOrigin(name: resolved, directory: FileIO.directory(of: resolved), includedFrom: includedFrom)
         let text: String
         do {
-            text = try FileIO.readScript(resolved)
+            text = try FileIO.readScript(resolved, interrupted: isInterrupted)
         } catch {
+            if isInterrupted() { throw ControlFlow.interrupted(reported: false) }
             guard let line = error.line else { throw CommandError(error.message) }
             reportError(error.message, command: nil, at: SourceLocation(origin: origin, line: line))
             throw alreadyReported
         }
         sourceDepth += 1
-        defer { sourceDepth -= 1 }
-        switch runScript(text, origin: origin) {
+        let outcome = runScript(text, origin: origin)
+        sourceDepth -= 1
+        if abandoningSources {
+            if sourceDepth <= sourceBaseDepth { abandoningSources = false }
+            throw alreadyReported
+        }
+        switch outcome {
         case .finished: return CommandOutput(json: .fields(["file": .string(resolved)]))
         case .failed: throw alreadyReported
         case .exited(let status): throw ControlFlow.exit(status)
-        case .interrupted: throw ControlFlow.interrupted
+        case .interrupted: throw ControlFlow.interrupted(reported: true)
         }
     }
 
@@ -292,18 +390,16 @@ extension Session {
 
     private func alias(_ words: [Word]) throws(CommandError) -> CommandOutput {
         if words.isEmpty {
-            let lines = aliases.map { "\($0.name) = \($0.expansion)" }
+            let all = aliasesInOrder
             return CommandOutput(
-                text: lines.joined(separator: "\n"),
-                json: .array(aliases.map { .fields(["name": .string($0.name), "expansion": .string($0.expansion)]) }))
+                text: all.map { "\($0.name) = \($0.expansion)" }.joined(separator: "\n"),
+                json: .array(all.map { .fields(["name": .string($0.name), "expansion": .string($0.expansion)]) }))
         }
         let name = words[0].text
         if words.count == 1 {
-            guard let found = aliases.first(where: { $0.name == name }) else {
-                throw CommandError("unknown alias '\(name)'")
-            }
+            guard let found = aliases[name] else { throw CommandError("unknown alias '\(name)'") }
             return CommandOutput(
-                text: "\(found.name) = \(found.expansion)",
+                text: "\(name) = \(found.expansion)",
                 json: .fields(["name": .string(name), "expansion": .string(found.expansion)]))
         }
         guard words[1].text == "=", !words[1].quoted else {
@@ -315,23 +411,27 @@ extension Session {
         }
         let expansion = words.dropFirst(2).map(\.raw).joined(separator: " ")
         guard !expansion.isEmpty else { throw CommandError("alias '\(name)' needs an expansion") }
-        if let index = aliases.firstIndex(where: { $0.name == name }) {
-            aliases[index].expansion = expansion
+        if aliases[name] != nil {
+            aliases[name]?.expansion = expansion
         } else {
-            aliases.append((name, expansion))
+            aliases[name] = UserAlias(expansion: expansion, order: nextAliasOrder)
+            nextAliasOrder += 1
         }
         return CommandOutput(json: .fields(["name": .string(name), "expansion": .string(expansion)]))
     }
 
+    /// The last n commands (of the ``Session/historyLimit`` kept), numbered since the start.
     private func historyList(_ n: Int64?) -> CommandOutput {
-        let count = n.map { min(Int($0), history.count) } ?? history.count
-        let start = history.count - count
+        let kept = historyEntries.count
+        let count = n.map { Int(min($0, Int64(kept))) } ?? kept
+        let start = kept - count
         var lines: [String] = []
-        for i in start..<history.count {
-            let number = String(i + 1)
-            lines.append(String(repeating: " ", count: max(0, 5 - number.count)) + number + "  " + history[i])
+        for i in start..<kept {
+            let number = String(historyDropped + i + 1)
+            lines.append(String(repeating: " ", count: max(0, 5 - number.count)) + number + "  " + historyEntries[i])
         }
-        return CommandOutput(text: lines.joined(separator: "\n"), json: .array(history[start...].map { .string($0) }))
+        return CommandOutput(
+            text: lines.joined(separator: "\n"), json: .array(historyEntries[start...].map { .string($0) }))
     }
 
     // MARK: Settings
@@ -455,6 +555,18 @@ extension Session {
         return CommandOutput(text: displayText(), json: .object(json))
     }
 
+    /// A `stall` must end before the horizon (S1): blocks run one after another, so it ends no
+    /// earlier than the thread's current item, the stalls queued before it and its own cost.
+    private func checkStallEnd(_ d: SimDuration) throws(CommandError) {
+        let after = max(engine.now, engine.busyUntil, stallsEndNoEarlierThan)
+        guard let end = try? after.adding(d), end < .horizon else {
+            throw CommandError(
+                "stall \(d) would end at or beyond the 2^62 ns horizon: the main thread's work already queued ends at \(after) at the earliest"
+            )
+        }
+        stallsEndNoEarlierThan = end
+    }
+
     private func load(_ inv: Invocation) -> CommandOutput {
         let d = inv.duration("duration") ?? .zero
         switch inv.verb {
@@ -484,6 +596,17 @@ func later(_ t: SimTime, by d: SimDuration) throws(CommandError) -> SimTime {
     } catch {
         throw CommandError(error.description)
     }
+}
+
+/// `1,000,000`.
+func grouped(_ n: Int) -> String {
+    let digits = String(n.magnitude)
+    var out = n < 0 ? "-" : ""
+    for (i, c) in digits.enumerated() {
+        if i > 0 && (digits.count - i) % 3 == 0 { out += "," }
+        out.append(c)
+    }
+    return out
 }
 
 extension String {

@@ -15,7 +15,7 @@ public struct Completion: Equatable, Sendable {
 
 extension Session {
     /// Completion candidates for the word at the end of `text` (the line up to the cursor):
-    /// commands, verbs, options, option values, and names that tools supply (SPEC §10).
+    /// commands, verbs, options, option values, and names that tools supply.
     public func complete(_ text: String) -> Completion {
         let (words, current) = Session.splitForCompletion(text)
         let result = complete(words: words, current: current)
@@ -26,10 +26,10 @@ extension Session {
 
     private func complete(words: [String], current: String) -> Completion {
         guard let first = words.first else {
-            return Completion(candidates: registry.allCommandNames + aliases.map(\.name))
+            return Completion(candidates: registry.allCommandNames + aliasesInOrder.map(\.name))
         }
         var words = words
-        if let alias = aliases.first(where: { $0.name == first }),
+        if let alias = aliases[first],
             let expanded = try? Lexer.lexLine(alias.expansion, line: 1).first?.words.map(\.text)
         {
             words = expanded + words.dropFirst()
@@ -44,7 +44,9 @@ extension Session {
             }
             return Completion(candidates: names)
         }
-        guard let verb = try? parser.resolveVerb(of: spec, words: &rest) else { return Completion(candidates: []) }
+        var restSlice = rest[...]
+        guard let verb = try? parser.resolveVerb(of: spec, words: &restSlice) else { return Completion(candidates: []) }
+        rest = Array(restSlice)
         let label = verb.name.isEmpty ? spec.name : "\(spec.name) \(verb.name)"
         // Walk the words typed so far: options, their values and positional arguments.
         var positional = 0
@@ -102,7 +104,11 @@ extension Session {
             if words.count % 4 == 3 { return Completion(candidates: ["and", "or"]) }
             return Completion(candidates: [])
         case "help":
-            if words.isEmpty { return Completion(candidates: registry.allCommandNames) }
+            if words.isEmpty {
+                // Rule ids only once the word starts like one, so 'help <tab>' stays the commands.
+                let rules = current.first?.isUppercase == true ? RuleBook.rules.map(\.id) : []
+                return Completion(candidates: registry.allCommandNames + rules)
+            }
             if words.count == 1, let c = registry.command(exactly: words[0]) {
                 return Completion(candidates: c.spec.namedVerbs.map(\.name))
             }
@@ -112,7 +118,7 @@ extension Session {
             if words.count == 1 { return Completion(candidates: ["on", "off"]) }
             return Completion(candidates: [])
         case "alias":
-            return Completion(candidates: words.isEmpty ? aliases.map(\.name) : [])
+            return Completion(candidates: words.isEmpty ? aliasesInOrder.map(\.name) : [])
         default:
             return Completion(candidates: [])
         }
@@ -130,7 +136,7 @@ extension Session {
             case .setting: return settings.specs.map(\.name)
             case .tool: return registry.toolDescriptors.map(\.name)
             case .command: return registry.allCommandNames
-            case .alias: return aliases.map(\.name)
+            case .alias: return aliasesInOrder.map(\.name)
             default: return tools.flatMap { $0.candidates(for: domain) }
             }
         case .word where command == "set":

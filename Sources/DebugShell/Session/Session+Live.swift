@@ -1,6 +1,6 @@
 import DebugShellCore
 
-/// `play`, `pause` and `record`: the live session (SPEC §10).
+/// `play`, `pause` and `record`: the live session (README, "The interactive session").
 extension Session {
     /// Built-in commands that move time or control the session are not replayed by `record`;
     /// nor is help that changes nothing.
@@ -54,25 +54,35 @@ extension Session {
         }
         playSpeed = speed
         playRemainder = 0
+        playPace = nil
+        paceWindow = (0, 0)
         return CommandOutput(json: .fields(["speed": .string(FrameRect.format(speed))]))
     }
 
     func pause() -> CommandOutput {
         let wasPlaying = playSpeed != nil
-        playSpeed = nil
+        stopPlaying()
         return CommandOutput(
             text: wasPlaying ? "paused at \(engine.now)" : "not playing (now \(engine.now))",
             json: .fields(["now_ns": .int(engine.now.nanoseconds), "was_playing": .bool(wasPlaying)]))
     }
 
     /// Stops `play` (Ctrl-C at the prompt while playing).
-    public func stopPlaying() { playSpeed = nil }
+    public func stopPlaying() {
+        playSpeed = nil
+        playPace = nil
+    }
 
     /// Moves virtual time on by `wallNanoseconds` × the play speed, processing what happens;
     /// called by the front end between keystrokes. Returns false when time could not move (not
     /// playing, the horizon, an interrupt).
+    ///
+    /// - Parameter outOfTime: polled between events; when it returns true the tick stops where
+    ///   time is, so that a heavy simulation never keeps the prompt from the keyboard for long.
+    ///   The virtual time not reached is given up, not owed: time then runs slower than asked,
+    ///   and ``playPace`` says how much.
     @discardableResult
-    public func playTick(wallNanoseconds: Int64) -> Bool {
+    public func playTick(wallNanoseconds: Int64, outOfTime: () -> Bool = { false }) -> Bool {
         guard let speed = playSpeed, wallNanoseconds > 0 else { return false }
         let exact = Double(wallNanoseconds) * speed + playRemainder
         let whole = exact.rounded(.down)
@@ -85,15 +95,31 @@ extension Session {
             return false
         }
         scheduledFailures = 0
-        let outcome = engine.advance(to: end, interrupted: isInterrupted)
+        let start = engine.now
+        let outcome = engine.advance(to: end) { isInterrupted() || outOfTime() }
+        scheduleHeldCommands()
         if scheduledFailures > 0 { recording.keepGoing = true }
+        reportTraceLimit()
         timeDidMove()
-        if outcome == .interrupted {
+        if outcome == .interrupted && isInterrupted() {
             playSpeed = nil
             sink.write("error: interrupted at \(engine.now)\n", to: .standardError)
             return false
         }
+        if outcome == .interrupted { playRemainder = 0 }
+        notePlayPace(wallNanoseconds: wallNanoseconds, virtualNanoseconds: (engine.now - start).nanoseconds)
         return true
+    }
+
+    /// Measures how fast virtual time moves against the wall clock, over half-second windows.
+    private func notePlayPace(wallNanoseconds: Int64, virtualNanoseconds: Int64) {
+        paceWindow.wall += wallNanoseconds
+        paceWindow.virtual += virtualNanoseconds
+        guard paceWindow.wall >= 500_000_000, let speed = playSpeed else { return }
+        let pace = Double(paceWindow.virtual) / Double(paceWindow.wall)
+        // Within 5% of the speed asked is keeping up.
+        playPace = pace < speed * 0.95 ? pace : nil
+        paceWindow = (0, 0)
     }
 
     // MARK: record

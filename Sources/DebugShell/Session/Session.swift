@@ -1,8 +1,9 @@
 import DebugShellCore
+import DequeModule
 
 /// How a session reports and stops.
 public struct SessionOptions: Sendable {
-    /// JSON lines on stdout (SPEC §8).
+    /// JSON lines on stdout (docs/JSON.md).
     public var json = false
     /// Print each script command before running it.
     public var echo = false
@@ -71,9 +72,44 @@ struct SourceLocation {
         return "\(severity): "
     }
 
+    /// ` (sourced from b.dsh:2, a.dsh:7)`; a place repeated in a row is named once with a count
+    /// (`loop.dsh:1 ×64`), so a script that sources itself reads as what it is.
     var suffix: String {
-        origin.includedFrom.isEmpty ? "" : " (sourced from \(origin.includedFrom.joined(separator: ", ")))"
+        guard !origin.includedFrom.isEmpty else { return "" }
+        var places: [String] = []
+        var previous: String?
+        var repeats = 0
+        func flush() {
+            if let previous { places.append(repeats > 1 ? "\(previous) ×\(repeats)" : previous) }
+        }
+        for place in origin.includedFrom {
+            if place == previous {
+                repeats += 1
+                continue
+            }
+            flush()
+            previous = place
+            repeats = 1
+        }
+        flush()
+        return " (sourced from \(places.joined(separator: ", ")))"
     }
+}
+
+/// A user alias (`alias name = expansion`).
+struct UserAlias {
+    var expansion: String
+    /// When it was first defined: `alias` lists in this order.
+    var order: Int
+}
+
+/// The same-instant chain a scheduled command belongs to: commands that scheduled commands for
+/// the instant they ran in, one after the other (`alias z = after 0s z`).
+struct SameInstantChain {
+    /// The first few commands of the chain, for the message that ends it.
+    var head: [String]
+    /// How many commands the chain has.
+    var length: Int
 }
 
 /// A command failed and its error has already been printed (a failed `source`).
@@ -92,45 +128,85 @@ public final class Session {
     public private(set) var tools: [any DebugTool] = []
     private var hosts: [ToolHostAdapter] = []
     var settings: SettingsStore
-    var aliases: [(name: String, expansion: String)] = []
-    public private(set) var history: [String] = []
+    /// User aliases by name: looking one up costs the same however many there are.
+    var aliases: [String: UserAlias] = [:]
+    var nextAliasOrder = 0
+    /// The last ``historyLimit`` commands, and how many older ones were let go (numbers go on).
+    var historyEntries = Deque<String>()
+    var historyDropped = 0
     /// Whether the live status block shows (`status on|off`).
     public var statusBlockEnabled = true
     /// Per tool: whether its line is in the block (`status <tool> on|off`).
     public var toolStatusEnabled: [Bool]
     let sink: any OutputSink
     public var options: SessionOptions
-    /// Polled between events while time runs: an interrupt (Ctrl-C) stops it.
+    /// Polled between commands, between the lines of long output, and between events while time
+    /// runs: an interrupt (Ctrl-C, SIGINT) stops whatever runs.
     public var isInterrupted: () -> Bool = { false }
     /// Commands that failed so far.
     public internal(set) var failures = 0
     var sourceDepth = 0
+    /// The source nesting at which the current scheduled command started.
+    var sourceBaseDepth = 0
+    /// A `source` passed the nesting limit: every `source` above the base depth stops, whatever
+    /// `--keep-going` says, so a script that sources itself fails once (SPEC §13).
+    var abandoningSources = false
     /// Running a scheduled command: time may not advance and the simulation may not reset.
     var scheduledContext = false
+    /// The same-instant chain of the scheduled command running now, if it started one.
+    var runningChain: SameInstantChain?
+    /// The instant of `sameInstantCount`, and how many commands scheduled commands running at
+    /// it have scheduled for it.
+    var sameInstantTime = SimTime(nanoseconds: -1)
+    var sameInstantCount = 0
+    /// Scheduled commands waiting to run (`after`, `at`, `every`), and how many may.
+    var pendingScheduled = 0
+    var pendingLimit = Session.maxPendingCommands
+    /// Scheduled commands an interrupt kept from running; scheduled again where time stopped.
+    var heldByInterrupt: [() -> Void] = []
+    /// Where queued `stall` blocks end at the earliest, to refuse one that would end beyond the
+    /// horizon.
+    var stallsEndNoEarlierThan = SimTime.zero
     /// Scheduled commands that failed during the current `run`.
     var scheduledFailures = 0
     /// Events printed during the current command.
     var eventsPrinted = 0
     /// Called after time moved (the live front end redraws its status block).
     public var timeDidMove: () -> Void = {}
-    /// Set by a front end where virtual time can follow the wall clock (`play`, SPEC §10).
+    /// Set by a front end where virtual time can follow the wall clock (`play`).
     public var supportsPlay = false
     /// The speed of `play` (× real time), or nil when time does not follow the wall clock.
     public internal(set) var playSpeed: Double?
     /// Nanoseconds of virtual time owed to `play` but not yet whole.
     var playRemainder = 0.0
+    /// While `play` cannot keep up: how fast virtual time moves (× real time), measured over the
+    /// last half second of wall time; nil while it keeps up.
+    public internal(set) var playPace: Double?
+    /// Wall and virtual nanoseconds of the current pace measurement.
+    var paceWindow: (wall: Int64, virtual: Int64) = (0, 0)
     /// The commands since the start or the last `reset`, each at the instant it was issued, for
     /// `record`.
     var recording = Recording()
     /// The file `record` writes, while recording.
     public internal(set) var recordingPath: String?
+    /// The trace of the simulated timeline (`trace start`), recording or stopped.
+    public internal(set) var trace: TraceRecorder?
+    /// Whether the session said that the trace reached its limit.
+    var traceLimitReported = false
     /// The size of the recording's log when the file was last written.
     var recordingWrittenAt = 0
 
-    /// The deepest `source` nesting (SPEC §13).
+    /// The deepest `source` nesting (README, Limits).
     public static let maxSourceDepth = 64
     /// The deepest alias expansion.
     static let maxAliasDepth = 16
+    /// How many commands `history` keeps; older ones are let go, numbers go on.
+    public static let historyLimit = 10_000
+    /// How many commands scheduled commands may schedule for the instant they run in, per
+    /// instant: a command that schedules itself there again would otherwise never let time move.
+    public static let maxSameInstantCommands = 10_000
+    /// How many scheduled commands may wait at once (about 500 MB of them).
+    public static let maxPendingCommands = 1_000_000
 
     /// Makes a session with the given tools.
     ///
@@ -152,13 +228,19 @@ public final class Session {
         makeTools()
     }
 
-    /// A fresh simulation: a new device at the current rate, new tool instances (SPEC §4 `reset`).
+    /// A fresh simulation: a new device at the current rate, new tool instances (`reset`).
     func resetSimulation() {
         // The display rate survives a reset, a change still waiting for its vsync included.
         let rate = engine.pendingRate?.rate ?? engine.refreshRate
         engine.tearDown()
         engine = DeviceEngine(rate: rate)
+        pendingScheduled = 0
+        heldByInterrupt.removeAll()
+        stallsEndNoEarlierThan = .zero
+        sameInstantTime = SimTime(nanoseconds: -1)
         recording = Recording(preamble: recordingPreamble())
+        // A trace goes on across a reset: the fresh simulation is a new process in it.
+        trace?.attach(engine)
         playSpeed = nil
         makeTools()
     }
@@ -199,7 +281,8 @@ public final class Session {
 
     // MARK: - Running commands
 
-    /// Runs a script's text. Stops at the first failure unless stop-on-error is off.
+    /// Runs a script's text. Stops at the first failure unless stop-on-error is off, and at an
+    /// interrupt.
     public func runScript(_ text: String, origin: ScriptOrigin, firstLine: Int = 1) -> ScriptOutcome {
         var outcome = ScriptOutcome.finished
         // One logical line at a time: a long script never holds all its commands at once.
@@ -207,10 +290,17 @@ public final class Session {
             switch result {
             case .success(let commands):
                 for command in commands {
-                    switch execute(command, at: SourceLocation(origin: origin, line: command.line)) {
+                    let location = SourceLocation(origin: origin, line: command.line)
+                    if isInterrupted() {
+                        // Ctrl-C between commands: the script stops before this one.
+                        reportInterrupt(command: command.text, at: location)
+                        outcome = .interrupted
+                        return false
+                    }
+                    switch execute(command, at: location) {
                     case .finished: continue
                     case .failed:
-                        if stopOnError {
+                        if stopOnError || abandoningSources {
                             outcome = .failed
                             return false
                         }
@@ -251,6 +341,14 @@ public final class Session {
         reportError(message, command: nil, at: SourceLocation(origin: origin, line: line))
     }
 
+    /// Reports an interrupt that stopped reading a script (piped input) before a line.
+    public func reportInterrupt(origin: ScriptOrigin, line: Int) {
+        reportInterrupt(command: nil, at: SourceLocation(origin: origin, line: line))
+    }
+
+    /// The session's commands that `history` still keeps, oldest first.
+    public var history: [String] { Array(historyEntries) }
+
     /// Runs one lexed command; `.failed` when it failed (reported already).
     func execute(_ command: LexedCommand, at location: SourceLocation) -> ScriptOutcome {
         if settings.boolean("shell.echo") && !scheduledContext {
@@ -258,31 +356,38 @@ public final class Session {
             sink.write("> \(command.text)\n", to: options.json ? .standardError : .standardOutput)
         }
         let topLevel = sourceDepth == 0 && !scheduledContext
-        if topLevel { history.append(command.text) }
+        if topLevel { remember(command.text) }
         do {
-            let words = try expandAliases(command.words)
+            let words = try expandAliases(command.words[...])
             if words.isEmpty { return .finished }
-            let parsed = try parser.parse(words, text: command.text)
+            let parsed = try parse(words, text: command.text)
             let issuedAt = (time: engine.now, done: engine.instantDone, advances: engine.instantsProcessed)
             let output = try run(parsed, at: location)
             try writeFiles(output.files)
             if !scheduledContext {
-                logForReplay(parsed, words: words, issuedAt: issuedAt, typed: location.origin.name == nil)
+                logForReplay(parsed, words: Array(words), issuedAt: issuedAt, typed: location.origin.name == nil)
             }
             render(output, command: command.text, at: location)
+            if isInterrupted() {
+                // Ctrl-C while the command ran or wrote: what it wrote stays, the rest stops.
+                reportInterrupt(command: command.text, at: location)
+                return .interrupted
+            }
             return .finished
         } catch let error as CommandError {
             if error.message.isEmpty {
                 failures += 1
                 return .failed
             }
-            reportError(error.message, command: command.text, at: location)
+            // Inside a sourced file that a scheduled command runs, say when (SPEC §8).
+            let message = scheduledContext ? "at \(engine.now): \(error.message)" : error.message
+            reportError(message, command: command.text, at: location)
             return .failed
         } catch let control as ControlFlow {
             switch control {
             case .exit(let status): return .exited(status)
-            case .interrupted:
-                reportInterrupt(command: command.text, at: location)
+            case .interrupted(let reported):
+                if !reported { reportInterrupt(command: command.text, at: location) }
                 return .interrupted
             }
         } catch {
@@ -291,13 +396,32 @@ public final class Session {
         }
     }
 
+    /// Keeps a command for `history`: the last ``historyLimit`` of them.
+    private func remember(_ text: String) {
+        historyEntries.append(text)
+        if historyEntries.count > Session.historyLimit {
+            historyEntries.removeFirst()
+            historyDropped += 1
+        }
+    }
+
     /// Leaving or stopping, thrown through nested sources.
     enum ControlFlow: Error {
         case exit(Int32)
-        case interrupted
+        /// Ctrl-C; `reported` once a message named where it stopped (an inner `source`).
+        case interrupted(reported: Bool)
     }
 
     var parser: CommandParser { CommandParser(registry: registry, rate: engine.refreshRate.hertz) }
+
+    /// The built-ins whose rest argument is a command: it stays a slice of the words it came in,
+    /// so that `after 1ns after 1ns … echo` costs time in proportion to its length, not its square.
+    static let schedulingCommands: Set<String> = ["after", "at", "every"]
+
+    /// Parses a command, keeping the command of `after`, `at` and `every` as a slice.
+    func parse(_ words: ArraySlice<Word>, text: String) throws(CommandError) -> ParsedCommand {
+        try parser.parse(words, text: text, keepingRestOf: Session.schedulingCommands)
+    }
 
     private func run(_ parsed: ParsedCommand, at location: SourceLocation) throws -> CommandOutput {
         switch parsed.command.owner {
@@ -314,18 +438,22 @@ public final class Session {
     // MARK: - Aliases
 
     /// Expands a user alias in the command position (`%1`…`%9`, `%*`; extra words appended).
-    func expandAliases(_ words: [Word]) throws(CommandError) -> [Word] {
+    func expandAliases(_ words: ArraySlice<Word>) throws(CommandError) -> ArraySlice<Word> {
         var words = words
-        var depth = 0
-        var seen: [String] = []
-        while let first = words.first, !first.quoted, let alias = aliases.first(where: { $0.name == first.text }) {
-            depth += 1
-            guard depth <= Session.maxAliasDepth, !seen.contains(alias.name) else {
+        var chain: [String] = []
+        while let first = words.first, !first.quoted, let alias = aliases[first.text] {
+            if chain.contains(first.text) {
                 throw CommandError(
-                    "alias '\(alias.name)' expands to itself (\((seen + [alias.name]).joined(separator: " → ")))")
+                    "alias '\(first.text)' expands to itself (\((chain + [first.text]).joined(separator: " → ")))")
             }
-            seen.append(alias.name)
-            let args = Array(words.dropFirst())
+            guard chain.count < Session.maxAliasDepth else {
+                throw CommandError(
+                    "aliases nest at most \(Session.maxAliasDepth) deep: '\(chain[0])' goes deeper (\((chain + [first.text]).joined(separator: " → ")))"
+                )
+            }
+            chain.append(first.text)
+            let name = first.text
+            let args = words.dropFirst()
             var used = 0
             var usesAll = false
             var text = ""
@@ -341,30 +469,35 @@ public final class Session {
                     if let n = Int(String(d)), n >= 1 {
                         scalars.removeFirst()
                         guard n <= args.count else {
-                            throw CommandError("alias '\(alias.name)' needs \(n) argument\(n == 1 ? "" : "s") (%\(n))")
+                            throw CommandError("alias '\(name)' needs \(n) argument\(n == 1 ? "" : "s") (%\(n))")
                         }
                         used = max(used, n)
-                        text += Lexer.quote(args[n - 1].text)
+                        text += Lexer.quote(args[args.startIndex + n - 1].text)
                         continue
                     }
                 }
                 text.unicodeScalars.append(c)
             }
             if !usesAll && args.count > used {
-                text += " " + args[used...].map { Lexer.quote($0.text) }.joined(separator: " ")
+                text += " " + args.dropFirst(used).map { Lexer.quote($0.text) }.joined(separator: " ")
             }
             let lexed: [LexedCommand]
             do {
                 lexed = try Lexer.lexLine(text, line: 1)
             } catch {
-                throw CommandError("alias '\(alias.name)': \(error.message)")
+                throw CommandError("alias '\(name)': \(error.message)")
             }
             guard lexed.count <= 1 else {
-                throw CommandError("alias '\(alias.name)' expands to more than one command")
+                throw CommandError("alias '\(name)' expands to more than one command")
             }
-            words = lexed.first?.words ?? []
+            words = (lexed.first?.words ?? [])[...]
         }
         return words
+    }
+
+    /// The aliases in the order they were first defined.
+    var aliasesInOrder: [(name: String, expansion: String)] {
+        aliases.sorted { $0.value.order < $1.value.order }.map { ($0.key, $0.value.expansion) }
     }
 
     // MARK: - Output
@@ -383,25 +516,34 @@ public final class Session {
     }
 
     func render(
-        _ output: CommandOutput, command: String, at location: SourceLocation, extra: [(String, JSONValue)] = []
+        _ output: CommandOutput, command: @autoclosure () -> String, at location: SourceLocation,
+        extra: [(String, JSONValue)] = []
     ) {
         for warning in output.warnings {
             sink.write("\(location.prefix("warning"))\(warning)\(location.suffix)\n", to: .standardError)
         }
         if options.json {
+            let result = output.streamed?.makeJSON() ?? output.json
             let line = JSONValue.object(
-                [("command", .string(command)), ("ok", .bool(true)), ("result", output.json)] + extra)
+                [("command", .string(command())), ("ok", .bool(true)), ("result", result)] + extra)
             sink.write(line.serialized + "\n", to: .standardOutput)
+        } else if let streamed = output.streamed {
+            // Each line goes out as it is made; an interrupt stops the listing.
+            streamed.writeText { line in
+                sink.write(line + "\n", to: .standardOutput)
+                return !isInterrupted()
+            }
         } else if !output.text.isEmpty {
             sink.write(output.text.hasSuffix("\n") ? output.text : output.text + "\n", to: .standardOutput)
         }
     }
 
     func reportError(
-        _ message: String, command: String?, at location: SourceLocation, extra: [(String, JSONValue)] = []
+        _ message: String, command: @autoclosure () -> String?, at location: SourceLocation,
+        extra: [(String, JSONValue)] = []
     ) {
         failures += 1
-        if options.json, let command {
+        if options.json, let command = command() {
             let line = JSONValue.object(
                 [("command", .string(command)), ("ok", .bool(false)), ("error", .string(message))] + extra)
             sink.write(line.serialized + "\n", to: .standardOutput)
@@ -409,9 +551,9 @@ public final class Session {
         sink.write("\(location.prefix("error"))\(message)\(location.suffix)\n", to: .standardError)
     }
 
-    private func reportInterrupt(command: String, at location: SourceLocation) {
+    func reportInterrupt(command: String?, at location: SourceLocation) {
         let message = "interrupted at \(engine.now)"
-        if options.json {
+        if options.json, let command {
             let line = JSONValue.object(
                 [("command", .string(command)), ("ok", .bool(false)), ("error", .string(message))])
             sink.write(line.serialized + "\n", to: .standardOutput)
@@ -419,8 +561,9 @@ public final class Session {
         sink.write("\(location.prefix("error"))\(message)\(location.suffix)\n", to: .standardError)
     }
 
-    /// A tool's event: printed as it happens (SPEC §8).
+    /// A tool's event: printed as it happens (docs/JSON.md).
     func emit(_ event: ToolEvent) {
+        trace?.toolEvent(event)
         eventsPrinted += 1
         if options.json {
             sink.write(event.json.serialized + "\n", to: .standardOutput)
@@ -464,5 +607,16 @@ final class ToolHostAdapter: ToolHost {
 
     var display: TextDisplay {
         TextDisplay(columns: session.options.width, color: session.options.color && !session.options.json)
+    }
+
+    var isTracing: Bool { session.trace?.isRecording ?? false }
+
+    func traceSlice(_ name: String, from start: SimTime, to end: SimTime, args: [(String, JSONValue)]) {
+        session.trace?.toolSlice(
+            tool: index, toolName: session.registry.toolDescriptors[index].name, name, from: start, to: end, args: args)
+    }
+
+    func traceCounter(_ name: String, _ value: MetricNumber, at time: SimTime) {
+        session.trace?.toolCounter(toolName: session.registry.toolDescriptors[index].name, name, value, at: time)
     }
 }

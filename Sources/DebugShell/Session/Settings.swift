@@ -18,7 +18,7 @@ struct SettingsStore {
             abstract: "How many commands the interactive history file keeps."),
         SettingSpec(
             "runloop.coalescing", .boolean, default: "off",
-            abstract: "Coalesce timer wake-ups within tolerance and leeway (SEMANTICS T5, D2)."),
+            abstract: "Coalesce timer wake-ups within tolerance and leeway (T5, D2)."),
     ]
 
     init(specs: [SettingSpec]) {

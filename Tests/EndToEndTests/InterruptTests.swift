@@ -1,0 +1,120 @@
+import Foundation
+import Testing
+
+/// A real SIGINT (what Ctrl-C sends) stops whatever debugsh runs — a long script, a `source`, a
+/// scheduled command, a long listing — with "interrupted" and exit status 130, and what was
+/// written before stays whole (SPEC §8, issue 15 items 1 and 2).
+@Suite(.serialized) struct InterruptTests {
+    /// `echo started`, a `run` that pushes it out, then `lines` lines of `echo x`.
+    static func longScript(lines: Int) -> String {
+        "echo started\nrun 1ns\n" + String(repeating: "echo x\n", count: lines)
+    }
+
+    /// Checks what an interrupted script left: its output so far, in whole lines, and one
+    /// message naming where it stopped.
+    func expectInterrupted(
+        _ end: Spawned.Ended, stoppedIn file: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        #expect(end.status == 130, "\(end)", sourceLocation: sourceLocation)
+        #expect(!end.timedOut, "\(end)", sourceLocation: sourceLocation)
+        #expect(end.stdout.hasPrefix("started\n"), "\(end)", sourceLocation: sourceLocation)
+        #expect(
+            end.stdout.dropFirst("started\n".count).split(separator: "\n", omittingEmptySubsequences: false)
+                .dropLast().allSatisfy { $0 == "x" } && end.stdout.hasSuffix("\n"),
+            "every line written is whole\n\(end)", sourceLocation: sourceLocation)
+        let lines = end.stderr.split(separator: "\n")
+        #expect(
+            lines.count >= 1 && lines.allSatisfy { $0.contains(": error: interrupted at ") }
+                && lines.first?.hasPrefix("\(file):") == true,
+            "\(end)", sourceLocation: sourceLocation)
+    }
+
+    @Test func sigintStopsALongScript() throws {
+        let dir = try Binary.folder(["long.dsh": InterruptTests.longScript(lines: 1_000_000)])
+        let child = try Spawned(["--no-rc", "long.dsh"], directory: dir)
+        #expect(child.waitForStdout("started\n"))
+        child.interrupt()
+        let end = child.wait(seconds: 20)
+        expectInterrupted(end, stoppedIn: "long.dsh")
+        #expect(end.stdoutBytes < 1_000_000 * 2, "the script did not run to its end\n\(end)")
+    }
+
+    @Test func sigintStopsASourcedScript() throws {
+        let dir = try Binary.folder(["long.dsh": InterruptTests.longScript(lines: 1_000_000)])
+        let child = try Spawned(["--no-rc", "-c", "source long.dsh", "-c", "echo never"], directory: dir)
+        #expect(child.waitForStdout("started\n"))
+        child.interrupt()
+        let end = child.wait(seconds: 20)
+        expectInterrupted(end, stoppedIn: "long.dsh")
+        #expect(end.stderr.contains("(sourced from <command-line>:1)"), "\(end)")
+        #expect(!end.stdout.contains("never"))
+    }
+
+    @Test func sigintStopsAScriptOnStandardInput() throws {
+        let dir = try Binary.folder(["long.dsh": InterruptTests.longScript(lines: 1_000_000)])
+        let child = try Spawned(["--no-rc"], directory: dir, stdinPath: dir.appendingPathComponent("long.dsh").path)
+        #expect(child.waitForStdout("started\n"))
+        child.interrupt()
+        let end = child.wait(seconds: 20)
+        expectInterrupted(end, stoppedIn: "<stdin>")
+    }
+
+    @Test func sigintStopsAScheduledSourceMidInstant() throws {
+        // One instant runs the whole file: the engine's own interrupt check between instants
+        // never comes while it does.
+        let dir = try Binary.folder(["long.dsh": String(repeating: "echo x\n", count: 1_000_000)])
+        let child = try Spawned(
+            ["--no-rc", "-c", "echo started; at 1ms source long.dsh; run 1s"], directory: dir, keepStdout: false)
+        #expect(child.waitForStdout("x\nx\n"))
+        child.interrupt()
+        let end = child.wait(seconds: 20)
+        #expect(end.status == 130, "\(end)")
+        #expect(!end.timedOut, "\(end)")
+        #expect(end.stderr.hasSuffix("<command-line>:1: error: interrupted at 0.001s\n"), "\(end)")
+        #expect(end.stdoutBytes < 2_000_000, "the scheduled source stopped\n\(end)")
+    }
+
+    @Test func sigintStopsALongListing() throws {
+        // 15,000 views in a chain: `view tree` of all of them is 340 MB of indentation.
+        let dir = try Binary.folder([:])
+        let child = try Spawned(
+            [
+                "--no-rc", "-c", "view grow window 15000 --fanout 1",
+                "-c", "view tree --depth 15000 --limit 15000", "-c", "echo never",
+            ], directory: dir, keepStdout: false)
+        #expect(child.waitForStdout("└─ "))
+        child.interrupt()
+        let end = child.wait(seconds: 20)
+        #expect(end.status == 130, "\(end)")
+        #expect(!end.timedOut, "\(end)")
+        #expect(end.stderr == "<command-line>:2: error: interrupted at 0s\n", "\(end)")
+        #expect(end.stdoutBytes < 300_000_000, "the listing stopped\n\(end)")
+        #expect(end.stdout.hasSuffix("\n") && !end.stdout.contains("never"), "\(end)")
+    }
+
+    @Test func sigintStopsAWriteThatWaitsForAReader() throws {
+        // Standard output is a pipe nobody reads (`debugsh … | less`, with less paused): once it
+        // is full, debugsh waits in write(2), and Ctrl-C must still end it.
+        var fds: [Int32] = [-1, -1]
+        #expect(pipe(&fds) == 0)
+        defer { close(fds[0]) }
+        let child = try Spawned(
+            ["--no-rc", "-c", "every 1ms echo tick", "-c", "run 1000000s"], directory: try Binary.folder([:]),
+            stdoutDescriptor: fds[1])
+        close(fds[1])
+        // Wait until the pipe is full (64 KiB waiting in it).
+        let deadline = Date().addingTimeInterval(20)
+        var waiting: Int32 = 0
+        while Date() < deadline {
+            _ = ioctl(fds[0], UInt(FIONREAD), &waiting)
+            if waiting >= 65_536 { break }
+            usleep(10_000)
+        }
+        #expect(waiting >= 65_536)
+        child.interrupt()
+        let end = child.wait(seconds: 20)
+        #expect(end.status == 130, "\(end)")
+        #expect(!end.timedOut, "\(end)")
+        #expect(end.stderr.hasPrefix("<command-line>:2: error: interrupted at "), "\(end)")
+    }
+}
