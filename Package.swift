@@ -56,7 +56,7 @@ let package = Package(
             ],
             swiftSettings: strict),
 
-        .testTarget(name: "DebugShellCoreTests", dependencies: [core], swiftSettings: strict),
+        .testTarget(name: "DebugShellCoreTests", dependencies: [core, "DebugShellTesting"], swiftSettings: strict),
         .testTarget(name: "DebugShellTests", dependencies: ["DebugShell", "DebugShellTesting"], swiftSettings: strict),
         .testTarget(
             name: "BuiltInToolsTests", dependencies: ["BuiltInTools", "DebugShell", "DebugShellTesting"],

@@ -65,6 +65,28 @@ extension FPSMeter {
                             options: [OptionSpec("last", count, abstract: "The last n windows.", default: "20")],
                             examples: FPSMeterExamples.history),
                         VerbSpec(
+                            "plot",
+                            abstract:
+                                "Chart frame time per present, hitches by cause and the label's reading beside the frames presented.",
+                            discussion:
+                                "Frame time is the interval from the previous counted present (R4), one bar per present, over dashed lines at 1x and 2x the refresh interval; hitches are coloured by cause (commit, render, both) and marked c, r, b under the bars in the terminal. Below, per window, the FPS label's reading (F1) beside the frames the display presented in the same span: the seed's 'reads 60 while the display shows 30'. Stretches of tracking mode (scrolls) are shaded. With a file, a standalone SVG is written atomically; without one, the chart is drawn at the terminal's width (80 columns in scripts). By default the chart runs from the start (or the oldest present kept) to now.",
+                            arguments: [
+                                ArgumentSpec(
+                                    "file", .path, abstract: "Write the chart to this SVG file instead.",
+                                    optional: true)
+                            ],
+                            options: [
+                                OptionSpec("from", .time, abstract: "Start the chart at this time."),
+                                OptionSpec("to", .time, abstract: "End it at this time.", default: "now"),
+                                OptionSpec(
+                                    "width", .integer(24...1000), abstract: "Columns of the terminal chart.",
+                                    default: "the terminal's"),
+                                OptionSpec(
+                                    "height", .integer(4...200), abstract: "Rows of the terminal chart's panels.",
+                                    default: "15"),
+                            ],
+                            examples: FPSMeterExamples.plot),
+                        VerbSpec(
                             "compare",
                             abstract:
                                 "The estimator lab: each classic FPS estimator's last reading and its error against the ground truth.",

@@ -71,11 +71,15 @@ public final class FPSMeter: DebugTool {
     /// Time spent in tracking mode since start or reset, and the start of the current stretch.
     var trackingTime = SimDuration.zero
     var trackingSince: SimTime?
+    /// The last stretches of tracking mode that ended, for `fps plot`'s shading.
+    var trackingSpans = Ring(capacity: FPSMeter.trackingSpanLimit, filler: TrackingSpan.zero)
 
     /// `fps history` keeps this many windows (README, Limits).
     static let historyLimit = 3600
     /// `fps frames` keeps this many presents.
     static let frameLimit = 1000
+    /// `fps plot` shades this many tracking stretches at most.
+    static let trackingSpanLimit = 1000
     /// HyFPSLabel hides its label this long after the reading last changed.
     static let autohideDelay = SimDuration.seconds(2)
 
@@ -97,6 +101,7 @@ public final class FPSMeter: DebugTool {
         case "tiers": return tiers(invocation)
         case "autohide": return autohide(invocation)
         case "watch": return try watchCommand(invocation)
+        case "plot": return try plot(invocation)
         default: return try showReport()
         }
     }
@@ -168,6 +173,7 @@ public final class FPSMeter: DebugTool {
         lab = EstimatorLab()
         trackingTime = .zero
         trackingSince = device.mode == .tracking ? device.now : nil
+        trackingSpans.removeAll()
     }
 
     func notRunning() -> CommandError {
@@ -405,7 +411,10 @@ extension FPSMeter: DeviceObserver {
     var isTracking: Bool { trackingSince != nil }
 
     func closeTracking(at time: SimTime) {
-        if let start = trackingSince { trackingTime = trackingTime + (time - start) }
+        if let start = trackingSince {
+            trackingTime = trackingTime + (time - start)
+            trackingSpans.append(TrackingSpan(from: start, to: time))
+        }
         trackingSince = nil
     }
 
@@ -424,7 +433,10 @@ extension FPSMeter: DeviceObserver {
         if info.counted {
             // R4: only x for the first counted present since start or reset.
             let hitch = previousCountedPresent == nil ? max(.zero, info.present - info.expectedPresent) : info.hitch
-            if let previous = previousCountedPresent { intervals.add((info.present - previous).nanoseconds) }
+            if let previous = previousCountedPresent {
+                record.interval = (info.present - previous).nanoseconds
+                intervals.add(record.interval)
+            }
             previousCountedPresent = info.present
             record.hitch = hitch.nanoseconds
             if hitch > .zero {
@@ -467,8 +479,17 @@ struct WindowRecord {
     static let zero = WindowRecord(closedAt: .zero, from: .zero, to: .zero, callbacks: 0, reading: 0, presents: 0)
 }
 
+/// A stretch of time the run loop spent in tracking mode (a scroll), from the meter's mode-change
+/// observations.
+struct TrackingSpan {
+    var from: SimTime
+    var to: SimTime
+
+    static let zero = TrackingSpan(from: .zero, to: .zero)
+}
+
 /// Why a frame was late (R4).
-enum HitchCause: String {
+enum HitchCause: String, CaseIterable {
     /// The commit ended at or after the vsync after its newest tick: it missed its render vsync.
     case commit
     /// The render ended after the vsync after its start, or the frame waited for the render
@@ -517,6 +538,9 @@ struct FrameRecord {
     var counted: Bool
     /// Its hitch in ns (R4); 0 when on time or not counted.
     var hitch: Int64 = 0
+    /// The time since the previous counted present in ns, for a counted present that has one;
+    /// 0 otherwise (`fps plot`'s frame time).
+    var interval: Int64 = 0
     var cause: HitchCause?
 
     init(_ info: PresentInfo) {

@@ -262,3 +262,101 @@ enum FPSMeterExamples {
             """),
     ]
 }
+
+extension FPSMeterExamples {
+    static let plot: [Example] = [
+        // R-A, the seed's picture: the label reads 60 while the display presents 30, every
+        // frame a render hitch (R4).
+        Example(
+            """
+            > fps start
+            > animate 10s
+            > load gpu 20ms
+            > run 3s
+            > fps plot --width 60
+            fps plot: 0s to 3s at 60 Hz
+            frame time per present (ms)
+               50 ┤
+                  │
+                  │
+             33.3 ┤▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅
+                  │█████████████████████████████████████████████████████
+                  │█████████████████████████████████████████████████████
+             16.7 ┤█████████████████████████████████████████████████████
+                  │█████████████████████████████████████████████████████
+                  │█████████████████████████████████████████████████████
+                  │█████████████████████████████████████████████████████
+                0 ┼─────────────────────────────────────────────────────
+            hitch │rrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrr
+            fps per window: the label's reading, the frames presented
+               60 ┤━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
+                  │
+               30 ┤────────────────────────────────────
+                  │
+                0 ┤
+                  └┬───────┬────────┬────────┬────────┬────────┬───────┬
+                   0s      0.5s     1s       1.5s     2s       2.5s   3s
+                                         time (s)
+            █ on time  c commit hitch  r render hitch
+            b commit and render hitch  ╌ 1× budget 16.667ms
+            ╌ 2× budget 33.333ms  ━ FPS label's reading
+            ─ frames presented per second
+            89 presents, 88 frame times, 89 hitches (commit 0, render
+            89, both 0), 2 windows, from 0s to 3s
+            """),
+        // A stall is one long commit hitch (c); the scroll after it is shaded as tracking.
+        Example(
+            """
+            > fps start
+            > animate 4s
+            > run 1s
+            > stall 100ms --ui
+            > scroll 1s
+            > run 3s
+            > fps plot --from 500ms --to 2500ms --width 60 --height 9
+            fps plot: 0.5s to 2.5s at 60 Hz
+            frame time per present (ms)
+               133.3 ┤            ▂▂▂▂
+                 100 ┤            ████
+                     │            ████
+                66.7 ┤            ████
+                33.3 ┤╌╌╌╌╌╌╌╌╌╌╌╌████╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌
+                     │▆▆▆▆▆▆▆▆▆▆▆▆████▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆
+                   0 ┼──────────────────────────────────────────────────
+               hitch │            cccc
+            fps per window: the label's reading, the frames presented
+                  60 ┤──────────────────────────────────────────────────
+                  30 ┤
+                   0 ┤
+            tracking │            ░░░░░░░░░░░░░░░░░░░░░░░░░░
+                     └┬───────────┬────────────┬───────────┬───────────┬
+                      0.5s        1s           1.5s        2s       2.5s
+                                           time (s)
+            █ on time  c commit hitch  r render hitch
+            b commit and render hitch  ╌ 1× budget 16.667ms
+            ╌ 2× budget 33.333ms  ━ FPS label's reading
+            ─ frames presented per second  ░ tracking
+            115 presents, 115 frame times, 1 hitch (commit 1, render 0,
+            both 0), 3 windows, from 0.5s to 2.5s
+            """),
+        Example(
+            """
+            > fps plot
+            error: the meter has not been started; start it with 'fps start'
+            > fps start
+            > fps plot
+            error: nothing to plot: no frame has been presented and no window has closed since the meter started at 0s
+            > run 2s
+            > fps plot --from 3s
+            error: nothing to plot from 3s: the meter's data ends at 2s (now)
+            > fps plot --from 1s --to 500ms
+            error: --from 1s is not before --to 0.5s
+            > fps plot chart.png
+            error: the chart is written as SVG: name the file <name>.svg (got 'chart.png')
+            > fps plot chart.svg --width 100
+            error: --width and --height size the chart in the terminal; an SVG file scales
+            > fps plot /nonexistent/chart.svg
+            error: cannot write '/nonexistent/chart.svg': No such file or directory
+            """),
+    ]
+}

@@ -125,6 +125,28 @@ extension TimerInspector {
                 ],
                 examples: TimerInspectorExamples.show),
             VerbSpec(
+                "plot", abstract: "Chart a timer's lateness per firing over time, late firings by cause (K2).",
+                discussion:
+                    "One dot per kept firing at its scheduled time, as high as it was late; firings later than "
+                    + "timer.late-threshold (the dashed line) are coloured by their K2 cause — mode, busy, coalesced, "
+                    + "paused — and drawn in the terminal as m, b, c, p (on time: ·). With a file, a standalone SVG "
+                    + "is written atomically; without one, the chart is drawn at the terminal's width (80 columns in "
+                    + "scripts). By default the chart runs from the start (or the oldest firing kept) to now.",
+                arguments: [
+                    existingTimer,
+                    ArgumentSpec("file", .path, abstract: "Write the chart to this SVG file instead.", optional: true),
+                ],
+                options: [
+                    OptionSpec("from", .time, abstract: "Start the chart at this scheduled time."),
+                    OptionSpec("to", .time, abstract: "End it at this scheduled time.", default: "now"),
+                    OptionSpec(
+                        "width", .integer(24...1000), abstract: "Columns of the terminal chart.",
+                        default: "the terminal's"),
+                    OptionSpec(
+                        "height", .integer(4...200), abstract: "Rows of the terminal chart's panel.", default: "10"),
+                ],
+                examples: TimerInspectorExamples.plot),
+            VerbSpec(
                 "watch", abstract: "Print each firing of an app timer as a timer.fired event while time runs.",
                 arguments: [ArgumentSpec("state", .choice(["on", "off"]), abstract: "on or off.")],
                 examples: TimerInspectorExamples.watch),

@@ -106,6 +106,7 @@ public final class TimerInspector: DebugTool {
         case ("timer", "invalidate"): return try invalidate(invocation)
         case ("timer", "list"): return list(invocation)
         case ("timer", "show"): return try show(invocation)
+        case ("timer", "plot"): return try plot(invocation)
         case ("timer", "watch"):
             watching = invocation.word("state") == "on"
             subscribe()

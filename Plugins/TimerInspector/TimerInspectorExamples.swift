@@ -338,3 +338,55 @@ enum TimerInspectorExamples {
             """)
     ]
 }
+
+extension TimerInspectorExamples {
+    static let plot: [Example] = [
+        // K2: a stall makes one firing late (busy, b), a scroll another (mode, m): the timer is in
+        // default mode.
+        Example(
+            """
+            > timer nstimer clock --interval 100ms --repeats
+            > run 300ms
+            > stall 150ms
+            > run 350ms
+            > scroll 300ms
+            > run 500ms
+            > timer plot clock --width 60 --height 6
+            timer plot: clock, 0s to 1.15s
+            lateness (ms): how long after its scheduled time it ran
+            300 ┤
+                │                                 m
+            200 ┤              b
+            100 ┤
+                │
+              0 ┤╌╌╌╌·╌╌╌╌·╌╌╌╌╌╌╌╌╌╌╌╌╌·╌╌╌╌·╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌·╌╌╌╌·╌╌
+                └┬────────┬─────────┬────────┬─────────┬────────┬───────
+                 0s       0.2s      0.4s     0.6s      0.8s     1s
+                                   scheduled time (s)
+            · on time  m late: mode  b late: busy  ╌ late threshold 1ms
+            8 firings (firings 1–8), 2 late (mode 1, busy 1), max
+            lateness 250ms, from 0s to 1.15s
+            """),
+        Example(
+            """
+            > timer plot nope
+            error: unknown timer 'nope' (see 'timer list')
+            > timer nstimer clock --interval 100ms --repeats
+            > timer plot clck
+            error: unknown timer 'clck'; did you mean 'clock'?
+            > timer plot clock
+            error: timer 'clock' has not fired yet: nothing to plot
+            > run 1s
+            > timer plot clock --from 2s
+            error: nothing to plot from 2s: the simulation is at 1s
+            > timer plot clock --from 500ms --to 200ms
+            error: --from 0.5s is not before --to 0.2s
+            > timer plot clock --to 50ms
+            error: timer 'clock' has no firing kept between 0s and 0.05s
+            > timer plot clock clock.png
+            error: the chart is written as SVG: name the file <name>.svg (got 'clock.png')
+            > timer plot clock /nonexistent/clock.svg
+            error: cannot write '/nonexistent/clock.svg': No such file or directory
+            """),
+    ]
+}

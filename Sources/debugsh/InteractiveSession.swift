@@ -54,6 +54,7 @@ struct InteractiveSession {
 
         LineEditor.setUp()
         LineEditor.color = StatusBlock.colorAllowed
+        session.options.color = StatusBlock.colorAllowed
         LineEditor.complete = { [session] in session.complete($0) }
         LineEditor.statusLines = { [session] in InteractiveSession.statusLines(of: session) }
         LineEditor.historyLimit = historySize()

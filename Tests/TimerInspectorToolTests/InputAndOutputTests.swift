@@ -46,7 +46,7 @@ import Testing
             > timer watch maybe
             error: 'maybe' is not one of on, off
             > timer frobnicate
-            error: unknown verb 'frobnicate' for 'timer' (verbs: nstimer, gcd, displaylink, after, countdown, pause, resume, invalidate, list, show, watch, leaks)
+            error: unknown verb 'frobnicate' for 'timer' (verbs: nstimer, gcd, displaylink, after, countdown, pause, resume, invalidate, list, show, plot, watch, leaks)
             > get timer.nope.fires
             error: unknown metric 'timer.nope.fires'; did you mean 'timer.a.fires'?
             > get timer.a.last_data

@@ -55,6 +55,9 @@ public protocol ToolHost: AnyObject {
     /// records (`trace start`), the event is also in it, with its fields as arguments.
     func emit(_ event: ToolEvent)
 
+    /// Where the command's text is shown: its width and whether it may use colour.
+    var display: TextDisplay { get }
+
     /// Whether a trace of the simulation is recording (`trace start`, `--trace`): a tool can skip
     /// building what it would add to it.
     var isTracing: Bool { get }
@@ -69,6 +72,8 @@ public protocol ToolHost: AnyObject {
 }
 
 extension ToolHost {
+    /// 80 columns without colour, for hosts that do not say (a test's own host).
+    public var display: TextDisplay { .script }
     public var isTracing: Bool { false }
     public func traceSlice(_ name: String, from start: SimTime, to end: SimTime, args: [(String, JSONValue)]) {}
     public func traceCounter(_ name: String, _ value: MetricNumber, at time: SimTime) {}

@@ -1,6 +1,8 @@
-/// What a command returns: text for people and a JSON result for `--json` (docs/JSON.md).
+/// What a command returns: text for people and a JSON result for `--json` (docs/JSON.md), and
+/// any files for the session to write.
 ///
-/// Commands never print; the session renders this value for the sink it writes to.
+/// Commands never print and never write files; the session renders this value for the sink it
+/// writes to, after writing its ``files``.
 public struct CommandOutput: Sendable {
     /// Text lines (without a trailing newline); empty when the command is silent.
     public var text: String
@@ -8,13 +10,16 @@ public struct CommandOutput: Sendable {
     public var json: JSONValue
     /// Warnings, printed as `file:line: warning: message`.
     public var warnings: [String]
+    /// Files to write before the text is shown (a chart's SVG): see ``OutputFile``.
+    public var files: [OutputFile]
     /// Output made while it is written, in place of `text` and `json`: see ``StreamedOutput``.
     public var streamed: StreamedOutput?
 
-    public init(text: String = "", json: JSONValue = .object([]), warnings: [String] = []) {
+    public init(text: String = "", json: JSONValue = .object([]), warnings: [String] = [], files: [OutputFile] = []) {
         self.text = text
         self.json = json
         self.warnings = warnings
+        self.files = files
     }
 
     /// Output too long to hold at once: the session writes each line as `streamed` makes it, or
@@ -25,6 +30,51 @@ public struct CommandOutput: Sendable {
     }
 
     public static let silent = CommandOutput()
+}
+
+/// A file a command asks the session to write, whole.
+///
+/// Tools never touch the file system; a command that saves something (`fps plot out.svg`)
+/// returns the file's contents in ``CommandOutput/files`` and the session writes it atomically:
+/// into a temporary file beside it, then renamed over it, so that a reader never sees half a
+/// file and a failed write leaves the old one as it was. A symbolic link is followed (the file
+/// it points to is replaced, the link stays); a path that names something other than a regular
+/// file (a directory, a device, a FIFO) is refused; an existing file keeps its permissions. A
+/// relative path is relative to the shell's working directory.
+///
+/// Files are written in order before the command's text is shown. If one cannot be written, the
+/// command fails with `cannot write '<path>': <reason>` (the files before it stay written) and
+/// its text is not shown.
+public struct OutputFile: Sendable, Hashable {
+    /// The path, as the user gave it.
+    public var path: String
+    /// The whole file, as UTF-8 text.
+    public var contents: String
+
+    public init(path: String, contents: String) {
+        self.path = path
+        self.contents = contents
+    }
+}
+
+/// Where a command's text is shown: how wide it is and whether it may carry colour.
+///
+/// A command that draws to fit (a chart) reads it from ``ToolHost/display``.
+public struct TextDisplay: Sendable, Hashable {
+    /// Columns the text should fit: the terminal's width in the interactive session, 80 for
+    /// scripts, `-c` commands and piped input, so that their output is the same everywhere.
+    public var columns: Int
+    /// Whether the text may carry SGR colour codes: in the interactive session unless `NO_COLOR`
+    /// is set; never in scripts, `-c` commands, piped input or `--json`.
+    public var color: Bool
+
+    public init(columns: Int, color: Bool) {
+        self.columns = columns
+        self.color = color
+    }
+
+    /// 80 columns without colour: what scripts get.
+    public static let script = TextDisplay(columns: 80, color: false)
 }
 
 /// Output that is made while it is written, for listings whose text can be far larger than the

@@ -69,6 +69,7 @@ extension Session {
                 Example(
                     """
                     > apropos coalesc
+                    timer plot — Chart a timer's lateness per firing over time, late firings by cause (K2).
                     setting runloop.coalescing — Coalesce timer wake-ups within tolerance and leeway (T5, D2).
                     rule T5 — Tolerance and coalescing
                     rule D2 — Leeway

@@ -11,17 +11,21 @@ public struct SessionOptions: Sendable {
     public var keepGoing = false
     /// Errors without `file:line:` for typed commands.
     public var interactive = false
-    /// Width for help text.
+    /// Width for help text and charts: the terminal's in the interactive session, 80 otherwise.
     public var width = 80
+    /// Whether command output may carry colour (the interactive session, unless NO_COLOR).
+    public var color = false
 
     public init(
-        json: Bool = false, echo: Bool = false, keepGoing: Bool = false, interactive: Bool = false, width: Int = 80
+        json: Bool = false, echo: Bool = false, keepGoing: Bool = false, interactive: Bool = false, width: Int = 80,
+        color: Bool = false
     ) {
         self.json = json
         self.echo = echo
         self.keepGoing = keepGoing
         self.interactive = interactive
         self.width = width
+        self.color = color
     }
 }
 
@@ -359,6 +363,7 @@ public final class Session {
             let parsed = try parse(words, text: command.text)
             let issuedAt = (time: engine.now, done: engine.instantDone, advances: engine.instantsProcessed)
             let output = try run(parsed, at: location)
+            try writeFiles(output.files)
             if !scheduledContext {
                 logForReplay(parsed, words: Array(words), issuedAt: issuedAt, typed: location.origin.name == nil)
             }
@@ -497,6 +502,19 @@ public final class Session {
 
     // MARK: - Output
 
+    /// Writes the files a command returned, atomically and in order (``OutputFile``).
+    ///
+    /// - Throws: ``CommandError`` `cannot write '<path>': <reason>` for the first that fails.
+    func writeFiles(_ files: [OutputFile]) throws(CommandError) {
+        for file in files {
+            do {
+                try FileIO.writeAtomically(file.contents, to: file.path)
+            } catch {
+                throw CommandError(error.message)
+            }
+        }
+    }
+
     func render(
         _ output: CommandOutput, command: @autoclosure () -> String, at location: SourceLocation,
         extra: [(String, JSONValue)] = []
@@ -586,6 +604,10 @@ final class ToolHostAdapter: ToolHost {
     }
 
     func emit(_ event: ToolEvent) { session.emit(event) }
+
+    var display: TextDisplay {
+        TextDisplay(columns: session.options.width, color: session.options.color && !session.options.json)
+    }
 
     var isTracing: Bool { session.trace?.isRecording ?? false }
 

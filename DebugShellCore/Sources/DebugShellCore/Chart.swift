@@ -1,0 +1,355 @@
+/// A chart: panels stacked over one shared x axis, drawn as a standalone SVG or as text for a
+/// terminal.
+///
+/// A tool builds a chart from its data and draws it with ``svg()`` for a file (see
+/// ``OutputFile``) or with ``terminal(width:height:color:)`` for a command's text. Both are
+/// deterministic — the same chart gives the same bytes on every machine — and need no
+/// Foundation: numbers are written from rounded integers, never with the C library's `printf`.
+///
+/// ```swift
+/// var frames = ChartSeries("frame time", style: .bars, color: RGB(120, 144, 156))
+/// frames.points = [ChartPoint(x: 0.033, y: 16.7, start: 0.017), ChartPoint(x: 0.067, y: 33.3, start: 0.033)]
+/// let chart = Chart(
+///     title: "frame time per present",
+///     xAxis: ChartAxis(label: "time (s)", unit: "s"),
+///     panels: [ChartPanel(yAxis: ChartAxis(label: "frame time (ms)", lower: 0), series: [frames])])
+/// let text = chart.terminal(width: 80, height: 10)
+/// ```
+///
+/// Values that are not finite are left out; points outside an axis's range are clipped to it;
+/// an empty or zero-width range is widened, so that any chart draws.
+public struct Chart: Sendable {
+    /// The line at the top.
+    public var title: String
+    /// The shared x axis, drawn under the last panel.
+    public var xAxis: ChartAxis
+    /// The panels, top to bottom.
+    public var panels: [ChartPanel]
+    /// Stretches of x shaded across every panel (a run-loop mode, a scroll).
+    public var spans: [ChartSpan]
+    /// Lines of text under the legend (what was left out, where the data came from).
+    public var notes: [String]
+
+    public init(
+        title: String, xAxis: ChartAxis, panels: [ChartPanel], spans: [ChartSpan] = [], notes: [String] = []
+    ) {
+        self.title = title
+        self.xAxis = xAxis
+        self.panels = panels
+        self.spans = spans
+        self.notes = notes
+    }
+}
+
+/// One axis: its label, the unit its tick labels carry, and its range and ticks when they are
+/// not to be taken from the data.
+public struct ChartAxis: Sendable {
+    /// The axis's name, with its unit: `time (s)`, `frame time (ms)`.
+    public var label: String
+    /// A suffix for tick labels on the x axis (`s` gives `0s 1s 2s`); the y axes show bare numbers.
+    public var unit: String
+    /// The lowest value shown; nil: the data's lowest, or 0 when the data is all positive.
+    public var lower: Double?
+    /// The highest value shown; nil: the data's (and the rules') highest, rounded up to a tick.
+    public var upper: Double?
+    /// Where the ticks are; nil: about five round numbers (1, 2 or 5 times a power of ten).
+    public var ticks: [Double]?
+    /// At most this many decimals in the labels of explicit ``ticks`` (trailing zeros trimmed);
+    /// automatic ticks show as many as their step needs.
+    public var tickDecimals: Int
+
+    public init(
+        label: String, unit: String = "", lower: Double? = nil, upper: Double? = nil, ticks: [Double]? = nil,
+        tickDecimals: Int = 1
+    ) {
+        self.label = label
+        self.unit = unit
+        self.lower = lower
+        self.upper = upper
+        self.ticks = ticks
+        self.tickDecimals = tickDecimals
+    }
+}
+
+/// One panel: a y axis with its series and horizontal rules.
+public struct ChartPanel: Sendable {
+    public var yAxis: ChartAxis
+    /// Drawn in order: a later series is drawn over an earlier one.
+    public var series: [ChartSeries]
+    /// Horizontal lines across the panel (a budget, a threshold).
+    public var rules: [ChartRule]
+    /// The panel's share of the chart's height, against the other panels' weights.
+    public var weight: Int
+    /// The name of the terminal row that shows the ``ChartSeries/mark`` of each series, beside
+    /// the axis (`hitch`).
+    public var markLabel: String
+
+    public init(
+        yAxis: ChartAxis, series: [ChartSeries] = [], rules: [ChartRule] = [], weight: Int = 1, markLabel: String = ""
+    ) {
+        self.yAxis = yAxis
+        self.series = series
+        self.rules = rules
+        self.weight = weight
+        self.markLabel = markLabel
+    }
+}
+
+/// A named series of points, drawn in one style and colour.
+public struct ChartSeries: Sendable {
+    /// How a series is drawn.
+    public enum Style: Sendable, Hashable {
+        /// A bar from 0 to y for each point: over `[start, x]` when the point has a start (a
+        /// frame's time, from the previous present to its own), else a thin bar at x. In the
+        /// terminal, each column shows its tallest bar in eighths of a row.
+        case bars
+        /// y held over `[start, x]`, or from the previous point's x when the point has no start.
+        case steps
+        /// Straight lines from point to point.
+        case line
+        /// A dot per point; in the terminal, the series' ``ChartSeries/symbol``.
+        case points
+    }
+
+    /// The name the legend shows.
+    public var name: String
+    public var style: Style
+    public var color: RGB
+    /// The character that draws the series in the terminal (steps, lines, points) and stands
+    /// for it in the legend.
+    public var symbol: Character
+    /// A character written in the panel's mark row under every column the series has a point
+    /// in (a later series' mark wins): how the terminal tells series apart without colour.
+    public var mark: Character?
+    public var points: [ChartPoint]
+
+    public init(
+        _ name: String, style: Style, color: RGB, symbol: Character = "•", mark: Character? = nil,
+        points: [ChartPoint] = []
+    ) {
+        self.name = name
+        self.style = style
+        self.color = color
+        self.symbol = symbol
+        self.mark = mark
+        self.points = points
+    }
+}
+
+/// A point; bars and steps may also cover an interval of x that ends at it.
+public struct ChartPoint: Sendable, Hashable {
+    public var x: Double
+    public var y: Double
+    /// Where the point's interval starts: bars fill, and steps hold, from here to ``x``.
+    public var start: Double?
+
+    public init(x: Double, y: Double, start: Double? = nil) {
+        self.x = x
+        self.y = y
+        self.start = start
+    }
+}
+
+/// A horizontal line at a value of the panel's y axis: a budget, a threshold.
+public struct ChartRule: Sendable {
+    public var y: Double
+    /// Written beside the line in an SVG and in the legend.
+    public var label: String
+    public var color: RGB
+    public var dashed: Bool
+
+    public init(y: Double, label: String, color: RGB, dashed: Bool = true) {
+        self.y = y
+        self.label = label
+        self.color = color
+        self.dashed = dashed
+    }
+}
+
+/// A stretch of x shaded across every panel; spans with the same label share a legend entry and,
+/// in the terminal, a row under the panels.
+public struct ChartSpan: Sendable {
+    public var from: Double
+    public var to: Double
+    public var label: String
+    /// A light colour: the span is drawn behind the data.
+    public var color: RGB
+
+    public init(from: Double, to: Double, label: String, color: RGB) {
+        self.from = from
+        self.to = to
+        self.label = label
+        self.color = color
+    }
+}
+
+// MARK: - Scales shared by both renderers
+
+/// A resolved axis: its range and its ticks with their labels.
+struct ChartScale {
+    var lower: Double
+    var upper: Double
+    var ticks: [(value: Double, label: String)]
+
+    var span: Double { upper - lower }
+
+    /// `v`'s place on the axis, 0 at ``lower`` and 1 at ``upper``.
+    func fraction(_ v: Double) -> Double { (v - lower) / span }
+
+    /// The x scale: the axis's range, or the data's.
+    static func x(_ axis: ChartAxis, chart: Chart, target: Int) -> ChartScale {
+        var values: [Double] = []
+        for panel in chart.panels {
+            for series in panel.series {
+                for p in series.points {
+                    values.append(p.x)
+                    if let s = p.start { values.append(s) }
+                }
+            }
+        }
+        for span in chart.spans { values += [span.from, span.to] }
+        let finite = values.filter(\.isFinite)
+        let lower = axis.lower.flatMap { $0.isFinite ? $0 : nil } ?? finite.min() ?? 0
+        let upper = axis.upper.flatMap { $0.isFinite ? $0 : nil } ?? finite.max() ?? 1
+        return resolve(axis, lower: lower, upper: upper, roundUp: false, target: target)
+    }
+
+    /// A panel's y scale: the axis's range, or 0 (or the data's lowest, when below 0) up to the
+    /// data's and the rules' highest, rounded up to a tick.
+    static func y(_ panel: ChartPanel, target: Int) -> ChartScale {
+        var values = panel.rules.map(\.y)
+        for series in panel.series { values += series.points.map(\.y) }
+        let finite = values.filter(\.isFinite)
+        let axis = panel.yAxis
+        let lower = axis.lower.flatMap { $0.isFinite ? $0 : nil } ?? min(0, finite.min() ?? 0)
+        let upper = axis.upper.flatMap { $0.isFinite ? $0 : nil } ?? finite.max() ?? 1
+        return resolve(axis, lower: lower, upper: upper, roundUp: axis.upper == nil, target: target)
+    }
+
+    private static func resolve(
+        _ axis: ChartAxis, lower: Double, upper: Double, roundUp: Bool, target: Int
+    ) -> ChartScale {
+        var lower = lower
+        var upper = upper
+        if !(upper > lower) {
+            // One value, or none: a unit around it.
+            let pad = lower == 0 ? 1 : Swift.abs(lower) / 2
+            upper = lower + pad
+            if axis.lower == nil && lower != 0 { lower -= pad }
+        }
+        if !(upper - lower).isFinite || !(upper > lower) {
+            lower = 0
+            upper = 1
+        }
+        if let explicit = axis.ticks {
+            let shown = explicit.filter { $0.isFinite && $0 >= lower && $0 <= upper }
+            return ChartScale(
+                lower: lower, upper: upper,
+                ticks: shown.map { ($0, ChartNumber.format($0, decimals: axis.tickDecimals) + axis.unit) })
+        }
+        let step = ChartNumber.niceStep((upper - lower) / Double(max(1, target)))
+        if roundUp {
+            // A little headroom, so that the highest point does not sit on the frame.
+            let k = (upper * 1.04 / step.value).rounded(.up)
+            if k.isFinite { upper = max(upper, k * step.value) }
+        }
+        var ticks: [(Double, String)] = []
+        let first = (lower / step.value).rounded(.up)
+        let last = (upper / step.value).rounded(.down)
+        if first.isFinite, last.isFinite, last - first < 1000 {
+            var k = first
+            while k <= last {
+                let v = k * step.value
+                ticks.append((v, ChartNumber.format(v, decimals: step.decimals) + axis.unit))
+                k += 1
+            }
+        }
+        return ChartScale(lower: lower, upper: upper, ticks: ticks)
+    }
+}
+
+/// Deterministic numbers for charts: fixed decimals from rounded integers.
+enum ChartNumber {
+    /// `v` with at most `decimals` decimals, trailing zeros trimmed: `16.7`, `50`, `0.25`.
+    static func format(_ v: Double, decimals: Int) -> String {
+        let d = max(0, min(6, decimals))
+        var scale = 1.0
+        for _ in 0..<d { scale *= 10 }
+        let scaled = (v * scale).rounded()
+        guard scaled.isFinite, Swift.abs(scaled) < 9e17 else { return v > 0 ? "∞" : v < 0 ? "-∞" : "?" }
+        let n = Int64(scaled)
+        return SimFormat.decimal(n == 0 ? 0 : n, scaleDigits: d, minFraction: 0)
+    }
+
+    /// A round step near `raw`: 1, 2 or 5 times a power of ten, with the decimals it needs.
+    static func niceStep(_ raw: Double) -> (value: Double, decimals: Int) {
+        guard raw.isFinite, raw > 1e-9 else { return (1e-9, 9) }
+        var magnitude = 1.0
+        var decimals = 0
+        while magnitude * 10 <= raw {
+            magnitude *= 10
+        }
+        while magnitude > raw {
+            magnitude /= 10
+            decimals += 1
+        }
+        let normalized = raw / magnitude
+        let factor: Double
+        if normalized < 1.5 {
+            factor = 1
+        } else if normalized < 3 {
+            factor = 2
+        } else if normalized < 7 {
+            factor = 5
+        } else {
+            factor = 10
+            decimals = max(0, decimals - 1)
+        }
+        return (factor * magnitude, decimals)
+    }
+}
+
+// MARK: - A plot command's output
+
+extension Chart {
+    /// What a plot command returns: the chart as an SVG file for the session to write, or drawn
+    /// as text for the display.
+    ///
+    /// With a file, the output carries the SVG in ``CommandOutput/files`` (the session writes it
+    /// atomically, see ``OutputFile``) and its text is `wrote <file> (<n> bytes): <summary>`.
+    /// Without one, the text is the chart drawn ``terminal(width:height:color:)`` at the display's
+    /// width (or `columns`, when given), then the summary wrapped to that width. The JSON result is `json` followed by
+    /// `file` (or null), `bytes` (the SVG's size, or null) and `columns` (the text's width, or
+    /// null).
+    ///
+    /// - Parameters:
+    ///   - file: where to write the SVG; its name must end in `.svg`. Nil draws the chart as text.
+    ///   - display: where the text is shown (``ToolHost/display``).
+    ///   - columns: a width asked for (a `--width` option), instead of the display's.
+    ///   - rows: the panels' height in rows, for the text.
+    ///   - summary: one line saying what the chart shows.
+    ///   - json: the first fields of the JSON result.
+    /// - Throws: ``CommandError`` when the file's name does not end in `.svg`.
+    public func commandOutput(
+        file: String?, display: TextDisplay, columns: Int? = nil, rows: Int, summary: String,
+        json: [(String, JSONValue)]
+    ) throws(CommandError) -> CommandOutput {
+        guard let file else {
+            let width = min(1000, max(24, columns ?? display.columns))
+            let text =
+                ([terminal(width: width, height: rows, color: display.color)]
+                + ChartText.wrap(summary, width: width)).joined(separator: "\n")
+            return CommandOutput(
+                text: text, json: .object(json + [("file", .null), ("bytes", .null), ("columns", JSONValue(width))]))
+        }
+        guard file.lowercased().hasSuffix(".svg"), file.count > 4 else {
+            throw CommandError("the chart is written as SVG: name the file <name>.svg (got '\(file)')")
+        }
+        let document = svg()
+        let bytes = document.utf8.count
+        return CommandOutput(
+            text: "wrote \(file) (\(bytes) bytes): \(summary)",
+            json: .object(json + [("file", .string(file)), ("bytes", JSONValue(bytes)), ("columns", .null)]),
+            files: [OutputFile(path: file, contents: document)])
+    }
+}

@@ -1,0 +1,208 @@
+import DebugShellCore
+
+/// `fps plot`: the frame-time chart, as an SVG file or drawn in the terminal (docs/FPSMeter.md).
+///
+/// It reads what the meter keeps already — the last 1,000 presents (`fps frames`), the last
+/// 3,600 windows (`fps history`) and the last 1,000 stretches of tracking mode — so drawing
+/// costs nothing while time runs.
+extension FPSMeter {
+    /// The panels' height in rows when `--height` does not say.
+    static let plotRows = 15
+
+    static let onTimeColor = RGB(120, 144, 156)
+    static let causeColors: [HitchCause: RGB] = [
+        .commit: RGB(230, 145, 56), .render: RGB(214, 69, 65), .both: RGB(142, 68, 173),
+    ]
+    static let labelReadingColor = RGB(46, 160, 67)
+    static let presentedColor = RGB(33, 113, 181)
+    static let trackingColor = RGB(214, 230, 245)
+
+    func plot(_ invocation: Invocation) throws(CommandError) -> CommandOutput {
+        try requireStarted()
+        let file = invocation.word("file")
+        if file != nil && (invocation.has("width") || invocation.has("height")) {
+            throw CommandError("--width and --height size the chart in the terminal; an SVG file scales")
+        }
+        if frames.appended == 0 && windows.isEmpty {
+            throw CommandError(
+                "nothing to plot: no frame has been presented and no window has closed since the meter started at \(since)"
+            )
+        }
+        let (from, to) = try plotRange(invocation)
+
+        // The data in range: frame times by present, windows and tracking stretches that overlap.
+        let kept = frames.elements.filter { $0.present >= from && $0.present <= to }
+        let timed = kept.filter { $0.counted && $0.interval > 0 }
+        let shownWindows = windows.elements.filter { $0.to > from && $0.from < to }
+        var spans = trackingSpans.elements.filter { $0.to > from && $0.from < to }
+        if let start = trackingSince, start < to, measuredAt > from {
+            spans.append(TrackingSpan(from: start, to: measuredAt))
+        }
+        guard !timed.isEmpty || !shownWindows.isEmpty else {
+            throw CommandError("nothing to plot between \(from) and \(to): no frame time and no window there")
+        }
+
+        let chart = frameChart(from: from, to: to, frames: timed, windows: shownWindows, spans: spans)
+        let hitchCounts = HitchCause.allCases.map { cause in kept.filter { $0.hitch > 0 && $0.cause == cause }.count }
+        let hitchTotal = hitchCounts.reduce(0, +)
+        func count(_ n: Int, _ one: String, _ many: String) -> String { "\(n) \(n == 1 ? one : many)" }
+        let summary =
+            "\(count(kept.count, "present", "presents")), \(count(timed.count, "frame time", "frame times")), "
+            + "\(count(hitchTotal, "hitch", "hitches")) (commit \(hitchCounts[0]), render \(hitchCounts[1]), both \(hitchCounts[2])), "
+            + "\(count(shownWindows.count, "window", "windows")), from \(from) to \(to)"
+        return try chart.commandOutput(
+            file: file, display: host.display, columns: invocation.integer("width").map { Int($0) },
+            rows: invocation.integer("height").map { Int($0) } ?? FPSMeter.plotRows, summary: summary,
+            json: [
+                ("from_ns", JSONValue(from)), ("to_ns", JSONValue(to)), ("presents", JSONValue(kept.count)),
+                ("frame_times", JSONValue(timed.count)),
+                (
+                    "hitches",
+                    .fields([
+                        "commit": JSONValue(hitchCounts[0]), "render": JSONValue(hitchCounts[1]),
+                        "both": JSONValue(hitchCounts[2]),
+                    ])
+                ),
+                ("windows", JSONValue(shownWindows.count)), ("tracking_spans", JSONValue(spans.count)),
+            ])
+    }
+
+    /// `--from` and `--to`: by default from the start (or the oldest present kept) to now (or the
+    /// stop); `--to` past the meter's data stops at its end.
+    private func plotRange(_ invocation: Invocation) throws(CommandError) -> (SimTime, SimTime) {
+        var defaultFrom = since
+        if frames.dropped > 0, let oldest = frames.first { defaultFrom = max(since, oldest.present) }
+        let from = invocation.time("from") ?? defaultFrom
+        let asked = invocation.time("to")
+        if let asked, from >= asked {
+            throw CommandError("--from \(from) is not before --to \(asked)")
+        }
+        let end = measuredAt
+        let to = min(asked ?? end, end)
+        guard from < to else {
+            throw CommandError(
+                "nothing to plot from \(from): the meter's data ends at \(end) (\(stoppedAt == nil ? "now" : "its stop"))"
+            )
+        }
+        return (from, to)
+    }
+
+    /// The chart: frame time per present over the budget lines, with hitches coloured by cause;
+    /// under it the label's reading per window beside the frames presented; tracking shaded.
+    private func frameChart(
+        from: SimTime, to: SimTime, frames timed: [FrameRecord], windows shown: [WindowRecord], spans: [TrackingSpan]
+    ) -> Chart {
+        func seconds(_ t: SimTime) -> Double { Double(t.nanoseconds) / 1e9 }
+        func milliseconds(_ ns: Int64) -> Double { Double(ns) / 1e6 }
+        let rate = device.refreshRate.hertz
+        let period = 1000 / Double(rate)
+
+        var onTime = ChartSeries("on time", style: .bars, color: FPSMeter.onTimeColor)
+        var late: [HitchCause: ChartSeries] = [:]
+        for cause in HitchCause.allCases {
+            late[cause] = ChartSeries(
+                cause.plotName, style: .bars, color: FPSMeter.causeColors[cause] ?? FPSMeter.onTimeColor,
+                mark: cause.mark)
+        }
+        var longest = 0.0
+        for f in timed {
+            let point = ChartPoint(
+                x: seconds(f.present), y: milliseconds(f.interval),
+                start: seconds(f.present - SimDuration(nanoseconds: f.interval)))
+            longest = max(longest, point.y)
+            if f.hitch > 0, let cause = f.cause {
+                late[cause]?.points.append(point)
+            } else {
+                onTime.points.append(point)
+            }
+        }
+        // The y axis in whole periods, ticks every 1, 2, 5, 10, … periods, at least 3 periods high.
+        // Frame times are whole periods of the grid, give or take a nanosecond of its rounding.
+        let periods = max(3, Int((longest / period - 0.001).rounded(.up)) + 1)
+        var step = 1
+        while periods > step * 6 { step = nextStep(step) }
+        let top = ((periods + step - 1) / step) * step
+        let frameAxis = ChartAxis(
+            label: "frame time per present (ms)", lower: 0,
+            upper: Double(top) * period, ticks: stride(from: 0, through: top, by: step).map { Double($0) * period })
+        let frameTimes = ChartPanel(
+            yAxis: frameAxis, series: [onTime] + HitchCause.allCases.compactMap { late[$0] },
+            rules: [
+                ChartRule(y: period, label: "1× budget \(FPSMeter.plotMilliseconds(period))", color: RGB(90, 90, 90)),
+                ChartRule(
+                    y: 2 * period, label: "2× budget \(FPSMeter.plotMilliseconds(2 * period))", color: RGB(200, 60, 60)),
+            ], weight: 2, markLabel: "hitch")
+
+        var reading = ChartSeries("FPS label's reading", style: .steps, color: FPSMeter.labelReadingColor, symbol: "━")
+        var presented = ChartSeries(
+            "frames presented per second", style: .steps, color: FPSMeter.presentedColor, symbol: "─")
+        var highest = Double(rate)
+        for w in shown {
+            let a = seconds(w.from)
+            let b = seconds(w.to)
+            reading.points.append(ChartPoint(x: b, y: Double(w.reading), start: a))
+            let span = w.to - w.from
+            let rateShown = span > .zero ? Double(w.presents) * 1e9 / Double(span.nanoseconds) : 0
+            presented.points.append(ChartPoint(x: b, y: rateShown, start: a))
+            highest = max(highest, rateShown)
+        }
+        let fpsAxis = ChartAxis(
+            label: "fps per window: the label's reading, the frames presented", lower: 0,
+            upper: highest * 1.1, ticks: [0, Double(rate) / 2, Double(rate)], tickDecimals: 0)
+        let fps = ChartPanel(yAxis: fpsAxis, series: [reading, presented], weight: 1)
+
+        var notes: [String] = []
+        if frames.dropped > 0, let oldest = frames.first, from < oldest.present {
+            notes.append(
+                "only the last \(FPSMeter.frameLimit) presents are kept: no frame time before \(oldest.present)")
+        }
+        if windows.dropped > 0, let oldest = windows.first, from < oldest.from {
+            notes.append("only the last \(FPSMeter.historyLimit) windows are kept: none before \(oldest.from)")
+        }
+        return Chart(
+            title: "fps plot: \(from) to \(to) at \(rate) Hz",
+            xAxis: ChartAxis(label: "time (s)", unit: "s", lower: seconds(from), upper: seconds(to)),
+            panels: [frameTimes, fps],
+            spans: spans.map {
+                ChartSpan(
+                    from: seconds(max($0.from, from)), to: seconds(min($0.to, to)), label: "tracking",
+                    color: FPSMeter.trackingColor)
+            }, notes: notes)
+    }
+
+    /// The next tick step in periods: 1, 2, 5, 10, 20, 50, …
+    private func nextStep(_ step: Int) -> Int {
+        var magnitude = 1
+        while step >= magnitude * 10 { magnitude *= 10 }
+        switch step / magnitude {
+        case 1: return 2 * magnitude
+        case 2: return 5 * magnitude
+        default: return 10 * magnitude
+        }
+    }
+
+    /// Milliseconds with three decimals: `16.667ms`.
+    static func plotMilliseconds(_ ms: Double) -> String {
+        SimDuration(nanoseconds: Int64((ms * 1e6).rounded())).millisecondsDescription
+    }
+}
+
+extension HitchCause {
+    /// The legend's name.
+    var plotName: String {
+        switch self {
+        case .commit: return "commit hitch"
+        case .render: return "render hitch"
+        case .both: return "commit and render hitch"
+        }
+    }
+
+    /// The letter under the bar in the terminal.
+    var mark: Character {
+        switch self {
+        case .commit: return "c"
+        case .render: return "r"
+        case .both: return "b"
+        }
+    }
+}
