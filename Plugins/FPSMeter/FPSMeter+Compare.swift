@@ -38,7 +38,7 @@ extension FPSMeter {
         var errorText: String {
             guard let error else { return "—" }
             switch unit {
-            case "ns": return FPSMeter.signedMilliseconds(error)
+            case "ns": return FPSMeter.signedDuration(error)
             case "fps": return FPSMeter.signed(error, unit: " fps")
             default: return FPSMeter.signed(error)
             }
@@ -156,7 +156,7 @@ extension FPSMeter {
         r.extra = [("frames", .int(lab.frames)), ("slow", .int(lab.slowFrames)), ("frozen", .int(lab.frozenFrames))]
         guard let span = callbackSpan else { return r }
         let missed = ledger.span(after: span.from, through: span.to)
-        let delay = SimDuration(nanoseconds: lab.framesDelay).millisecondsDescription
+        let delay = SimDuration(nanoseconds: lab.framesDelay).description
         r.measured(
             lab.framesDelay, "delay \(delay) · slow \(lab.slowFrames) · frozen \(lab.frozenFrames)",
             truth: missed.missedTime, FPSMeter.missedText(missed), span: span, "(\(span.from), \(span.to)]")
@@ -174,14 +174,14 @@ extension FPSMeter {
         let ns = (lab.matrixDropTime * 1_000_000).rounded()
         let drop = ns < 9.2e18 ? Int64(ns) : Int64.max
         let text =
-            "drop \(SimDuration(nanoseconds: drop).millisecondsDescription) (\(lab.matrixSlowIntervals) over 40ms)"
+            "drop \(SimDuration(nanoseconds: drop).description) (\(lab.matrixSlowIntervals) over 40ms)"
         r.measured(
             drop, text, truth: missed.missedTime, FPSMeter.missedText(missed), span: span, "(\(span.from), \(span.to)]")
         return r
     }
 
-    /// The truth of the since-start estimators: `1483.333ms missed (89)`.
+    /// The truth of the since-start estimators: `1.483333333s missed (89)`.
     static func missedText(_ span: (presents: Int64, missed: Int64, missedTime: Int64)) -> String {
-        "\(SimDuration(nanoseconds: span.missedTime).millisecondsDescription) missed (\(span.missed))"
+        "\(SimDuration(nanoseconds: span.missedTime).description) missed (\(span.missed))"
     }
 }

@@ -36,7 +36,7 @@ extension FPSMeter {
         let hitchTime = SimDuration(nanoseconds: h.time)
         rows.append([
             "hitches",
-            "\(h.count) (commit \(h.commit) · render \(h.render) · both \(h.both)), \(hitchTime.millisecondsDescription) in \(animatingTime) animating",
+            "\(h.count) (commit \(h.commit) · render \(h.render) · both \(h.both)), \(hitchTime.description) in \(animatingTime) animating",
         ])
         if let ratio = hitchRatio {
             rows.append([
@@ -49,7 +49,7 @@ extension FPSMeter {
             let max = intervals.maximum
         {
             let text = [("p50", p50), ("p95", p95), ("p99", p99), ("max", max)]
-                .map { "\($0.0) \(SimDuration(nanoseconds: $0.1).millisecondsDescription)" }.joined(separator: " · ")
+                .map { "\($0.0) \(SimDuration(nanoseconds: $0.1).description)" }.joined(separator: " · ")
             rows.append(["frame time", "\(text) (\(intervals.total) intervals)"])
         } else {
             rows.append(["frame time", "— (fewer than two counted presents)"])

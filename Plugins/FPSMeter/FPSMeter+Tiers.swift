@@ -68,10 +68,10 @@ extension FPSMeter {
         (value > 0 ? "+" : "") + String(value) + unit
     }
 
-    /// A signed duration in ms: `+12.5ms`, `-1483.333ms`, `0ms`.
-    static func signedMilliseconds(_ ns: Int64) -> String {
+    /// A signed duration, exactly: `+12.5ms`, `-1.483333333s`, `0s`.
+    static func signedDuration(_ ns: Int64) -> String {
         let magnitude = SimDuration(nanoseconds: ns == .min ? .max : abs(ns))
-        return (ns > 0 ? "+" : ns < 0 ? "-" : "") + magnitude.millisecondsDescription
+        return (ns > 0 ? "+" : ns < 0 ? "-" : "") + magnitude.description
     }
 
     /// Columns padded to their widest cell, two spaces apart; `right` columns are right-aligned.

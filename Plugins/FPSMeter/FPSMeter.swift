@@ -448,7 +448,7 @@ extension FPSMeter: DeviceObserver {
                         ToolEvent(
                             name: "fps.hitch", time: info.present,
                             message:
-                                "hitch \(hitch.millisecondsDescription) (\(cause.rawValue)), frame \(info.frame) expected at \(info.expectedPresent.eventStamp)",
+                                "hitch \(hitch) (\(cause.rawValue)), frame \(info.frame) expected at \(info.expectedPresent)",
                             fields: [
                                 ("frame", .int(info.frame)), ("hitch_ns", JSONValue(hitch)),
                                 ("cause", .string(cause.rawValue)),

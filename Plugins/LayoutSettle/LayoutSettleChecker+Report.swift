@@ -27,13 +27,13 @@ extension LayoutSettleChecker {
             rows.append(
                 (
                     "mode",
-                    "quiet: settled once \(w.quiet.millisecondsDescription) pass without a change; timeout \(w.timeout)"
+                    "quiet: settled once \(w.quiet) pass without a change; timeout \(w.timeout)"
                 ))
         case .seed:
             rows.append(
                 (
                     "mode",
-                    "seed: two equal snapshots in a row, polled every \(w.poll.millisecondsDescription) (leeway \(w.leeway.millisecondsDescription)); timeout \(w.timeout)"
+                    "seed: two equal snapshots in a row, polled every \(w.poll) (leeway \(w.leeway)); timeout \(w.timeout)"
                 ))
         }
         rows.append(
@@ -54,7 +54,7 @@ extension LayoutSettleChecker {
         var changes = "\(w.changedCallbacks) of \(w.callbacks) checker frame\(w.callbacks == 1 ? "" : "s")"
         if w.state != .settled {
             let still = max(w.longestStill, (w.endedAt ?? device.now) - w.lastChange)
-            changes += "; longest still period \(still.millisecondsDescription)"
+            changes += "; longest still period \(still)"
         }
         rows.append(("changes", changes))
         switch w.mode {
@@ -62,11 +62,11 @@ extension LayoutSettleChecker {
             rows.append(
                 (
                     "cost",
-                    "\(SettleWatch.quietBaseCost.microseconds) + \(w.costPerView.microseconds) per changed view per frame; \(w.totalCost.microseconds) in all"
+                    "\(SettleWatch.quietBaseCost.description) + \(w.costPerView.description) per changed view per frame; \(w.totalCost.description) in all"
                 ))
         case .seed:
             rows.append(
-                ("cost", "\(w.costPerView.microseconds) per view per frame; \(w.totalCost.microseconds) in all"))
+                ("cost", "\(w.costPerView.description) per view per frame; \(w.totalCost.description) in all"))
         }
         if w.lateChanges > 0, let last = w.lateLast {
             let after = w.state == .settled ? "it settled" : "it ended"
@@ -227,16 +227,6 @@ extension LayoutSettleChecker {
             return nil
         }
         return line
-    }
-}
-
-extension SimDuration {
-    /// A checker cost: microseconds with up to three decimals below a millisecond (`0.2µs`,
-    /// `12.5µs`), then milliseconds (`50ms`), then seconds (`3s`).
-    var microseconds: String {
-        if nanoseconds < 1_000_000 { return SimFormat.decimal(nanoseconds, scaleDigits: 3, minFraction: 0) + "µs" }
-        if nanoseconds < 1_000_000_000 { return millisecondsDescription }
-        return description
     }
 }
 

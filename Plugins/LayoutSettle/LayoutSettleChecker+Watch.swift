@@ -173,7 +173,7 @@ extension LayoutSettleChecker {
             ToolEvent(
                 name: "layout.settled", time: t,
                 message:
-                    "settled (\(w.rootName), \(ViewFormat.grouped(views)) view\(views == 1 ? "" : "s"), last change \(w.lastChange.eventStamp))",
+                    "settled (\(w.rootName), \(ViewFormat.grouped(views)) view\(views == 1 ? "" : "s"), last change \(w.lastChange))",
                 fields: [
                     ("root", .string(w.rootName)), ("mode", .string(w.mode.rawValue)), ("views", .int(Int64(views))),
                     ("last_change_ns", JSONValue(w.lastChange)), ("last_changed_view", JSONValue(lastName)),

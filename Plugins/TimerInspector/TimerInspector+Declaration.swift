@@ -22,7 +22,7 @@ extension TimerInspector {
         return options
     }
 
-    private static let nameArgument = ArgumentSpec("name", .name(newNameDomain), abstract: "A name for the new timer.")
+    private static let nameArgument = ArgumentSpec("name", .name(newTimerDomain), abstract: "A name for the new timer.")
     private static let existingTimer = ArgumentSpec("name", .name(timerDomain), abstract: "The timer.")
 
     static let timerCommand = CommandSpec(
@@ -162,7 +162,7 @@ extension TimerInspector {
         verbs: [
             VerbSpec(
                 "new", abstract: "Make an object the shell holds a reference to.",
-                arguments: [ArgumentSpec("name", .name(newNameDomain), abstract: "A name for the object.")],
+                arguments: [ArgumentSpec("name", .name(newObjectDomain), abstract: "A name for the object.")],
                 examples: TimerInspectorExamples.objectNew),
             VerbSpec(
                 "release", abstract: "Drop the shell's reference: deallocated, or kept alive by a timer (a leak).",

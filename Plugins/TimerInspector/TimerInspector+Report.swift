@@ -271,18 +271,15 @@ extension TimerInspector {
     }
 }
 
-/// Text for people: durations in ms below a second, times with three decimals as in event
-/// lines; JSON carries exact nanoseconds.
+/// Text for people: durations and times exactly, in the shell's one format (`50ms`,
+/// `16.666667ms`, `1.5s`), so that any of them can be pasted into `expect`; JSON carries
+/// nanoseconds.
 enum Format {
-    /// `16.667ms`, `50ms`, `1s`, `1.5s`.
-    static func duration(_ d: SimDuration) -> String {
-        guard d.nanoseconds >= 1_000_000_000 else { return d.millisecondsDescription }
-        let ms = SimFormat.roundedDivide(Int128(d.nanoseconds), by: 1_000_000)
-        return SimFormat.decimal(Int64(clamping: ms), scaleDigits: 3, minFraction: 0) + "s"
-    }
+    /// `16.666667ms`, `50ms`, `1s`, `1.5s`.
+    static func duration(_ d: SimDuration) -> String { d.description }
 
-    /// `0.050s`
-    static func time(_ t: SimTime) -> String { t.eventStamp }
+    /// `50ms`, `1.016666667s`
+    static func time(_ t: SimTime) -> String { t.description }
 
     /// `10,000,000`
     static func grouped(_ n: Int64) -> String {

@@ -51,8 +51,10 @@ public final class TimerInspector: DebugTool {
 
     static let timerDomain = NameDomain("timer")
     static let objectDomain = NameDomain("object")
-    /// The name of something being created: nothing to complete.
-    static let newNameDomain = NameDomain("new-name")
+    /// The name of a timer or object being created: nothing to complete (an error names it as
+    /// a `new timer name`).
+    static let newTimerDomain = NameDomain("new timer")
+    static let newObjectDomain = NameDomain("new object")
 
     let host: any ToolHost
     let device: any SimulatedDevice

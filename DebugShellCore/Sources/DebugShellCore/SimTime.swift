@@ -27,9 +27,11 @@
     /// events or more per simulated second without showing anything a 1 µs one does not.
     public static let minimumRepeatInterval = SimDuration(nanoseconds: 1_000)
 
-    /// Seconds with up to nine decimals and no trailing zeros: `0.516666666s`, `0.5s`, `0s`.
-    public var description: String { SimFormat.seconds(nanoseconds) }
-    /// Milliseconds with up to three decimals: `16.667ms`.
+    /// Exactly, in the largest unit in which it is at least 1: `20ms`, `16.666667ms`, `1.5s`,
+    /// `0s` (``SimFormat/exact(_:)``). What it prints reads back as the same duration.
+    public var description: String { SimFormat.exact(nanoseconds) }
+    /// Milliseconds rounded to three decimals: `16.667ms`. Not exact: text meant to be pasted
+    /// back uses ``description``.
     public var millisecondsDescription: String { SimFormat.milliseconds(nanoseconds) }
 }
 
@@ -60,13 +62,15 @@
     public func adding(_ d: SimDuration) throws(RangeError) -> SimTime {
         let (sum, overflow) = nanoseconds.addingReportingOverflow(d.nanoseconds)
         guard !overflow, sum <= SimTime.horizon.nanoseconds, sum >= 0 else {
-            throw RangeError("time \(SimFormat.seconds(nanoseconds)) + \(d) is beyond the 2^62 ns horizon")
+            throw RangeError("time \(SimFormat.exact(nanoseconds)) + \(d) is beyond the 2^62 ns horizon")
         }
         return SimTime(nanoseconds: sum)
     }
 
-    public var description: String { SimFormat.seconds(nanoseconds) }
-    /// Seconds with exactly three decimals, for event lines: `[0.500s]`.
+    /// Exactly, as a duration since t = 0: `500ms`, `1.25s`, `0s` (``SimFormat/exact(_:)``).
+    public var description: String { SimFormat.exact(nanoseconds) }
+    /// Seconds with exactly three decimals, a clock for people: the stamp of an event line
+    /// (`[0.500s]`) and the interactive prompt.
     public var eventStamp: String { SimFormat.secondsFixed3(nanoseconds) }
 }
 
@@ -84,6 +88,20 @@ public struct RangeError: Error, Sendable, CustomStringConvertible {
 
 /// Deterministic text for times, durations and numbers.
 public enum SimFormat {
+    /// `ns` exactly, in the largest of s, ms, µs and ns in which its magnitude is at least 1,
+    /// with the decimals it needs and no trailing zeros: `20ms`, `16.666667ms`, `1.5s`,
+    /// `2.983333333s`, `12.5µs`, `250ns`, `0s`. The one format for durations and times: every
+    /// value printed this way can be pasted into `expect` and compares equal.
+    public static func exact(_ ns: Int64) -> String {
+        switch ns.magnitude {
+        case 0: return "0s"
+        case 1_000_000_000...: return decimal(ns, scaleDigits: 9, minFraction: 0) + "s"
+        case 1_000_000...: return decimal(ns, scaleDigits: 6, minFraction: 0) + "ms"
+        case 1_000...: return decimal(ns, scaleDigits: 3, minFraction: 0) + "µs"
+        default: return String(ns) + "ns"
+        }
+    }
+
     /// `ns` as seconds, up to nine decimals, trailing zeros removed, with an `s` suffix.
     public static func seconds(_ ns: Int64) -> String {
         decimal(ns, scaleDigits: 9, minFraction: 0) + "s"

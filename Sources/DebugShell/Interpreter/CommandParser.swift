@@ -8,6 +8,11 @@ public struct ParsedCommand: Sendable {
     /// The rest argument's words, left unparsed as a slice of the words parsed, when the caller
     /// asked for that (`after`, `at`, `every`: see ``CommandParser/parse(_:text:keepingRestOf:)``).
     var rest: ArraySlice<Word>?
+    /// `--help` stood where the verb's options do: the command prints its help instead of
+    /// running (``CommandParser/asksForHelp(_:verb:)``).
+    var asksForHelp = false
+    /// The verb was named (`fps start --help`), not the command's default (`fps --help`).
+    var verbNamed = false
 
     /// How the command is named in messages: `fps start`, `run`.
     public var label: String {
@@ -37,7 +42,22 @@ struct CommandParser {
         guard let first = words.first else { throw CommandError("empty command") }
         let command = try resolveCommand(first)
         var rest = words.dropFirst()
-        let verb = try resolveVerb(of: command.spec, words: &rest)
+        // `view --help`: the command's help, even where a verb is needed.
+        let helpFirst = rest.first.map { !$0.quoted && $0.text == "--help" } ?? false
+        let verb: VerbSpec
+        if helpFirst, let first = command.spec.verbs.first {
+            verb = first
+        } else {
+            verb = try resolveVerb(of: command.spec, words: &rest)
+        }
+        if helpFirst || CommandParser.asksForHelp(rest, verb: verb) {
+            var parsed = ParsedCommand(
+                command: command, verb: verb,
+                invocation: Invocation(command: command.spec.name, verb: verb.name, text: text, values: [:], flags: []))
+            parsed.asksForHelp = true
+            parsed.verbNamed = rest.count < words.count - 1
+            return parsed
+        }
         let label = verb.name.isEmpty ? command.spec.name : "\(command.spec.name) \(verb.name)"
         let keepsRest = command.owner == .builtIn && keepingRestOf.contains(command.spec.name)
         let (values, flags, restSlice) = try parseArguments(rest, verb: verb, label: label, keepingRest: keepsRest)
@@ -190,6 +210,40 @@ struct CommandParser {
             }
         }
         return (values, flags, kept)
+    }
+
+    /// Whether `--help` stands among the verb's options — before `--`, and not inside a rest
+    /// argument that takes its words as they are (`echo --help` asks, `echo a --help` prints,
+    /// `after 1s fps --help` schedules the question) — when the verb has no option of that name.
+    /// Words before it are not checked, so `run 2x --help` still shows the help.
+    static func asksForHelp(_ words: ArraySlice<Word>, verb: VerbSpec) -> Bool {
+        guard words.contains(where: { $0.text == "--help" && !$0.quoted }), verb.option(named: "help") == nil else {
+            return false
+        }
+        var positional = 0
+        var i = words.startIndex
+        while i < words.endIndex {
+            let word = words[i]
+            i += 1
+            if !word.quoted && word.text.hasPrefix("--") {
+                if word.text == "--" { return false }
+                if word.text == "--help" { return true }
+                let name = word.text.dropFirst(2)
+                // An option's value is skipped, so `--from --help` is not a question.
+                if !name.contains("=") && name.count > 0,
+                    case .found(let found) = NameResolution.resolve(String(name), names: verb.options.map(\.name)),
+                    verb.option(named: found)?.kind != nil
+                {
+                    i += 1
+                }
+                continue
+            }
+            guard positional < verb.arguments.count else { continue }
+            let argument = verb.arguments[positional]
+            if argument.isRest && !argument.restAllowsOptions { return false }
+            if !argument.isRest { positional += 1 }
+        }
+        return false
     }
 
     func resolveOption(_ name: String, verb: VerbSpec, label: String) throws(CommandError) -> OptionSpec {

@@ -1,7 +1,9 @@
 import DebugShellCore
 
 /// A condition for `expect` and `run until`: `<metric> <op> <value>` terms joined by `and` /
-/// `or`, `and` binding tighter. The value's type must match the metric's.
+/// `or`, `and` binding tighter. The value's type must match the metric's. `==` and `!=` take a
+/// tolerance, `± <value>` or `+- <value>` (`layout.settled_at == 0.617s ± 1ms`), so that a time
+/// read off an event line's three-decimal stamp can be pasted.
 struct Condition {
     enum Op: String, CaseIterable {
         case eq = "==", ne = "!=", le = "<=", ge = ">=", lt = "<", gt = ">"
@@ -21,6 +23,8 @@ struct Condition {
         var type: MetricType
         var op: Op
         var literal: Literal
+        /// `± tolerance`: `==` holds within it, `!=` outside it.
+        var tolerance: Literal?
     }
 
     indirect enum Node {
@@ -91,7 +95,34 @@ struct Condition {
                     throw CommandError("'\(metric) \(op.rawValue) \(valueText)': only == and != apply here")
                 }
             }
-            return .compare(Comparison(metric: metric, type: type, op: op, literal: literal))
+            var tolerance: Literal?
+            if position < tokens.count, !tokens[position].quoted, Condition.toleranceSigns.contains(tokens[position].text)
+            {
+                let sign = tokens[position].text
+                position += 1
+                let term = "\(metric) \(op.rawValue) \(valueText) \(sign)"
+                guard position < tokens.count else { throw CommandError("condition ends after '\(term)': expected a tolerance") }
+                let toleranceText = tokens[position].text
+                position += 1
+                guard type != .word else {
+                    throw CommandError(
+                        "'\(term) \(toleranceText)': \(metric) is a word; a tolerance goes with numbers, durations and times")
+                }
+                guard op == .eq || op == .ne else {
+                    throw CommandError("'\(term) \(toleranceText)': a tolerance goes with == and != only")
+                }
+                guard !Condition.isNone(literal) else {
+                    throw CommandError("'\(term) \(toleranceText)': a tolerance needs a value to be near, not none")
+                }
+                let parsed = try parseLiteral(
+                    toleranceText, quoted: tokens[position - 1].quoted, metric: metric, type: type == .time ? .duration : type,
+                    rate: rate)
+                guard !Condition.isNegative(parsed) else {
+                    throw CommandError("'\(term) \(toleranceText)': the tolerance must not be negative")
+                }
+                tolerance = parsed
+            }
+            return .compare(Comparison(metric: metric, type: type, op: op, literal: literal, tolerance: tolerance))
         }
         func parseAnd() throws(CommandError) -> Node {
             var node = try parseComparison()
@@ -112,13 +143,22 @@ struct Condition {
         return Condition(root: node, text: words.map(\.raw).joined(separator: " "))
     }
 
-    /// `a>=5` → `a`, `>=`, `5`.
+    /// The signs that introduce a tolerance: `±` and its ASCII spelling `+-`.
+    static let toleranceSigns: Set<String> = ["±", "+-"]
+
+    /// `a>=5` → `a`, `>=`, `5`; `0.6s±1ms` → `0.6s`, `±`, `1ms`.
     static func splitOperators(_ text: String) -> [String] {
         var out: [String] = []
         var current = ""
         var scalars = Array(text.unicodeScalars)[...]
         while let c = scalars.first {
-            if "=!<>".unicodeScalars.contains(c) {
+            let plusMinus = c == "+" && scalars.dropFirst().first == "-"
+            if c == "±" || plusMinus {
+                if !current.isEmpty { out.append(current) }
+                current = ""
+                scalars.removeFirst(plusMinus ? 2 : 1)
+                out.append(plusMinus ? "+-" : "±")
+            } else if "=!<>".unicodeScalars.contains(c) {
                 if !current.isEmpty { out.append(current) }
                 current = ""
                 var op = String(c)
@@ -176,7 +216,7 @@ struct Condition {
                     if missing == nil { missing = c.metric }
                     return false
                 }
-                return Condition.compare(v, c.op, c.literal)
+                return Condition.compare(v, c.op, c.literal, within: c.tolerance)
             case .and(let a, let b): return eval(a) && eval(b)
             case .or(let a, let b): return eval(a) || eval(b)
             }
@@ -188,6 +228,43 @@ struct Condition {
     static func isNone(_ l: Literal) -> Bool {
         if case .none = l { return true }
         return false
+    }
+
+    static func isNegative(_ l: Literal) -> Bool {
+        switch l {
+        case .integer(let v): return v < 0
+        case .number(let m, _): return m < 0
+        case .nanoseconds(let v): return v < 0
+        case .none, .word: return false
+        }
+    }
+
+    static func compare(_ v: MetricValue, _ op: Op, _ literal: Literal, within tolerance: Literal?) -> Bool {
+        guard let tolerance else { return compare(v, op, literal) }
+        // How far apart the value and the literal are, and how far they may be; nil when a number
+        // is too long to scale (then they are not within any tolerance that fits).
+        var measured: (apart: Int128, allowed: Int128)??
+        switch (v, literal, tolerance) {
+        case (.integer(let a), .integer(let b), .integer(let t)): measured = (Int128(a) - Int128(b), Int128(t))
+        case (.number(let a), .number(let m, let f), .number(let tm, let tf)):
+            // All three in units of 10^-(3 + digits), the finer of the literal's and the tolerance's.
+            let digits = max(f, tf)
+            let value = Int128(a.thousandths).multipliedReportingOverflow(by: ValueParser.pow10(digits))
+            let target = (m * 1000).multipliedReportingOverflow(by: ValueParser.pow10(digits - f))
+            let allowed = (tm * 1000).multipliedReportingOverflow(by: ValueParser.pow10(digits - tf))
+            if value.overflow || target.overflow || allowed.overflow {
+                measured = .some(nil)
+            } else {
+                measured = (value.partialValue - target.partialValue, allowed.partialValue)
+            }
+        case (.duration(let a), .nanoseconds(let b), .nanoseconds(let t)):
+            measured = (Int128(a.nanoseconds) - Int128(b), Int128(t))
+        case (.time(let a), .nanoseconds(let b), .nanoseconds(let t)):
+            measured = (Int128(a.nanoseconds) - Int128(b), Int128(t))
+        default: return compare(v, op, literal)
+        }
+        let within = measured.flatMap { $0 }.map { ($0.apart < 0 ? -$0.apart : $0.apart) <= $0.allowed } ?? false
+        return op == .eq ? within : !within
     }
 
     static func compare(_ v: MetricValue, _ op: Op, _ literal: Literal) -> Bool {

@@ -145,11 +145,14 @@ public enum ValueParser {
         return FrameRect(x: values[0], y: values[1], width: values[2], height: values[3])
     }
 
+    /// What a name may be, for messages.
+    public static let nameRule =
+        "a name starts with a letter or '_' and goes on with letters, digits, '_', '.' and '-' (e.g. poll_2)"
+
     /// A name: `[A-Za-z_][A-Za-z0-9_.-]*`.
     public static func name(_ word: String, domain: NameDomain) throws(CommandError) -> String {
         guard isName(word) else {
-            throw CommandError(
-                "'\(word)' is not a valid \(domain.rawValue) name (letters, digits, _ . -; not starting with a digit)")
+            throw CommandError("'\(word)' is not a valid \(domain.rawValue) name: \(nameRule)")
         }
         return word
     }

@@ -258,10 +258,14 @@ extension Session {
             ]),
         CommandSpec(
             "echo", abstract: "Print the words.",
+            discussion:
+                "Control characters other than newline and tab are printed escaped (ESC as \\x1b), so that an echo "
+                + "never sends the terminal an escape sequence by accident; --raw prints them as they are.",
             arguments: [
                 ArgumentSpec(
                     "words", .word, abstract: "The words to print, separated by one space.", optional: true, rest: true)
             ],
+            options: [OptionSpec("raw", abstract: "Print control characters as they are.")],
             examples: [Example("> echo hello,   world\nhello, world")]),
         CommandSpec(
             "source", abstract: "Run a script; relative paths resolve against the including script's folder.",
@@ -302,7 +306,7 @@ extension Session {
             arguments: [ArgumentSpec("n", .integer(1...Int64.max), abstract: "How many.", optional: true)],
             examples: [Example("> echo a\na\n> history 2\n    1  echo a\n    2  history 2")]),
         CommandSpec(
-            "set", abstract: "Change a setting (see 'settings').",
+            "set", abstract: "Change a setting (the same as 'settings set').",
             arguments: [
                 ArgumentSpec("setting", .name(.setting), abstract: "The setting's name."),
                 ArgumentSpec("value", .word, abstract: "Its new value, of the setting's type."),
@@ -313,15 +317,52 @@ extension Session {
                 )
             ]),
         CommandSpec(
-            "settings", abstract: "Show every setting with its value and description, or those starting with a prefix.",
-            arguments: [
-                ArgumentSpec("prefix", .word, abstract: "Only settings whose names start with it.", optional: true)
-            ],
-            examples: [
-                Example(
-                    "> settings shell.echo\nshell.echo = off  Print each script command, as '> command', before running it (like --echo)."
-                )
-            ]),
+            "settings", abstract: "Show, list and change settings, as LLDB's 'settings' does.",
+            discussion:
+                "'settings' alone, or with a prefix, lists settings with their values and descriptions ('settings list'). "
+                + "'settings show' prints values only, as 'name = value'; 'settings set' is 'set'.",
+            verbs: [
+                VerbSpec(
+                    "list", abstract: "Every setting with its value and description, or those starting with a prefix.",
+                    arguments: [
+                        ArgumentSpec(
+                            "prefix", .word, abstract: "Only settings whose names start with it.", optional: true)
+                    ],
+                    examples: [
+                        Example(
+                            "> settings shell.echo\nshell.echo = off  Print each script command, as '> command', before running it (like --echo)."
+                        )
+                    ]),
+                VerbSpec(
+                    "show", abstract: "A setting's value as 'name = value', or every value starting with a prefix.",
+                    arguments: [
+                        ArgumentSpec(
+                            "name", .name(.setting), abstract: "The setting, or a prefix of names.", optional: true)
+                    ],
+                    examples: [
+                        Example(
+                            """
+                            > settings show timer.late-threshold
+                            timer.late-threshold = 1ms
+                            > settings show runloop
+                            runloop.coalescing = off
+                            """)
+                    ]),
+                VerbSpec(
+                    "set", abstract: "Change a setting (the same as 'set').",
+                    arguments: [
+                        ArgumentSpec("name", .name(.setting), abstract: "The setting's name."),
+                        ArgumentSpec("value", .word, abstract: "Its new value, of the setting's type."),
+                    ],
+                    examples: [
+                        Example(
+                            """
+                            > settings set timer.late-threshold 5ms
+                            > settings show timer.late-threshold
+                            timer.late-threshold = 5ms
+                            """)
+                    ]),
+            ], defaultVerb: "list"),
         CommandSpec(
             "reset",
             abstract:

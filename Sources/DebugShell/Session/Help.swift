@@ -277,6 +277,9 @@ extension Session {
                 throw CommandError("no help for '\(first)': not a command, metric, setting or rule")
             }
         }
+        if registry.command(exactly: first) == nil, let alias = aliases[first] {
+            return try aliasHelp(first, alias, topic: topic)
+        }
         if RuleBook.looksLikeRuleID(first), registry.command(exactly: first) == nil {
             throw CommandError("no rule '\(first)' in docs/Semantics.md ('help' lists the rules)")
         }
@@ -291,6 +294,37 @@ extension Session {
         }
         let label = verb.name.isEmpty ? command.spec.name : "\(command.spec.name) \(verb.name)"
         return CommandOutput(text: renderer.verb(verb, of: command.spec), json: .fields(["topic": .string(label)]))
+    }
+
+    /// `help r`: what the alias stands for, then the help of the command it runs.
+    private func aliasHelp(_ name: String, _ alias: UserAlias, topic: [String]) throws(CommandError) -> CommandOutput {
+        let head =
+            "\(name) is an alias\(alias.builtIn ? " (built-in)" : ""): \(name) = \(Session.escaped(alias.expansion))"
+        let expansion = (try? Lexer.lexLine(alias.expansion, line: 1).first?.words.map(\.text)) ?? nil
+        guard let words = expansion, let command = words.first, registry.command(exactly: command) != nil else {
+            return CommandOutput(text: head, json: .fields(["alias": .string(name), "expansion": .string(alias.expansion)]))
+        }
+        // `help r` is `help run`; a verb typed after the alias counts as the expansion's (`help c`).
+        let verbWord = words.count > 1 ? words[1] : topic.dropFirst().first
+        var withVerb: CommandOutput?
+        if let verbWord { withVerb = try? help([command, verbWord]) }
+        let inner: CommandOutput
+        if let withVerb { inner = withVerb } else { inner = try help([command]) }
+        return CommandOutput(
+            text: head + "\n\n" + inner.text,
+            json: .object([("alias", .string(name)), ("expansion", .string(alias.expansion)), ("help", inner.json)]))
+    }
+
+    /// `<command> --help` and `<command> <verb> --help`: what `help <command> [<verb>]` prints.
+    func helpAsked(by parsed: ParsedCommand) -> CommandOutput {
+        let renderer = helpRenderer
+        let spec = parsed.command.spec
+        if parsed.verbNamed || spec.namedVerbs.isEmpty {
+            let label = parsed.verb.name.isEmpty ? spec.name : "\(spec.name) \(parsed.verb.name)"
+            let text = spec.namedVerbs.isEmpty ? renderer.command(parsed.command) : renderer.verb(parsed.verb, of: spec)
+            return CommandOutput(text: text, json: .fields(["topic": .string(label)]))
+        }
+        return CommandOutput(text: renderer.command(parsed.command), json: .fields(["topic": .string(spec.name)]))
     }
 
     /// `apropos <word>`: every command, verb, option, metric, setting, event and rule whose help

@@ -47,8 +47,11 @@ extension Session {
         case ("expect", _): return try expect(inv.words("condition"))
         case ("echo", _):
             let text = inv.words("words").map(\.text).joined(separator: " ")
+            // Control characters are shown escaped unless asked for as they are; newlines and
+            // tabs, which "\n" and "\t" write on purpose, stay.
+            let shown = inv.flag("raw") ? text : VisibleText.escaped(text, keepingLayout: true)
             // An echo of nothing prints an empty line.
-            return CommandOutput(text: text.isEmpty ? "\n" : text, json: .fields(["text": .string(text)]))
+            return CommandOutput(text: shown.isEmpty ? "\n" : shown, json: .fields(["text": .string(text)]))
         case ("source", _): return try source(inv.word("file") ?? "", at: location)
         case ("alias", _): return try alias(inv.words("definition"))
         case ("unalias", _):
@@ -57,6 +60,8 @@ extension Session {
             return .silent
         case ("history", _): return historyList(inv.integer("n"))
         case ("set", _): return try set(inv.word("setting") ?? "", inv.word("value") ?? "")
+        case ("settings", "show"): return try settingsShow(prefix: inv.word("name") ?? "")
+        case ("settings", "set"): return try set(inv.word("name") ?? "", inv.word("value") ?? "")
         case ("settings", _): return try settingsList(prefix: inv.word("prefix") ?? "")
         case ("reset", _):
             guard !scheduledContext else { throw CommandError("reset cannot run from a scheduled command") }
@@ -303,6 +308,7 @@ extension Session {
             var parsed = try parse(expanded, text: "")
             let output: CommandOutput
             switch parsed.command.owner {
+            case _ where parsed.asksForHelp: output = helpAsked(by: parsed)
             case .builtIn: output = try runBuiltIn(parsed, at: location)
             case .tool(let index):
                 parsed.invocation.text = Session.text(of: words)
@@ -389,23 +395,22 @@ extension Session {
     // MARK: Aliases and history
 
     private func alias(_ words: [Word]) throws(CommandError) -> CommandOutput {
-        if words.isEmpty {
-            let all = aliasesInOrder
-            return CommandOutput(
-                text: all.map { "\($0.name) = \($0.expansion)" }.joined(separator: "\n"),
-                json: .array(all.map { .fields(["name": .string($0.name), "expansion": .string($0.expansion)]) }))
-        }
+        if words.isEmpty { return aliasList() }
         let name = words[0].text
         if words.count == 1 {
             guard let found = aliases[name] else { throw CommandError("unknown alias '\(name)'") }
             return CommandOutput(
-                text: "\(name) = \(found.expansion)",
-                json: .fields(["name": .string(name), "expansion": .string(found.expansion)]))
+                text: "\(name) = \(Session.escaped(found.expansion))\(found.builtIn ? " (built-in)" : "")",
+                json: .fields([
+                    "name": .string(name), "expansion": .string(found.expansion), "built_in": .bool(found.builtIn),
+                ]))
         }
         guard words[1].text == "=", !words[1].quoted else {
             throw CommandError("expected 'alias \(name) = <expansion>'")
         }
-        guard ValueParser.isName(name) else { throw CommandError("'\(name)' is not a valid alias name") }
+        guard ValueParser.isName(name) else {
+            throw CommandError("'\(Session.escaped(name))' is not a valid alias name: \(ValueParser.nameRule)")
+        }
         if registry.command(exactly: name) != nil {
             throw CommandError("'\(name)' is a command; an alias cannot replace it")
         }
@@ -413,11 +418,45 @@ extension Session {
         guard !expansion.isEmpty else { throw CommandError("alias '\(name)' needs an expansion") }
         if aliases[name] != nil {
             aliases[name]?.expansion = expansion
+            aliases[name]?.builtIn = false
         } else {
             aliases[name] = UserAlias(expansion: expansion, order: nextAliasOrder)
             nextAliasOrder += 1
         }
         return CommandOutput(json: .fields(["name": .string(name), "expansion": .string(expansion)]))
+    }
+
+    /// `alias`: the built-in one-letter aliases still in force, then the user's, each in the
+    /// order first defined; says so when the user has none.
+    private func aliasList() -> CommandOutput {
+        let all = aliasesInOrder
+        let builtIns = all.filter { aliases[$0.name]?.builtIn == true }
+        let own = all.filter { aliases[$0.name]?.builtIn != true }
+        var lines: [String] = []
+        if !builtIns.isEmpty {
+            let width = builtIns.map { $0.name.count + 3 + $0.expansion.count }.max() ?? 0
+            lines.append("built-in, as in LLDB ('alias <name> = …' replaces one, 'unalias <name>' removes it):")
+            for alias in builtIns {
+                let lldb = Session.builtInAliases.first { $0.name == alias.name }?.lldb ?? ""
+                lines.append("  " + "\(alias.name) = \(alias.expansion)".padding(width) + "  LLDB's \(lldb)")
+            }
+        }
+        if own.isEmpty {
+            lines.append("no aliases of your own: 'alias <name> = <expansion>' defines one")
+        } else {
+            if !builtIns.isEmpty { lines.append("yours:") }
+            let indent = builtIns.isEmpty ? "" : "  "
+            lines += own.map { "\(indent)\($0.name) = \(Session.escaped($0.expansion))" }
+        }
+        return CommandOutput(
+            text: lines.joined(separator: "\n"),
+            json: .array(
+                all.map {
+                    .fields([
+                        "name": .string($0.name), "expansion": .string($0.expansion),
+                        "built_in": .bool(aliases[$0.name]?.builtIn == true),
+                    ])
+                }))
     }
 
     /// The last n commands (of the ``Session/historyLimit`` kept), numbered since the start.
@@ -428,7 +467,9 @@ extension Session {
         var lines: [String] = []
         for i in start..<kept {
             let number = String(historyDropped + i + 1)
-            lines.append(String(repeating: " ", count: max(0, 5 - number.count)) + number + "  " + historyEntries[i])
+            lines.append(
+                String(repeating: " ", count: max(0, 5 - number.count)) + number + "  "
+                    + Session.escaped(historyEntries[i]))
         }
         return CommandOutput(
             text: lines.joined(separator: "\n"), json: .array(historyEntries[start...].map { .string($0) }))
@@ -447,9 +488,30 @@ extension Session {
         return CommandOutput(json: .fields(["setting": .string(name), "value": settings.value(name)?.json ?? .null]))
     }
 
-    private func settingsList(prefix: String) throws(CommandError) -> CommandOutput {
+    /// The settings whose names start with `prefix`, or an error with a did-you-mean.
+    private func settingSpecs(prefix: String) throws(CommandError) -> [SettingSpec] {
         let specs = settings.specs.filter { $0.name.hasPrefix(prefix) }
-        guard !specs.isEmpty else { throw CommandError("no setting starts with '\(prefix)'") }
+        guard specs.isEmpty else { return specs }
+        var message = "no setting starts with '\(prefix)'"
+        if let guess = Suggest.closest(to: prefix, in: settings.specs.map(\.name)) {
+            message += "; did you mean '\(guess)'?"
+        } else {
+            message += " ('settings list' lists them)"
+        }
+        throw CommandError(message)
+    }
+
+    /// `settings show [name]`: values only, as `name = value` lines that `set` takes back.
+    private func settingsShow(prefix: String) throws(CommandError) -> CommandOutput {
+        let specs = try settingSpecs(prefix: prefix)
+        let lines = specs.map { "\($0.name) = \(settings.value($0.name)?.description ?? "none")" }
+        let json = JSONValue.array(
+            specs.map { .fields(["name": .string($0.name), "value": settings.value($0.name)?.json ?? .null]) })
+        return CommandOutput(text: lines.joined(separator: "\n"), json: json)
+    }
+
+    private func settingsList(prefix: String) throws(CommandError) -> CommandOutput {
+        let specs = try settingSpecs(prefix: prefix)
         let heads = specs.map { "\($0.name) = \(settings.value($0.name)?.description ?? "none")" }
         let width = heads.map(\.count).max() ?? 0
         let lines = zip(heads, specs).map { head, spec in head.padding(width) + "  " + spec.abstract }

@@ -96,11 +96,13 @@ struct SourceLocation {
     }
 }
 
-/// A user alias (`alias name = expansion`).
+/// An alias (`alias name = expansion`): the user's, or one of the built-in one-letter ones.
 struct UserAlias {
     var expansion: String
     /// When it was first defined: `alias` lists in this order.
     var order: Int
+    /// One of ``Session/builtInAliases``, not redefined since.
+    var builtIn = false
 }
 
 /// The same-instant chain a scheduled command belongs to: commands that scheduled commands for
@@ -200,6 +202,15 @@ public final class Session {
     public static let maxSourceDepth = 64
     /// The deepest alias expansion.
     static let maxAliasDepth = 16
+    /// The one-letter aliases LLDB users type without thinking, defined at the start like the
+    /// user's own: `alias` lists them, `alias r = …` replaces one, `unalias r` removes it.
+    static let builtInAliases: [(name: String, expansion: String, lldb: String)] = [
+        ("c", "play", "continue: time runs on, with the wall clock, until 'pause' or Ctrl-C"),
+        ("p", "get", "print: one metric, as 'name = value'"),
+        ("q", "quit", "quit"),
+        ("r", "run", "run"),
+        ("s", "step", "step: to the next vsync"),
+    ]
     /// How many commands `history` keeps; older ones are let go, numbers go on.
     public static let historyLimit = 10_000
     /// How many commands scheduled commands may schedule for the instant they run in, per
@@ -223,6 +234,10 @@ public final class Session {
         self.sink = sink
         self.options = options
         engine = DeviceEngine()
+        for (name, expansion, _) in Session.builtInAliases {
+            aliases[name] = UserAlias(expansion: expansion, order: nextAliasOrder, builtIn: true)
+            nextAliasOrder += 1
+        }
         if options.keepGoing { settings.set("shell.stop-on-error", value: .boolean(false)) }
         if options.echo { settings.set("shell.echo", value: .boolean(true)) }
         makeTools()
@@ -424,6 +439,7 @@ public final class Session {
     }
 
     private func run(_ parsed: ParsedCommand, at location: SourceLocation) throws -> CommandOutput {
+        if parsed.asksForHelp { return helpAsked(by: parsed) }
         switch parsed.command.owner {
         case .builtIn:
             return try runBuiltIn(parsed, at: location)
@@ -441,7 +457,10 @@ public final class Session {
     func expandAliases(_ words: ArraySlice<Word>) throws(CommandError) -> ArraySlice<Word> {
         var words = words
         var chain: [String] = []
-        while let first = words.first, !first.quoted, let alias = aliases[first.text] {
+        // A command's own name wins over an alias (a plugin may bring a command 'r').
+        while let first = words.first, !first.quoted, let alias = aliases[first.text],
+            registry.command(exactly: first.text) == nil
+        {
             if chain.contains(first.text) {
                 throw CommandError(
                     "alias '\(first.text)' expands to itself (\((chain + [first.text]).joined(separator: " → ")))")
@@ -520,7 +539,8 @@ public final class Session {
         extra: [(String, JSONValue)] = []
     ) {
         for warning in output.warnings {
-            sink.write("\(location.prefix("warning"))\(warning)\(location.suffix)\n", to: .standardError)
+            let line = "\(location.prefix("warning"))\(warning)\(location.suffix)"
+            sink.write(VisibleText.escaped(line) + "\n", to: .standardError)
         }
         if options.json {
             let result = output.streamed?.makeJSON() ?? output.json
@@ -548,7 +568,9 @@ public final class Session {
                 [("command", .string(command)), ("ok", .bool(false)), ("error", .string(message))] + extra)
             sink.write(line.serialized + "\n", to: .standardOutput)
         }
-        sink.write("\(location.prefix("error"))\(message)\(location.suffix)\n", to: .standardError)
+        // The user's words in a message never reach the terminal raw (`unknown command 'run\x01'`).
+        let line = "\(location.prefix("error"))\(message)\(location.suffix)"
+        sink.write(VisibleText.escaped(line) + "\n", to: .standardError)
     }
 
     func reportInterrupt(command: String?, at location: SourceLocation) {
