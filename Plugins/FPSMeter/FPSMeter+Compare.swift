@@ -66,6 +66,12 @@ extension FPSMeter {
     func compareReport() throws(CommandError) -> CommandOutput {
         try requireStarted()
         let results = estimatorResults()
+        // A table of dashes tells nothing that an error cannot say better (as 'fps history' does).
+        guard results.contains(where: { $0.reading != nil }) else {
+            throw CommandError(
+                "no estimator has a reading yet: the first come after two of the meter's callbacks, most after 1s; run time first"
+            )
+        }
         var rows = [["estimator", "reading", "truth", "error", "span"]]
         for r in results { rows.append([r.name, r.readingText, r.truthText, r.errorText, r.spanText]) }
         let text =

@@ -148,7 +148,13 @@ extension TimerInspector {
                 examples: TimerInspectorExamples.plot),
             VerbSpec(
                 "watch", abstract: "Print each firing of an app timer as a timer.fired event while time runs.",
-                arguments: [ArgumentSpec("state", .choice(["on", "off"]), abstract: "on or off.")],
+                discussion:
+                    "'late' prints only the firings later than timer.late-threshold (K2), each with its cause and "
+                    + "scheduled time; 'on' prints every firing.",
+                arguments: [
+                    ArgumentSpec(
+                        "state", .choice(["on", "late", "off"]), abstract: "on (every firing), late (late ones) or off.")
+                ],
                 examples: TimerInspectorExamples.watch),
             VerbSpec(
                 "leaks",

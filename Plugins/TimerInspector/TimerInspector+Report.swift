@@ -168,6 +168,8 @@ extension TimerInspector {
             stats.append("next fire when it returns")
         }
         lines.append(stats.joined(separator: " · "))
+        let fix = modeFix(r)
+        if let fix { lines.append("fix: \(fix)") }
         let wanted = Int(inv.integer("last") ?? Int64(TimerInspector.defaultShowCount))
         let total = info.fires
         let firings = log.last(wanted, of: index, fires: total)
@@ -210,7 +212,7 @@ extension TimerInspector {
             lines.append(Format.table(header, rows))
         }
         let json = JSONValue.fields([
-            "timer": rowJSON(r), "total": .int(total), "kept": .int(Int64(kept)),
+            "timer": rowJSON(r), "total": .int(total), "kept": .int(Int64(kept)), "fix": JSONValue(fix),
             "title": JSONValue(e.countdown?.title),
             "firings": .array(
                 firings.map { f in
@@ -227,6 +229,19 @@ extension TimerInspector {
                 }),
         ])
         return CommandOutput(text: lines.joined(separator: "\n"), json: json)
+    }
+
+    /// How to keep a timer that was late because its mode was not running (K2 `mode`) from
+    /// being late: schedule it in the common modes (T7, DL1), as leaks get theirs (K1).
+    func modeFix(_ r: ListRow) -> String? {
+        guard let late = r.maxLate, isLate(late), r.maxLateCause == .mode, let mode = r.info.mode, mode != .common
+        else { return nil }
+        let (call, rule) =
+            r.info.kind == .displayLink
+            ? ("link.add(to: .main, forMode: .common)", "DL1") : ("RunLoop.main.add(timer, forMode: .common)", "T7")
+        let blocked = mode == .tracking ? "the run loop runs the default mode" : "a scroll runs the tracking mode"
+        return "add it to the common modes (--mode common; in the app, \(call)): in the \(mode.rawValue) mode it "
+            + "cannot fire while \(blocked) (\(rule))"
     }
 
     /// `nstimer, repeats every 50ms, tolerance 0ms, default mode, target vc (weak)`

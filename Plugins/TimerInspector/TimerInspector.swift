@@ -80,7 +80,7 @@ public final class TimerInspector: DebugTool {
     @exclusivity(unchecked) var maxLate: SimDuration?
     @exclusivity(unchecked) var maxLateCause: LatenessCause?
     @exclusivity(unchecked) var lateThreshold = SimDuration.milliseconds(1)
-    @exclusivity(unchecked) var watching = false
+    @exclusivity(unchecked) var watching = WatchedFirings.off
     /// Records every firing, on-grid ones too: the reference the run-length history is tested
     /// against.
     @exclusivity(unchecked) var keepsEveryFiring = false
@@ -110,9 +110,10 @@ public final class TimerInspector: DebugTool {
         case ("timer", "show"): return try show(invocation)
         case ("timer", "plot"): return try plot(invocation)
         case ("timer", "watch"):
-            watching = invocation.word("state") == "on"
+            watching = WatchedFirings(rawValue: invocation.word("state") ?? "off") ?? .off
             subscribe()
-            return CommandOutput(json: .fields(["watch": .bool(watching)]))
+            return CommandOutput(
+                json: .fields(["watch": .bool(watching != .off), "late_only": .bool(watching == .late)]))
         case ("timer", "leaks"): return leaks()
         case ("object", "new"): return try newObject(invocation)
         case ("object", "release"): return try releaseObject(invocation)
@@ -226,6 +227,11 @@ public final class TimerInspector: DebugTool {
     func isLate(_ lateness: SimDuration) -> Bool { lateness > lateThreshold }
 }
 
+/// What `timer watch` prints: nothing, every firing (`on`), or the late ones (`late`).
+enum WatchedFirings: String {
+    case off, all = "on", late
+}
+
 // MARK: - Firings
 
 extension TimerInspector: DeviceObserver {
@@ -234,10 +240,11 @@ extension TimerInspector: DeviceObserver {
         if observer == nil { observer = device.addObserver(self, kinds: firingKinds) }
     }
 
-    /// Every firing while `timer watch` prints them (or a test asks for every one to be
-    /// recorded); otherwise only those off their timer's grid.
+    /// Every firing while `timer watch on` prints them (or a test asks for every one to be
+    /// recorded); otherwise only those off their timer's grid — a late firing is always off it,
+    /// so `timer watch late` keeps the cheap subscription.
     private var firingKinds: ObservationKinds {
-        watching || keepsEveryFiring ? .timerFired : .timerFiredOffGrid
+        watching == .all || keepsEveryFiring ? .timerFired : .timerFiredOffGrid
     }
 
     /// Changes what it observes, in place (its turn among the observers stays).
@@ -284,7 +291,9 @@ extension TimerInspector: DeviceObserver {
     /// Keeps a firing of an app timer off its grid (on-grid ones are counts, not records —
     /// ``FiringLog``): O(1), and no allocation once the ring is full.
     private func record(_ firing: TimerFiring, at index: Int) {
-        if watching { host.emit(firedEvent(firing, name: entries[index].name)) }
+        if watching == .all || (watching == .late && isLate(firing.lateness)) {
+            host.emit(firedEvent(firing, name: entries[index].name))
+        }
         let onGrid =
             firing.kind != .displayLink && firing.lateness == .zero && firing.skipped == 0 && firing.data == 1
         if onGrid && !keepsEveryFiring { return }

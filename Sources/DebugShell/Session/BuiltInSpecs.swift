@@ -64,7 +64,14 @@ extension Session {
             ]),
         CommandSpec(
             "apropos", abstract: "Search the help of every command, option, metric, setting and rule for a word.",
-            arguments: [ArgumentSpec("word", .word, abstract: "The word to look for (case-insensitive).")],
+            discussion:
+                "Best matches first: the word as a whole word of a name (main.hangs for 'hangs'), starting a word of "
+                + "a name (main.hangs for 'hang'), a whole word of the help text, starting a word of it, then anywhere. "
+                + "Several words, or a quoted phrase, are searched as one phrase.",
+            arguments: [
+                ArgumentSpec(
+                    "word", .word, abstract: "The word or phrase to look for (case-insensitive).", rest: true)
+            ],
             examples: [
                 Example(
                     """

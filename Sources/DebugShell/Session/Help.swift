@@ -327,44 +327,97 @@ extension Session {
         return CommandOutput(text: renderer.command(parsed.command), json: .fields(["topic": .string(spec.name)]))
     }
 
-    /// `apropos <word>`: every command, verb, option, metric, setting, event and rule whose help
-    /// mentions it.
-    func apropos(_ word: String) -> CommandOutput {
-        let needle = word.lowercased()
-        func matches(_ texts: String...) -> Bool { texts.contains { $0.lowercased().contains(needle) } }
-        var hits: [(String, String)] = []
+    /// `apropos <word or phrase>`: every command, verb, option, metric, setting, event and rule
+    /// whose help mentions it, best matches first: the phrase as a whole word of the topic's name
+    /// (`main.hangs` for `hangs`), then starting a word of the name (`main.hangs` for `hang`),
+    /// then a whole word of the help text, then starting a word of it, then anywhere (`changes`
+    /// for `hang`). Ties keep the order of `help`.
+    func apropos(_ phrase: String) -> CommandOutput {
+        let needle = Array(phrase.lowercased().unicodeScalars)
+        var hits: [(rank: Int, topic: String, abstract: String)] = []
+        /// The rank of a topic: its name, then its texts; nil when nothing mentions the phrase.
+        func rank(name: String, _ texts: String...) -> Int? {
+            let inName = AproposMatch.quality(of: needle, in: name)
+            if let inName, inName < AproposMatch.substring { return inName }
+            let inText = texts.compactMap { AproposMatch.quality(of: needle, in: $0) }.min()
+            if let inText, inText < AproposMatch.substring { return inText + 2 }
+            return inName != nil || inText != nil ? 4 : nil
+        }
+        func add(_ rank: Int?, _ topic: String, _ abstract: String) {
+            if let rank { hits.append((rank, topic, abstract)) }
+        }
         for c in registry.commands {
             for verb in c.spec.verbs {
                 let label = verb.name.isEmpty ? c.spec.name : "\(c.spec.name) \(verb.name)"
-                if matches(label, verb.abstract, verb.discussion ?? "")
-                    || (verb.name.isEmpty && matches(c.spec.abstract))
-                {
-                    hits.append((label, verb.name.isEmpty ? c.spec.abstract : verb.abstract))
-                }
-                for option in verb.options where matches("--" + option.name, option.abstract) {
-                    hits.append(("option --\(option.name) of \(label)", option.abstract))
+                let texts = [verb.abstract, verb.discussion ?? "", verb.name.isEmpty ? c.spec.abstract : ""]
+                add(rank(name: label, texts[0], texts[1], texts[2]), label, verb.name.isEmpty ? c.spec.abstract : verb.abstract)
+                for option in verb.options {
+                    add(rank(name: "--" + option.name, option.abstract), "option --\(option.name) of \(label)", option.abstract)
                 }
             }
         }
         let metrics = Session.coreMetrics + registry.toolDescriptors.flatMap(\.metrics)
-        for m in metrics where matches(m.name, m.abstract) { hits.append(("metric \(m.name)", m.abstract)) }
-        for s in settings.specs where matches(s.name, s.abstract) { hits.append(("setting \(s.name)", s.abstract)) }
-        for e in registry.toolDescriptors.flatMap(\.events) where matches(e.name, e.abstract) {
-            hits.append(("event \(e.name)", e.abstract))
+        for m in metrics { add(rank(name: m.name, m.abstract), "metric \(m.name)", m.abstract) }
+        for s in settings.specs { add(rank(name: s.name, s.abstract), "setting \(s.name)", s.abstract) }
+        for e in registry.toolDescriptors.flatMap(\.events) {
+            add(rank(name: e.name, e.abstract), "event \(e.name)", e.abstract)
         }
         var rulesFound = Set<String>()
-        for rule in RuleBook.rules where matches(rule.id, rule.title, HelpRenderer.plain(rule.text)) {
+        for rule in RuleBook.rules {
+            guard let r = rank(name: rule.id + " " + rule.title, HelpRenderer.plain(rule.text)) else { continue }
             rulesFound.insert(rule.id)
             // A step whose rule matched already is part of that hit.
             if let parent = rule.parent, rulesFound.contains(parent) { continue }
-            hits.append(("rule \(rule.id)", rule.title))
+            hits.append((r, "rule \(rule.id)", rule.title))
         }
         guard !hits.isEmpty else {
-            return CommandOutput(text: "nothing matches '\(word)'", json: .array([]))
+            return CommandOutput(text: "nothing matches '\(phrase)'", json: .array([]))
         }
+        // A stable sort: within a rank, the order of `help`.
+        let ranked = hits.enumerated().sorted { a, b in
+            a.element.rank != b.element.rank ? a.element.rank < b.element.rank : a.offset < b.offset
+        }.map(\.element)
         return CommandOutput(
-            text: hits.map { "\($0.0) — \($0.1)" }.joined(separator: "\n"),
-            json: .array(hits.map { .fields(["topic": .string($0.0), "abstract": .string($0.1)]) }))
+            text: ranked.map { "\($0.topic) — \($0.abstract)" }.joined(separator: "\n"),
+            json: .array(
+                ranked.map {
+                    .fields([
+                        "topic": .string($0.topic), "abstract": .string($0.abstract),
+                        "match": .string(AproposMatch.names[$0.rank]),
+                    ])
+                }))
+    }
+}
+
+/// How well `apropos` found a phrase in a text.
+enum AproposMatch {
+    static let wholeWord = 0
+    static let wordStart = 1
+    static let substring = 2
+    /// The ranks' names in JSON.
+    static let names = ["name", "name-prefix", "word", "word-prefix", "substring"]
+
+    /// The best place `needle` (lowercased) has in `text`: a whole word, the start of a word,
+    /// anywhere; nil when it is not there. Words are runs of letters and digits.
+    static func quality(of needle: [Unicode.Scalar], in text: String) -> Int? {
+        guard !needle.isEmpty else { return substring }
+        let hay = Array(text.lowercased().unicodeScalars)
+        guard hay.count >= needle.count else { return nil }
+        var best: Int?
+        for start in 0...(hay.count - needle.count) where hay[start] == needle[0] {
+            guard hay[start..<(start + needle.count)].elementsEqual(needle) else { continue }
+            let end = start + needle.count
+            let startsWord = start == 0 || !isWordScalar(hay[start - 1]) || !isWordScalar(needle[0])
+            let endsWord = end == hay.count || !isWordScalar(hay[end]) || !isWordScalar(needle[needle.count - 1])
+            let found = startsWord ? (endsWord ? wholeWord : wordStart) : substring
+            best = min(best ?? found, found)
+            if best == wholeWord { break }
+        }
+        return best
+    }
+
+    private static func isWordScalar(_ s: Unicode.Scalar) -> Bool {
+        s.properties.isAlphabetic || ("0"..."9").contains(s)
     }
 }
 

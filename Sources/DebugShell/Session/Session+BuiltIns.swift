@@ -6,7 +6,7 @@ extension Session {
         let inv = parsed.invocation
         switch (inv.command, inv.verb) {
         case ("help", _): return try help(inv.words("topic").map(\.text))
-        case ("apropos", _): return apropos(inv.word("word") ?? "")
+        case ("apropos", _): return apropos(inv.words("word").map(\.text).joined(separator: " "))
         case ("tools", _): return toolsList()
         case ("status", _): return try status(inv.words("target").map(\.text))
         case ("clock", _): return clock()
