@@ -14,7 +14,8 @@ struct InteractiveSession {
     let sink: TerminalSink
     let readRC: Bool
 
-    static let prompt = "debugsh> "
+    /// The prompt: virtual time now, as event lines stamp it (`debugsh 1.250s> `).
+    static func prompt(at now: SimTime) -> String { "debugsh \(now.eventStamp)> " }
     /// After a line that ends with a backslash: the next line continues it.
     static let continuationPrompt = "... "
 
@@ -54,9 +55,12 @@ struct InteractiveSession {
 
         LineEditor.setUp()
         LineEditor.color = StatusBlock.colorAllowed
+        LineEditor.colorDepth = ColorDepth.current
+        sink.colorDepth = ColorDepth.current
         session.options.color = StatusBlock.colorAllowed
         LineEditor.complete = { [session] in session.complete($0) }
         LineEditor.statusLines = { [session] in InteractiveSession.statusLines(of: session) }
+        LineEditor.mainPrompt = { [session] in InteractiveSession.prompt(at: session.engine.now) }
         LineEditor.historyLimit = historySize()
         LineEditor.loadHistory(from: paths.history)
         sink.willWrite = { [unowned sink] in
@@ -85,7 +89,7 @@ struct InteractiveSession {
         var lastTick = Self.monotonicNanoseconds()
         var lastRedraw = lastTick
         sink.flush()
-        LineEditor.showPrompt(Self.prompt)
+        LineEditor.showPrompt()
         while true {
             var fds = [
                 pollfd(fd: 0, events: Int16(POLLIN), revents: 0),
@@ -134,7 +138,7 @@ struct InteractiveSession {
                         _ = Signals.takeInterrupt()
                         LineEditor.interruptAtPrompt()
                         pending = ""
-                        LineEditor.showPrompt(Self.prompt)
+                        LineEditor.showPrompt()
                     case SIGWINCH:
                         LineEditor.terminalDidResize()
                     case SIGTSTP:
@@ -161,12 +165,17 @@ struct InteractiveSession {
             case .endOfInput:
                 LineEditor.writeTerminal("\n")
                 return leave(0)
+            case .notUTF8(let bytes):
+                pending = ""
+                session.rejectTypedLine(bytes)
+                if let status = afterCommand(signalPipe) { return leave(status) }
+                LineEditor.showPrompt()
             case .line(let text):
                 if Lexer.endsWithContinuation(Substring(text))
                     && pending.utf8.count + text.utf8.count <= Lexer.maxLineBytes
                 {
                     pending += text.dropLast()
-                    LineEditor.showPrompt(Self.continuationPrompt)
+                    LineEditor.showPrompt(continuation: Self.continuationPrompt)
                     continue
                 }
                 let line = pending + text
@@ -176,7 +185,7 @@ struct InteractiveSession {
                 let outcome = session.runLine(line)
                 if case .exited(let status) = outcome { return leave(status) }
                 if let status = afterCommand(signalPipe) { return leave(status) }
-                LineEditor.showPrompt(Self.prompt)
+                LineEditor.showPrompt()
                 // The wall time a command took is not played.
                 lastTick = Self.monotonicNanoseconds()
                 lastRedraw = lastTick

@@ -9,6 +9,8 @@ import DebugShellCore
 /// What readline handed back for one prompt.
 enum LineInput: Equatable {
     case line(String)
+    /// A line whose bytes are not UTF-8 text.
+    case notUTF8([UInt8])
     /// Ctrl-D on an empty line, or the terminal went away.
     case endOfInput
 }
@@ -24,8 +26,15 @@ enum LineEditor {
     nonisolated(unsafe) static var complete: (String) -> Completion = { _ in Completion(candidates: []) }
     /// The status lines to show now.
     nonisolated(unsafe) static var statusLines: () -> [StyledText] = { [] }
+    /// The prompt for a new command, which shows virtual time: redrawn as time moves (`play`).
+    nonisolated(unsafe) static var mainPrompt: () -> String = { "debugsh> " }
+    /// The prompt on screen, and whether it is the main one (not a continuation's).
+    nonisolated(unsafe) private static var shownPrompt = ""
+    nonisolated(unsafe) private static var promptFollowsTime = false
     /// Whether the block may be styled (NO_COLOR removes colour, not the block).
     nonisolated(unsafe) static var color = true
+    /// How many colours the terminal shows.
+    nonisolated(unsafe) static var colorDepth = ColorDepth.trueColor
 
     /// The line (or end of input) the handler received, until the loop takes it.
     nonisolated(unsafe) private static var received: LineInput?
@@ -82,9 +91,13 @@ enum LineEditor {
 
     // MARK: - Prompting
 
-    /// Shows the block and then the prompt, and starts reading a line. The cursor is at the
-    /// start of a row (after the previous command's output).
-    static func showPrompt(_ prompt: String) {
+    /// Shows the block and then the prompt for a new command (``mainPrompt``), or the
+    /// continuation prompt, and starts reading a line. The cursor is at the start of a row
+    /// (after the previous command's output).
+    static func showPrompt(continuation: String? = nil) {
+        let prompt = continuation ?? mainPrompt()
+        shownPrompt = prompt
+        promptFollowsTime = continuation == nil
         received = nil
         let rows = renderedBlock()
         writeTerminal(rows.map { "\u{1B}[2K" + $0 + "\r\n" }.joined())
@@ -109,7 +122,8 @@ enum LineEditor {
     /// prompt, so readline does not print a prompt of its own meanwhile).
     fileprivate static func handle(_ line: UnsafeMutablePointer<CChar>?) {
         if let line {
-            received = .line(String(cString: line))
+            let bytes = UnsafeRawBufferPointer(start: line, count: strlen(line))
+            received = String(validating: bytes, as: UTF8.self).map(LineInput.line) ?? .notUTF8(Array(bytes))
             free(line)
         } else {
             // Ctrl-D: take the block away too, so the scrollback keeps only the prompt.
@@ -209,8 +223,18 @@ enum LineEditor {
         rl_clear_visible_line()
         writeTerminal(blockText(rows, replacing: blockHeight))
         drew(rows)
+        refreshPrompt()
         rl_on_new_line()
         rl_redisplay()
+    }
+
+    /// Puts virtual time now in the prompt, when it moved while the prompt was up (`play`).
+    private static func refreshPrompt() {
+        guard promptFollowsTime else { return }
+        let prompt = mainPrompt()
+        guard prompt != shownPrompt else { return }
+        shownPrompt = prompt
+        rl_set_prompt(prompt)
     }
 
     /// Erases the block and the prompt before output appears while the prompt is live; the
@@ -230,6 +254,7 @@ enum LineEditor {
         let rows = renderedBlock()
         writeTerminal(rows.map { "\u{1B}[2K" + $0 + "\r\n" }.joined())
         drew(rows)
+        refreshPrompt()
         rl_on_new_line()
         rl_redisplay()
     }
@@ -273,7 +298,7 @@ enum LineEditor {
 
     private static func render(_ lines: [StyledText]) -> [String] {
         let size = screenSize
-        return StatusBlock.rows(lines, columns: size.columns, rows: size.rows, color: color)
+        return StatusBlock.rows(lines, columns: size.columns, rows: size.rows, color: color, depth: colorDepth)
     }
 
     /// Writes straight to the terminal after whatever readline buffered.

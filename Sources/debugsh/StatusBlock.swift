@@ -13,19 +13,24 @@ enum StatusBlock {
     ///     whose width table disagrees with ours would wrap it.
     ///   - rows: the terminal's height; the block keeps at most `rows - 2` rows so the cursor
     ///     can always move back to its top (CUU stops at the top of the screen).
-    ///   - color: whether to style (24-bit colour, bold, dim); off under NO_COLOR.
-    static func rows(_ lines: [StyledText], columns: Int, rows: Int, color: Bool) -> [String] {
+    ///   - color: whether to style (colour, bold, dim); off under NO_COLOR.
+    ///   - depth: how many colours the terminal shows (``ColorDepth``).
+    static func rows(
+        _ lines: [StyledText], columns: Int, rows: Int, color: Bool, depth: ColorDepth = .trueColor
+    ) -> [String] {
         let width = max(columns - 1, 1)
-        return lines.prefix(max(rows - 2, 0)).map { TextWidth.truncate(render($0, color: color), toColumns: width) }
+        return lines.prefix(max(rows - 2, 0)).map {
+            TextWidth.truncate(render($0, color: color, depth: depth), toColumns: width)
+        }
     }
 
     /// One status line as terminal text: control characters become spaces (a tool's text never
     /// moves the cursor), and each styled run is wrapped in its SGR code and a reset.
-    static func render(_ line: StyledText, color: Bool) -> String {
+    static func render(_ line: StyledText, color: Bool, depth: ColorDepth = .trueColor) -> String {
         var text = ""
         for run in line.runs {
             let clean = sanitized(run.text)
-            guard color, let code = sgr(run.style) else {
+            guard color, let code = sgr(run.style, depth: depth) else {
                 text += clean
                 continue
             }
@@ -35,12 +40,12 @@ enum StatusBlock {
     }
 
     /// The SGR parameters for a style, nil for plain text.
-    static func sgr(_ style: StyledText.Style) -> String? {
+    static func sgr(_ style: StyledText.Style, depth: ColorDepth = .trueColor) -> String? {
         switch style {
         case .plain: return nil
         case .bold: return "1"
         case .dim: return "2"
-        case .color(let c): return "38;2;\(c.red);\(c.green);\(c.blue)"
+        case .color(let c): return depth.foreground(c)
         }
     }
 

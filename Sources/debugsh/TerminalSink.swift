@@ -23,6 +23,8 @@ final class TerminalSink: OutputSink {
     var endsOnWriteFailure = true
     /// An interrupt stopped a write that waited: what is left for standard output is dropped.
     private var droppingOutput = false
+    /// The terminal's colour depth: charts' 24-bit colour codes are rewritten to it.
+    var colorDepth = ColorDepth.trueColor
 
     init() { buffer.reserveCapacity(1 << 16) }
 
@@ -30,7 +32,7 @@ final class TerminalSink: OutputSink {
         willWrite()
         switch stream {
         case .standardOutput:
-            buffer.append(contentsOf: text.utf8)
+            buffer.append(contentsOf: colorDepth.adapting(text).utf8)
             if buffer.count >= 1 << 16 { flush() }
         case .standardError:
             flush()

@@ -108,9 +108,23 @@ public enum FileIO {
             switch decoder.decode(&iterator) {
             case .scalarValue(let s): if s == "\n" { line += 1 }
             case .emptyInput: return String(decoding: bytes, as: UTF8.self)
-            case .error: throw Failure("not UTF-8 text: debugsh scripts are UTF-8", line: line)
+            case .error:
+                throw Failure("not UTF-8 text: \(FileIO.quotedLine(line, of: bytes)) (debugsh scripts are UTF-8)", line: line)
             }
         }
+    }
+
+    /// Line `number` (from 1) of `bytes`, quoted and escaped (`'run\xff'`), cut after 80 bytes.
+    static func quotedLine(_ number: Int, of bytes: [UInt8]) -> String {
+        var start = 0
+        var line = 1
+        while line < number, let newline = bytes[start...].firstIndex(of: 10) {
+            start = newline + 1
+            line += 1
+        }
+        let end = bytes[start...].firstIndex(of: 10) ?? bytes.count
+        let shown = bytes[start..<min(end, start + 80)]
+        return "'" + VisibleText.escaped(bytes: shown) + (end - start > 80 ? "…" : "") + "'"
     }
 
     /// Writes a file atomically: a temporary file beside it, then rename.

@@ -15,14 +15,16 @@ extension Session {
             guard let rate = inv.rate("rate") else { return .silent }
             engine.setRefreshRate(rate)
             return CommandOutput(json: .fields(["rate_hz": .int(Int64(rate.hertz))]))
-        case ("run", ""): return try run(inv.duration("duration") ?? .zero)
-        case ("run", "until"): return try runUntil(inv)
+        case ("run", ""): return try saysWhereTimeStopped(run(inv.duration("duration") ?? .zero), at: location)
+        case ("run", "until"): return try saysWhereTimeStopped(runUntil(inv), at: location)
         case ("run", "to"):
             let end = inv.time("time") ?? engine.now
             guard end >= engine.now else { throw CommandError("time \(end) is in the past (now is \(engine.now))") }
-            return try run(end - engine.now)
-        case ("run", "through"): return try runThrough(inv.time("time") ?? engine.now)
-        case ("step", _): return try step(inv.integer("n") ?? 1)
+            return try saysWhereTimeStopped(run(end - engine.now), at: location)
+        case ("run", "through"):
+            return try saysWhereTimeStopped(runThrough(inv.time("time") ?? engine.now), at: location)
+        case ("step", _):
+            return try saysWhereTimeStopped(step(inv.integer("n") ?? 1), at: location, vsync: true)
         case ("load", _): return load(inv)
         case ("animate", _), ("scroll", _):
             let d = inv.duration("duration") ?? .zero
@@ -111,6 +113,20 @@ extension Session {
             throw CommandError("\(n) scheduled command\(n == 1 ? "" : "s") failed during '\(what)'")
         }
         return outcome
+    }
+
+    /// A `run` or `step` typed at the interactive prompt says where time stopped (`now 1.25s`,
+    /// `now 50ms, vsync 4`); scripts, sourced files and scheduled commands stay silent, as
+    /// commands that change something are (docs/Decisions.md, Output).
+    private func saysWhereTimeStopped(
+        _ output: CommandOutput, at location: SourceLocation, vsync: Bool = false
+    ) -> CommandOutput {
+        guard options.interactive, location.origin.name == nil, sourceDepth == 0, !scheduledContext else {
+            return output
+        }
+        var said = output
+        said.text = "now \(engine.now)" + (vsync ? ", vsync \(engine.vsyncCount)" : "")
+        return said
     }
 
     private func run(_ duration: SimDuration) throws -> CommandOutput {

@@ -356,6 +356,14 @@ public final class Session {
         reportError(message, command: nil, at: SourceLocation(origin: origin, line: line))
     }
 
+    /// Reports a typed line that is not UTF-8 text: it does not run, and the error shows its
+    /// bytes escaped (`'run\xff'`).
+    public func rejectTypedLine(_ bytes: [UInt8]) {
+        reportError(
+            "not UTF-8 text: '\(VisibleText.escaped(bytes: bytes))' (debugsh reads UTF-8; the line did not run)",
+            command: nil, at: SourceLocation(origin: .typed, line: 1))
+    }
+
     /// Reports an interrupt that stopped reading a script (piped input) before a line.
     public func reportInterrupt(origin: ScriptOrigin, line: Int) {
         reportInterrupt(command: nil, at: SourceLocation(origin: origin, line: line))
