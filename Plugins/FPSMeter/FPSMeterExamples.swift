@@ -16,9 +16,9 @@ enum FPSMeterExamples {
             reading      60 fps (last window (1s, 2s]: 60 callbacks, 30 presents)
             render       30 fps (presents in [2s, 3s))
             callbacks    60 in [2s, 3s) · skipped vsyncs 0
-            hitches      89 (commit 0 · render 89 · both 0), 1483.333ms in 3s animating
+            hitches      89 (commit 0 · render 89 · both 0), 1.483333334s in 3s animating
             hitch ratio  494.444 ms/s · severe (apple tiers)
-            frame time   p50 33.333ms · p95 33.333ms · p99 33.333ms · max 33.333ms (88 intervals)
+            frame time   p50 33.333333ms · p95 33.333334ms · p99 33.333334ms · max 33.333334ms (88 intervals)
             """),
         Example(
             """
@@ -169,14 +169,14 @@ enum FPSMeterExamples {
             > load gpu 20ms
             > run 3s
             > fps compare
-            estimator          reading                        truth                   error        span
-            YYFPSLabel         60 fps                         30 fps                  +30 fps      (1s, 2s]
-            HyFPSLabel         60 fps                         30 fps                  +30 fps      (1s, 2s]
-            GDPerformanceView  61 fps                         31 fps                  +30 fps      [1.983333333s, 2.983333333s]
-            DXFPSLabel         —                              —                       —            tracking 0s, under 1s
-            KMCGeigerCounter   0 dropped · 0 clicks           30 missed               -30          (1.983333333s, 2.983333333s]
-            Sentry             delay 0ms · slow 0 · frozen 0  1483.333ms missed (89)  -1483.333ms  (0s, 2.983333333s]
-            Matrix             drop 0ms (0 over 40ms)         1483.333ms missed (89)  -1483.333ms  (0s, 2.983333333s]
+            estimator          reading                       truth                     error          span
+            YYFPSLabel         60 fps                        30 fps                    +30 fps        (1s, 2s]
+            HyFPSLabel         60 fps                        30 fps                    +30 fps        (1s, 2s]
+            GDPerformanceView  61 fps                        31 fps                    +30 fps        [1.983333333s, 2.983333333s]
+            DXFPSLabel         —                             —                         —              tracking 0s, under 1s
+            KMCGeigerCounter   0 dropped · 0 clicks          30 missed                 -30            (1.983333333s, 2.983333333s]
+            Sentry             delay 0s · slow 0 · frozen 0  1.483333334s missed (89)  -1.483333334s  (0s, 2.983333333s]
+            Matrix             drop 0s (0 over 40ms)         1.483333334s missed (89)  -1.483333334s  (0s, 2.983333333s]
             truth: frames presented over the same span; missed = vsyncs that expected a present (animating, R3) and had none
             """),
         // F1, seed 004: a meter in default mode across a scroll; the display kept presenting.
@@ -187,14 +187,14 @@ enum FPSMeterExamples {
             > scroll 2s
             > run 3s
             > fps compare
-            estimator          reading                           truth           error          span
-            YYFPSLabel         0 fps                             60 fps          -60 fps        (1s, 3.016666666s]
-            HyFPSLabel         0 fps                             60 fps          -60 fps        (1s, 3.016666666s]
-            GDPerformanceView  59 fps                            5 fps           +54 fps        [2.983333333s, 3.983333333s]
-            DXFPSLabel         0 fps                             59 fps          -59 fps        tracking 2s
-            KMCGeigerCounter   1 dropped · 1 clicks              0 missed        +1             (2.983333333s, 3.983333333s]
-            Sentry             delay 2000ms · slow 0 · frozen 1  0ms missed (0)  +2000ms        (0s, 3.983333333s]
-            Matrix             drop 721930.371ms (1 over 40ms)   0ms missed (0)  +721930.371ms  (0s, 3.983333333s]
+            estimator          reading                            truth          error            span
+            YYFPSLabel         0 fps                              60 fps         -60 fps          (1s, 3.016666666s]
+            HyFPSLabel         0 fps                              60 fps         -60 fps          (1s, 3.016666666s]
+            GDPerformanceView  59 fps                             5 fps          +54 fps          [2.983333333s, 3.983333333s]
+            DXFPSLabel         0 fps                              59 fps         -59 fps          tracking 2s
+            KMCGeigerCounter   1 dropped · 1 clicks               0 missed       +1               (2.983333333s, 3.983333333s]
+            Sentry             delay 2s · slow 0 · frozen 1       0s missed (0)  +2s              (0s, 3.983333333s]
+            Matrix             drop 721.930370804s (1 over 40ms)  0s missed (0)  +721.930370804s  (0s, 3.983333333s]
             truth: frames presented over the same span; missed = vsyncs that expected a present (animating, R3) and had none
             """),
     ]
@@ -253,7 +253,7 @@ enum FPSMeterExamples {
             > run 300ms
             > stall 100ms
             > run 300ms
-            [0.733s] fps: hitch 100ms (commit), frame 34 expected at 0.633s
+            [0.733s] fps: hitch 100ms (commit), frame 34 expected at 633.333333ms
             > get fps.hitches
             fps.hitches = 2
             > fps watch off
@@ -314,7 +314,7 @@ extension FPSMeterExamples {
             > scroll 1s
             > run 3s
             > fps plot --from 500ms --to 2500ms --width 60 --height 9
-            fps plot: 0.5s to 2.5s at 60 Hz
+            fps plot: 500ms to 2.5s at 60 Hz
             frame time per present (ms)
                133.3 ┤            ▂▂▂▂
                  100 ┤            ████
@@ -337,7 +337,7 @@ extension FPSMeterExamples {
             ╌ 2× budget 33.333ms  ━ FPS label's reading
             ─ frames presented per second  ░ tracking
             115 presents, 115 frame times, 1 hitch (commit 1, render 0,
-            both 0), 3 windows, from 0.5s to 2.5s
+            both 0), 3 windows, from 500ms to 2.5s
             """),
         Example(
             """
@@ -350,7 +350,7 @@ extension FPSMeterExamples {
             > fps plot --from 3s
             error: nothing to plot from 3s: the meter's data ends at 2s (now)
             > fps plot --from 1s --to 500ms
-            error: --from 1s is not before --to 0.5s
+            error: --from 1s is not before --to 500ms
             > fps plot chart.png
             error: the chart is written as SVG: name the file <name>.svg (got 'chart.png')
             > fps plot chart.svg --width 100

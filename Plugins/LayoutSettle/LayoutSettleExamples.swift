@@ -238,9 +238,9 @@ enum LayoutSettleExamples {
                     > get layout.state
                     layout.state = settling
                     > run 2s
-                    [0.500s] layout: settled (window, 2 views, last change 0.300s)
+                    [0.500s] layout: settled (window, 2 views, last change 300ms)
                     > get layout.settled_at
-                    layout.settled_at = 0.5s
+                    layout.settled_at = 500ms
                     """),
                 Example(
                     """
@@ -248,9 +248,9 @@ enum LayoutSettleExamples {
                     > view animate a --frame 0,0,200,100 --over 300ms
                     > layout watch --mode seed
                     > run 2s
-                    [0.400s] layout: settled (window, 2 views, last change 0.300s)
+                    [0.400s] layout: settled (window, 2 views, last change 300ms)
                     > get layout.settled_at
-                    layout.settled_at = 0.4s
+                    layout.settled_at = 400ms
                     """),
                 Example(
                     """
@@ -277,15 +277,15 @@ enum LayoutSettleExamples {
                     > view animate a --frame 0,0,200,100 --over 300ms
                     > layout watch
                     > run 1s
-                    [0.500s] layout: settled (window, 2 views, last change 0.300s)
+                    [0.500s] layout: settled (window, 2 views, last change 300ms)
                     > layout
-                    layout settled at 0.5s
+                    layout settled at 500ms
                       mode         quiet: settled once 200ms pass without a change; timeout 10s
                       root         window (2 views)
-                      watched      0s → 0.5s
-                      last change  0.3s, a
+                      watched      0s → 500ms
+                      last change  300ms, a
                       changes      18 of 31 checker frames
-                      cost         0.2µs + 0.05µs per changed view per frame; 7.1µs in all
+                      cost         200ns + 50ns per changed view per frame; 7.1µs in all
                     """)
             ]),
         VerbSpec(
@@ -299,7 +299,7 @@ enum LayoutSettleExamples {
                     > layout watch
                     > run 100ms
                     > layout diff
-                    checker frame at 0.083333333s: 1 view changed
+                    checker frame at 83.333333ms: 1 view changed
                       a  frame 0,0,122.222,100 → 0,0,127.778,100
                     > layout diff --limit 0
                     error: --limit: '0' is outside 1…1000000

@@ -15,7 +15,7 @@ enum TimerInspectorExamples {
             > get timer.poll.skipped
             timer.poll.skipped = 1
             > get timer.poll.max_late
-            timer.poll.max_late = 0.05s
+            timer.poll.max_late = 50ms
             """),
         // T5: tolerance above the interval is an error; above half of it, clamped.
         Example(
@@ -35,13 +35,13 @@ enum TimerInspectorExamples {
             > stall 100ms
             > run 300ms
             > timer show poll
-            poll: gcd, every 50ms, leeway 0ms, main queue — scheduled
-            fires 4 · data 5 · last data 1 · max late 50ms (busy) · next fire 0.300s
-            #  scheduled  fired   late  cause  data
-            1  0.050s     0.100s  50ms  busy   2
-            2  0.150s     0.150s  0ms   -      1
-            3  0.200s     0.200s  0ms   -      1
-            4  0.250s     0.250s  0ms   -      1
+            poll: gcd, every 50ms, leeway 0s, main queue — scheduled
+            fires 4 · data 5 · last data 1 · max late 50ms (busy) · next fire 300ms
+            #  scheduled  fired  late  cause  data
+            1  50ms       100ms  50ms  busy   2
+            2  150ms      150ms  0s    -      1
+            3  200ms      200ms  0s    -      1
+            4  250ms      250ms  0s    -      1
             """),
         // D5: a background queue ignores the main thread.
         Example(
@@ -64,12 +64,12 @@ enum TimerInspectorExamples {
             > stall 100ms
             > run 150ms
             > timer show link
-            link: displaylink, every vsync (16.667ms), common mode — scheduled
-            fires 3 · skipped 6 · max late 100ms (busy) · next fire 0.150s
-            #  timestamp  fired   late   cause
-            1  0.000s     0.100s  100ms  busy
-            2  0.117s     0.117s  0ms    -
-            3  0.133s     0.133s  0ms    -
+            link: displaylink, every vsync (16.666666ms), common mode — scheduled
+            fires 3 · skipped 6 · max late 100ms (busy) · next fire 150ms
+            #  timestamp     fired         late   cause
+            1  0s            100ms         100ms  busy
+            2  116.666666ms  116.666666ms  0s     -
+            3  133.333333ms  133.333333ms  0s     -
             """),
         // DL1: a link in default mode is silent during a scroll, then fires once, stale.
         Example(
@@ -79,9 +79,10 @@ enum TimerInspectorExamples {
             > run 550ms
             > timer show label
             label: displaylink, preferred 10 fps (100ms), default mode — scheduled
-            fires 1 · skipped 5 · max late 500ms (mode) · next fire 0.600s
-            #  timestamp  fired   late   cause
-            1  0.000s     0.500s  500ms  mode
+            fires 1 · skipped 5 · max late 500ms (mode) · next fire 600ms
+            fix: add it to the common modes (--mode common; in the app, link.add(to: .main, forMode: .common)): in the default mode it cannot fire while a scroll runs the tracking mode (DL1)
+            #  timestamp  fired  late   cause
+            1  0s         500ms  500ms  mode
             """),
     ]
 
@@ -92,9 +93,9 @@ enum TimerInspectorExamples {
             > run 300ms
             > timer show toast
             toast: after 250ms (a one-shot gcd timer), leeway 25ms, main queue — done
-            fires 1 · data 1 · last data 1 · max late 0ms
-            #  scheduled  fired   late  cause  data
-            1  0.250s     0.250s  0ms   -      1
+            fires 1 · data 1 · last data 1 · max late 0s
+            #  scheduled  fired  late  cause  data
+            1  250ms      250ms  0s    -      1
             """),
         // D6 with coalescing on: the leeway may delay it.
         Example(
@@ -103,7 +104,7 @@ enum TimerInspectorExamples {
             > timer after toast 250ms
             > run 300ms
             > get timer.toast.max_late
-            timer.toast.max_late = 0.025s
+            timer.toast.max_late = 25ms
             """),
     ]
 
@@ -114,11 +115,11 @@ enum TimerInspectorExamples {
             > run 30500ms
             > timer show button --last 2
             button: count-down from 60s (a gcd timer every 1s), background queue, title "Resend in 30s" — scheduled
-            fires 31 · data 31 · last data 1 · max late 0ms · next fire 31.000s
+            fires 31 · data 31 · last data 1 · max late 0s · next fire 31s
             the last 2 of 31 firings; --last n shows more (the last 1000 are kept)
-            #   scheduled  fired    late  cause  data
-            30  29.000s    29.000s  0ms   -      1
-            31  30.000s    30.000s  0ms   -      1
+            #   scheduled  fired  late  cause  data
+            30  29s        29s    0s    -      1
+            31  30s        30s    0s    -      1
             > run 31s
             > get timer.button.fires
             timer.button.fires = 61
@@ -157,11 +158,11 @@ enum TimerInspectorExamples {
             > timer resume poll
             > run 10ms
             > timer show poll
-            poll: gcd, every 100ms, leeway 0ms, main queue — scheduled
-            fires 2 · data 4 · last data 3 · max late 250ms (paused) · next fire 0.500s
-            #  scheduled  fired   late   cause   data
-            1  0.100s     0.100s  0ms    -       1
-            2  0.200s     0.450s  250ms  paused  3
+            poll: gcd, every 100ms, leeway 0s, main queue — scheduled
+            fires 2 · data 4 · last data 3 · max late 250ms (paused) · next fire 500ms
+            #  scheduled  fired  late   cause   data
+            1  100ms      100ms  0s     -       1
+            2  200ms      450ms  250ms  paused  3
             """),
         // DL4: a resumed link's next callback is at its next grid vsync, with a fresh timestamp.
         Example(
@@ -174,10 +175,10 @@ enum TimerInspectorExamples {
             > run 100ms
             > timer show link
             link: displaylink, preferred 10 fps (100ms), common mode — scheduled
-            fires 2 · skipped 0 · max late 0ms · next fire 0.400s
-            #  timestamp  fired   late  cause
-            1  0.000s     0.000s  0ms   -
-            2  0.300s     0.300s  0ms   -
+            fires 2 · skipped 0 · max late 0s · next fire 400ms
+            #  timestamp  fired  late  cause
+            1  0s         0s     0s    -
+            2  300ms      300ms  0s    -
             """),
     ]
 
@@ -215,13 +216,13 @@ enum TimerInspectorExamples {
             > stall 100ms
             > run 300ms
             > timer list
-            name  kind         mode/queue  interval  tol/leeway  fires  skipped  max late    next fire  state
-            poll  nstimer      default     50ms      0ms         4      1        50ms busy   0.300s     scheduled
-            sync  gcd          background  1s        100ms       0      0        -           1.000s     scheduled
-            link  displaylink  common      33.333ms  -           6      3        100ms busy  0.300s     scheduled
+            name  kind         mode/queue  interval     tol/leeway  fires  skipped  max late    next fire  state
+            poll  nstimer      default     50ms         0s          4      1        50ms busy   300ms      scheduled
+            sync  gcd          background  1s           100ms       0      0        -           1s         scheduled
+            link  displaylink  common      33.333333ms  -           6      3        100ms busy  300ms      scheduled
             > timer list --sort fires --limit 1
-            name  kind         mode/queue  interval  tol/leeway  fires  skipped  max late    next fire  state
-            link  displaylink  common      33.333ms  -           6      3        100ms busy  0.300s     scheduled
+            name  kind         mode/queue  interval     tol/leeway  fires  skipped  max late    next fire  state
+            link  displaylink  common      33.333333ms  -           6      3        100ms busy  300ms      scheduled
             … 2 more (3 timers: 3 scheduled); --limit n shows more
             """),
         // --all: the tools' own links and timers and the app's UI link too.
@@ -230,8 +231,8 @@ enum TimerInspectorExamples {
             > animate 100ms
             > run 200ms
             > timer list --all
-            name       kind         mode/queue  interval  tol/leeway  fires  skipped  max late  next fire  state
-            system:UI  displaylink  common      16.667ms  -           6      0        0ms       -          scheduled
+            name       kind         mode/queue  interval     tol/leeway  fires  skipped  max late  next fire  state
+            system:UI  displaylink  common      16.666666ms  -           6      0        0s        -          scheduled
             """),
     ]
 
@@ -243,13 +244,13 @@ enum TimerInspectorExamples {
             > stall 100ms
             > run 300ms
             > timer show poll
-            poll: nstimer, repeats every 50ms, tolerance 0ms, default mode — scheduled
-            fires 4 · skipped 1 · max late 50ms (busy) · next fire 0.300s
-            #  scheduled  fired   late  cause  skipped
-            1  0.050s     0.100s  50ms  busy   1
-            2  0.150s     0.150s  0ms   -      0
-            3  0.200s     0.200s  0ms   -      0
-            4  0.250s     0.250s  0ms   -      0
+            poll: nstimer, repeats every 50ms, tolerance 0s, default mode — scheduled
+            fires 4 · skipped 1 · max late 50ms (busy) · next fire 300ms
+            #  scheduled  fired  late  cause  skipped
+            1  50ms       100ms  50ms  busy   1
+            2  150ms      150ms  0s    -      0
+            3  200ms      200ms  0s    -      0
+            4  250ms      250ms  0s    -      0
             """)
     ]
 
@@ -260,7 +261,7 @@ enum TimerInspectorExamples {
             > timer watch on
             > stall 100ms
             > run 200ms
-            [0.100s] timer: poll fired 50ms late (busy, scheduled 0.050s)
+            [0.100s] timer: poll fired 50ms late (busy, scheduled 50ms)
             [0.150s] timer: poll fired
             > timer watch off
             > run 100ms
@@ -380,9 +381,9 @@ extension TimerInspectorExamples {
             > timer plot clock --from 2s
             error: nothing to plot from 2s: the simulation is at 1s
             > timer plot clock --from 500ms --to 200ms
-            error: --from 0.5s is not before --to 0.2s
+            error: --from 500ms is not before --to 200ms
             > timer plot clock --to 50ms
-            error: timer 'clock' has no firing kept between 0s and 0.05s
+            error: timer 'clock' has no firing kept between 0s and 50ms
             > timer plot clock clock.png
             error: the chart is written as SVG: name the file <name>.svg (got 'clock.png')
             > timer plot clock /nonexistent/clock.svg

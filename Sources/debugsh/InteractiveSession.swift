@@ -69,6 +69,7 @@ struct InteractiveSession {
         }
         session.timeDidMove = { LineEditor.blockIsStale = true }
         session.supportsPlay = true
+        session.saysWhereTimeStops = true
 
         let leave = { [self] (status: Int32) -> Int32 in
             session.finishRecording()

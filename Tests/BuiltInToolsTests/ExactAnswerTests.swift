@@ -20,7 +20,7 @@ import Testing
             > after 1497ms stall 80ms
             > run 3000ms
             > get timer.t1.max_late
-            timer.t1.max_late = 0.054s
+            timer.t1.max_late = 54ms
             > get timer.late
             timer.late = 1
             > get timer.t1.fires
@@ -39,14 +39,14 @@ import Testing
             > get timer.poll.fires
             timer.poll.fires = 1
             > get timer.poll.max_late
-            timer.poll.max_late = 0.05s
+            timer.poll.max_late = 50ms
             > get timer.late
             timer.late = 1
             > timer show poll
-            poll: nstimer, repeats every 50ms, tolerance 0ms, default mode, cost 40ms — scheduled
-            fires 1 · skipped 0 · max late 50ms (busy) · callback running since 0.100s · next fire when it returns
-            #  scheduled  fired   late  cause  skipped
-            1  0.050s     0.100s  50ms  busy   running
+            poll: nstimer, repeats every 50ms, tolerance 0s, default mode, cost 40ms — scheduled
+            fires 1 · skipped 0 · max late 50ms (busy) · callback running since 100ms · next fire when it returns
+            #  scheduled  fired  late  cause  skipped
+            1  50ms       100ms  50ms  busy   running
             """)
     }
 
@@ -65,15 +65,15 @@ import Testing
             timer.t.skipped = 0
             > timer list
             name  kind     mode/queue  interval  tol/leeway  fires  skipped  max late  next fire  state
-            t     nstimer  default     10ms      0ms         1      0        0ms       -          scheduled
+            t     nstimer  default     10ms      0s          1      0        0s        -          scheduled
             > run through 45ms
             > get timer.t.skipped
             timer.t.skipped = 3
             > timer show t
-            t: nstimer, repeats every 10ms, tolerance 0ms, default mode, cost 35ms — scheduled
-            fires 1 · skipped 3 · max late 0ms · next fire 0.050s
-            #  scheduled  fired   late  cause  skipped
-            1  0.010s     0.010s  0ms   -      3
+            t: nstimer, repeats every 10ms, tolerance 0s, default mode, cost 35ms — scheduled
+            fires 1 · skipped 3 · max late 0s · next fire 50ms
+            #  scheduled  fired  late  cause  skipped
+            1  10ms       10ms   0s    -      3
             """)
     }
 
@@ -86,10 +86,10 @@ import Testing
             > timer invalidate t
             > run 100ms
             > timer show t
-            t: nstimer, repeats every 10ms, tolerance 0ms, default mode, cost 35ms — invalidated
-            fires 1 · skipped 0 · max late 0ms
-            #  scheduled  fired   late  cause  skipped
-            1  0.010s     0.010s  0ms   -      0
+            t: nstimer, repeats every 10ms, tolerance 0s, default mode, cost 35ms — invalidated
+            fires 1 · skipped 0 · max late 0s
+            #  scheduled  fired  late  cause  skipped
+            1  10ms       10ms   0s    -      0
             """)
     }
 

@@ -162,7 +162,7 @@ import Testing
     @Test(arguments: [
         // A command at the end of a `run` is issued at that instant, before its events: it
         // replays there, not at the start of a later run (S4.1 is for scheduled commands).
-        (["run 1s", "load gpu 20ms"], "load", "frame 0s · commit 0s · gpu 0.02s"),
+        (["run 1s", "load gpu 20ms"], "load", "frame 0s · commit 0s · gpu 20ms"),
         (["timer nstimer x --interval 1s"], "get timer.count", "timer.count = 1"),
         // After `step` the instant is done: the replay ends there too.
         (["step 3"], "get clock.vsyncs", "clock.vsyncs = 3"),
@@ -171,7 +171,7 @@ import Testing
             [
                 "view add a --frame 0,0,100,100", "step 12", "view set a --frame 0,0,50,50",
                 "layout watch --quiet 200ms",
-            ], "run 1s\n> get layout.settled_at", "layout.settled_at = 0.383333333s"
+            ], "run 1s\n> get layout.settled_at", "layout.settled_at = 383.333333ms"
         ),
     ])
     func namedCases(typed: [String], check: String, expected: String) throws {

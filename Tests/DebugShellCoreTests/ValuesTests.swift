@@ -2,14 +2,19 @@ import DebugShellCore
 import Testing
 
 @Suite struct FormattingTests {
+    /// One exact format for durations and times: the largest unit in which the value is at least
+    /// 1, every digit it needs, no trailing zeros — and what it prints parses back to itself.
     @Test(
         arguments: [
-            (516_666_666, "0.516666666s"), (500_000_000, "0.5s"), (0, "0s"), (2_000_000_000, "2s"), (1, "0.000000001s"),
-            (16_666_667, "0.016666667s"), (-1_500_000_000, "-1.5s"), (Int64(1) << 62, "4611686018.427387904s"),
+            (516_666_666, "516.666666ms"), (500_000_000, "500ms"), (0, "0s"), (2_000_000_000, "2s"), (1, "1ns"),
+            (16_666_667, "16.666667ms"), (-1_500_000_000, "-1.5s"), (Int64(1) << 62, "4611686018.427387904s"),
+            (20_000_000, "20ms"), (1_000, "1µs"), (12_500, "12.5µs"), (999, "999ns"), (999_999_999, "999.999999ms"),
+            (1_000_000_001, "1.000000001s"), (-250, "-250ns"), (1_016_666_667, "1.016666667s"),
         ] as [(Int64, String)])
-    func secondsHaveUpToNineDecimalsAndNoTrailingZeros(_ ns: Int64, _ text: String) {
+    func durationsAndTimesAreExactInTheirLargestUnit(_ ns: Int64, _ text: String) {
         #expect(SimDuration(nanoseconds: ns).description == text)
         #expect(SimTime(nanoseconds: ns).description == text)
+        #expect(SimFormat.exact(ns) == text)
     }
 
     @Test func eventStampsHaveThreeDecimals() {
@@ -31,7 +36,8 @@ import Testing
 
     @Test func metricValuesPrintAsGetShowsThem() {
         #expect(MetricValue.integer(54).text == "54")
-        #expect(MetricValue.duration(.milliseconds(50)).text == "0.05s")
+        #expect(MetricValue.duration(.milliseconds(50)).text == "50ms")
+        #expect(MetricValue.time(SimTime(nanoseconds: 1_250_000_000)).text == "1.25s")
         #expect(MetricValue.none.text == "none")
         #expect(MetricValue.time(SimTime(nanoseconds: 7)).json == .int(7))
         #expect(MetricValue.none.json == .null)

@@ -35,8 +35,8 @@ import Testing
         let body = text.split(separator: "\n").filter { !$0.hasPrefix("#") }
         #expect(
             body == [
-                "counter tick --until 5", "animate 2s", "load gpu 20ms", "run to 0.25s", "stall 120ms",
-                "run through 0.283333333s", "set counter.step 2", "scroll 300ms", "run to 1.783333333s",
+                "counter tick --until 5", "animate 2s", "load gpu 20ms", "run to 250ms", "stall 120ms",
+                "run through 283.333333ms", "set counter.step 2", "scroll 300ms", "run to 1.783333333s",
                 "display rate 120", "run to 2.283333333s",
             ])
     }
@@ -46,11 +46,11 @@ import Testing
     @Test func positions() {
         let done = (time: SimTime(nanoseconds: 5), done: true, advances: 3)
         #expect(Recording.advance(from: done, to: done) == nil)
-        #expect(Recording.advance(from: done, to: (done.time, true, 4)) == "run through 0.000000005s")
+        #expect(Recording.advance(from: done, to: (done.time, true, 4)) == "run through 5ns")
         #expect(Recording.advance(from: (done.time, false, 3), to: (done.time, false, 4)) == nil)
-        #expect(Recording.advance(from: (done.time, false, 3), to: done) == "run through 0.000000005s")
+        #expect(Recording.advance(from: (done.time, false, 3), to: done) == "run through 5ns")
         #expect(
-            Recording.advance(from: done, to: (SimTime(nanoseconds: 9), false, 5)) == "run to 0.000000009s")
+            Recording.advance(from: done, to: (SimTime(nanoseconds: 9), false, 5)) == "run to 9ns")
     }
 
     @Test func recordingErrors() throws {

@@ -122,7 +122,7 @@ import Testing
         try expectTranscript(
             """
             > apropos hang threshold
-            error: unexpected argument 'threshold' for 'apropos'
+            rule RL6 — Hangs and busy time
             > apropos threshold
             rule RL6 — Hangs and busy time
             rule K2 — Lateness and its cause

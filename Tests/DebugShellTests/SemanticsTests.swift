@@ -208,7 +208,7 @@ func gcd(
         e.schedule(at: at(40)) { _ = link(e, label: "link") }
         e.schedule(at: at(50)) { e.enqueueMainBlock(cost: .zero, dirtiesUI: false, label: "block", action: nil) }
         _ = e.advance(to: at(101))
-        #expect(trace.items.map(\.label) == ["stall 0.1s", "timer", "block", "link"])
+        #expect(trace.items.map(\.label) == ["stall 100ms", "timer", "block", "link"])
     }
 
     @Test func rl5_aDirtyUICommits() throws {
@@ -659,11 +659,11 @@ func gcd(
             clock.now = 0s
             > step
             > get clock.now
-            clock.now = 0.016666666s
+            clock.now = 16.666666ms
             > run 10ms
             > step 2
             > get clock.now
-            clock.now = 0.05s
+            clock.now = 50ms
             > get clock.vsyncs
             clock.vsyncs = 4
             """)
@@ -677,7 +677,7 @@ func gcd(
             > display rate 120
             > step 3
             > get clock.now
-            clock.now = 0.033333332s
+            clock.now = 33.333332ms
             """)
     }
 

@@ -26,7 +26,7 @@ func runScript(_ script: String, options: SessionOptions = SessionOptions()) thr
             > counter
             count 6
             > c
-            error: ambiguous command 'c': clock, counter
+            error: play needs the interactive session, where time can follow the wall clock; use 'run' here
             > cuonter
             error: unknown command 'cuonter'; did you mean 'counter'?
             > fsp
@@ -39,7 +39,6 @@ func runScript(_ script: String, options: SessionOptions = SessionOptions()) thr
             > counter shw
             error: unknown verb 'shw' for 'counter'; did you mean 'show'?
             > r 1s
-            error: ambiguous command 'r': run, reset, record
             """)
     }
 
@@ -94,7 +93,7 @@ func runScript(_ script: String, options: SessionOptions = SessionOptions()) thr
             > alias run = echo no
             error: 'run' is a command; an alias cannot replace it
             > alias 9x = echo
-            error: '9x' is not a valid alias name
+            error: '9x' is not a valid alias name: a name starts with a letter or '_' and goes on with letters, digits, '_', '.' and '-' (e.g. poll_2)
             """)
     }
 
@@ -222,7 +221,7 @@ func runScript(_ script: String, options: SessionOptions = SessionOptions()) thr
             > help counter fly
             error: unknown verb 'fly' for 'counter' (verbs: add, show, tick)
             > apropos vsync callbacks
-            error: unexpected argument 'callbacks' for 'apropos'
+            counter tick — Count vsync callbacks of a display link; emit an event at a target.
             > apropos callbacks
             counter tick — Count vsync callbacks of a display link; emit an event at a target.
             option --until of counter tick — Emit counter.reached at this many callbacks.
@@ -321,7 +320,7 @@ func runScript(_ script: String, options: SessionOptions = SessionOptions()) thr
         #expect(r.stdout == "start\n")
         #expect(
             r.stderr == """
-                test.dsh:2: error: at 0.25s: expectation failed: clock.rate == 30 (clock.rate = 60)
+                test.dsh:2: error: at 250ms: expectation failed: clock.rate == 30 (clock.rate = 60)
                 test.dsh:3: error: 1 scheduled command failed during 'run'
 
                 """)
@@ -345,7 +344,7 @@ func runScript(_ script: String, options: SessionOptions = SessionOptions()) thr
             > at 1s echo late
             error: time 1s is in the past (now is 2s)
             > every 999ns echo x
-            error: every needs an interval of at least 1us (got 0.000000999s)
+            error: every needs an interval of at least 1us (got 999ns)
             > every 1us --times 0 echo x
             error: --times: '0' is outside 1…9223372036854775807
             > after 1s

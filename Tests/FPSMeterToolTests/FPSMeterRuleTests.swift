@@ -46,8 +46,8 @@ import Testing
         #expect(meter.hitches.time / ms == 1483)
         #expect(try s.value("fps.hitch_time") == SimDuration(nanoseconds: meter.hitches.time).description)
         // Presents every other vsync: frame intervals are two periods.
-        #expect(try s.value("fps.frame_p50") == "0.033333333s")
-        #expect(try s.value("fps.frame_max") == "0.033333334s")
+        #expect(try s.value("fps.frame_p50") == "33.333333ms")
+        #expect(try s.value("fps.frame_max") == "33.333334ms")
     }
 
     // MARK: F1 — the reading
@@ -219,10 +219,10 @@ import Testing
         #expect(meter.hitches.commit == 1)
         // The stall is drained before the links (RL4.1): tick v18 runs at 350 ms, so its frame,
         // expected at v20 = 333.333 ms, is presented at v23 = 383.333 ms.
-        #expect(try s.value("fps.hitch_time") == "0.05s")
+        #expect(try s.value("fps.hitch_time") == "50ms")
         // The interval across it: v19 = 316.667 ms to v23 = 383.333 ms.
-        #expect(try s.value("fps.frame_max") == "0.066666667s")
-        #expect(try s.value("fps.frame_p50") == "0.016666667s")
+        #expect(try s.value("fps.frame_max") == "66.666667ms")
+        #expect(try s.value("fps.frame_p50") == "16.666667ms")
     }
 
     /// R4: the hitch of the first counted present since `fps start` or `fps reset` is only

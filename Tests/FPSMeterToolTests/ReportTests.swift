@@ -125,7 +125,7 @@ import Testing
             callbacks    60 in [1s, 2s) · skipped vsyncs 3
             hitches      1 (commit 1 · render 0 · both 0), 50ms in 1s animating
             hitch ratio  50 ms/s · critical (apple tiers)
-            frame time   p50 16.667ms · p95 16.667ms · p99 66.667ms · max 66.667ms (56 intervals)
+            frame time   p50 16.666667ms · p95 16.666667ms · p99 66.666667ms · max 66.666667ms (56 intervals)
             > fps stop
             > fps
             meter        stopped at 2s (ran since 0s) · common mode · window 1s · cost 0s · label on
@@ -134,7 +134,7 @@ import Testing
             callbacks    60 in [1s, 2s) · skipped vsyncs 3
             hitches      1 (commit 1 · render 0 · both 0), 50ms in 1s animating
             hitch ratio  50 ms/s · critical (apple tiers)
-            frame time   p50 16.667ms · p95 16.667ms · p99 66.667ms · max 66.667ms (56 intervals)
+            frame time   p50 16.666667ms · p95 16.666667ms · p99 66.666667ms · max 66.666667ms (56 intervals)
             """)
     }
 
@@ -267,7 +267,7 @@ import Testing
         let s = try meterSession("fps watch hitches --over 50ms\nfps start\nanimate 1s\nrun 300ms\nstall 50ms")
         #expect(s.output("run 700ms") == "")
         let t = try meterSession("fps watch hitches --over 49999999ns\nfps start\nanimate 1s\nrun 300ms\nstall 50ms")
-        #expect(t.output("run 700ms") == "[0.383s] fps: hitch 50ms (commit), frame 19 expected at 0.333s\n")
+        #expect(t.output("run 700ms") == "[0.383s] fps: hitch 50ms (commit), frame 19 expected at 333.333333ms\n")
     }
 
     /// `fps watch windows` then `fps watch hitches` print both; `fps watch off` stops both.
@@ -290,7 +290,7 @@ import Testing
         ("fps reset", "error: the meter is not running; start it with 'fps start'"),
         (
             "fps start\nrun 10ms\nfps stop\nfps reset",
-            "error: the meter is not running (it stopped at 0.01s); 'fps start' runs it again"
+            "error: the meter is not running (it stopped at 10ms); 'fps start' runs it again"
         ),
         ("fps", "error: the meter has not been started; start it with 'fps start'"),
         ("fps frames", "error: the meter has not been started; start it with 'fps start'"),

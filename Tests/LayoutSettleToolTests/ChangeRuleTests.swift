@@ -138,7 +138,7 @@ import Testing
                 run 1s
                 view tree a
                 """, ["layout.last_change"])
-        #expect(values == ["0.316666666s"])
+        #expect(values == ["316.666666ms"])
         let (stdout, _, _) = try Transcript.run(
             "view add a --frame 0,0,100,100\nview animate a --frame 0,0,333.3,100.1 --over 310ms\nrun 1s\nview tree a",
             tools: [LayoutSettleChecker.self])
@@ -154,7 +154,7 @@ import Testing
             > layout watch
             > view spin s --for 100ms
             > run 1s
-            [0.283s] layout: settled (window, 2 views, last change 0.083s)
+            [0.283s] layout: settled (window, 2 views, last change 83.333333ms)
             > get layout.changes
             layout.changes = 6
             > view tree s

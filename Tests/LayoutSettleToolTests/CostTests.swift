@@ -11,14 +11,14 @@ import Testing
     /// run, so the thread is busy until 50.5 µs.
     @Test func seedCostsHalfAMicrosecondPerView() throws {
         let values = try metrics(after: "view grow window 100\nlayout watch --mode seed\nrun 1ms", ["main.busy_until"])
-        #expect(values == ["0.0000505s"])
+        #expect(values == ["50.5µs"])
     }
 
     /// `--cost-per-view` replaces the per-view figure: 2 views at 10 ms = 20 ms per snapshot.
     @Test func seedCostPerView() throws {
         let values = try metrics(
             after: "view add a\nlayout watch --mode seed --cost-per-view 10ms\nrun 1ms", ["main.busy_until"])
-        #expect(values == ["0.02s"])
+        #expect(values == ["20ms"])
     }
 
     /// Quiet mode: 0.2 µs plus 0.05 µs per changed view. Three views changed after the watch:
@@ -34,13 +34,13 @@ import Testing
             view set c --alpha 0.5
             run 1ms
             """
-        #expect(try metrics(after: script, ["main.busy_until"]) == ["0.00000035s"])
+        #expect(try metrics(after: script, ["main.busy_until"]) == ["350ns"])
         let custom = script.split(separator: "\n").map {
             $0 == "layout watch" ? "layout watch --cost-per-view 1ms" : $0
         }
         .joined(separator: "\n")
         // 0.2 µs + 3 × 1 ms.
-        #expect(try metrics(after: custom, ["main.busy_until"]) == ["0.0030002s"])
+        #expect(try metrics(after: custom, ["main.busy_until"]) == ["3.0002ms"])
     }
 
     /// Quiet mode's cost does not depend on the tree's size: 0.2 µs per callback without changes
@@ -49,7 +49,7 @@ import Testing
         for count in [1, 10_000] {
             let values = try metrics(
                 after: "view grow window \(count)\nrun 1f\nlayout watch\nrun 1ms", ["main.busy_until"])
-            #expect(values == ["0.016666866s"], "\(count) views")
+            #expect(values == ["16.666866ms"], "\(count) views")
         }
     }
 
@@ -60,7 +60,7 @@ import Testing
         s.run(
             "view add a --frame 0,0,100,100", "view animate a --frame 0,0,200,100 --over 300ms", "layout watch",
             "run 1s")
-        #expect(s.run("layout").contains("  cost         0.2µs + 0.05µs per changed view per frame; 7.1µs in all"))
+        #expect(s.run("layout").contains("  cost         200ns + 50ns per changed view per frame; 7.1µs in all"))
         #expect(try s.tool.watch?.totalCost == .nanoseconds(7_100))
     }
 }

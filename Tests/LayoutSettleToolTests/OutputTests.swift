@@ -58,7 +58,7 @@ import Testing
         )
         #expect(
             lines[4]
-                == #"{"event": "layout.settled", "t_ns": 500000000, "message": "settled (window, 2 views, last change 0.300s)", "root": "window", "mode": "quiet", "views": 2, "last_change_ns": 300000000, "last_changed_view": "a", "changes": 18}"#
+                == #"{"event": "layout.settled", "t_ns": 500000000, "message": "settled (window, 2 views, last change 300ms)", "root": "window", "mode": "quiet", "views": 2, "last_change_ns": 300000000, "last_changed_view": "a", "changes": 18}"#
         )
         #expect(
             lines[6]
@@ -74,7 +74,7 @@ import Testing
         let lines = try jsonLines("view add s\nview spin s\nlayout watch --quiet 10ms --timeout 50ms\nrun 100ms")
         #expect(
             lines.last { $0.hasPrefix(#"{"event""#) }
-                == #"{"event": "layout.timeout", "t_ns": 50000000, "message": "timeout (window, 2 views, not settled after 0.05s: s changed every frame; the tree does not repeat: 5 distinct states)", "root": "window", "mode": "quiet", "views": 2, "last_change_ns": 50000000, "changes": 4, "diagnosis": {"kept_changing": [{"view": "s", "frames": 4, "properties": ["rotation"], "last_change_ns": 50000000, "cause": "view spin without an end", "removed": false}], "kept_changing_total": 1, "changed_views": 1, "frames": 4, "changed_frames": 4, "longest_still_ns": 16666667, "states": {"distinct": 5, "more": false, "recurrences": 0, "period_frames": null, "oscillates": false}}}"#
+                == #"{"event": "layout.timeout", "t_ns": 50000000, "message": "timeout (window, 2 views, not settled after 50ms: s changed every frame; the tree does not repeat: 5 distinct states)", "root": "window", "mode": "quiet", "views": 2, "last_change_ns": 50000000, "changes": 4, "diagnosis": {"kept_changing": [{"view": "s", "frames": 4, "properties": ["rotation"], "last_change_ns": 50000000, "cause": "view spin without an end", "removed": false}], "kept_changing_total": 1, "changed_views": 1, "frames": 4, "changed_frames": 4, "longest_still_ns": 16666667, "states": {"distinct": 5, "more": false, "recurrences": 0, "period_frames": null, "oscillates": false}}}"#
         )
     }
 
@@ -88,7 +88,7 @@ import Testing
         s.run("run 420ms")
         #expect(s.run("status") == "layout settling · quiet 120/200ms · last change cell7\n")
         s.run("run 1s")
-        #expect(s.run("status") == "layout settled at 0.5s · 2 views\n")
+        #expect(s.run("status") == "layout settled at 500ms · 2 views\n")
         // Seed mode: the animation changes a at v1…v6 (100 ms); v7 = 116.666666 ms repeats v6's
         // snapshot and sets the flag, which the poll at 200 ms will report.
         s.run(
@@ -131,7 +131,7 @@ import Testing
             out.contains(
                 "USAGE: layout watch [<root>] [--quiet <duration>] [--timeout <duration>] [--mode quiet|seed]"),
             "\(out)")
-        #expect(out.contains("[0.500s] layout: settled (window, 2 views, last change 0.300s)"))
+        #expect(out.contains("[0.500s] layout: settled (window, 2 views, last change 300ms)"))
         #expect(s.run("help view").contains("grow"))
     }
 

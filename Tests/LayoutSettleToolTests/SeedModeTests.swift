@@ -21,19 +21,19 @@ import Testing
             > view animate a --frame 0,0,200,100 --over 300ms
             > layout watch --mode seed
             > run 2s
-            [0.400s] layout: settled (window, 2 views, last change 0.300s)
+            [0.400s] layout: settled (window, 2 views, last change 300ms)
             > get layout.settled_at
-            layout.settled_at = 0.4s
+            layout.settled_at = 400ms
             > get layout.changes
             layout.changes = 18
             > layout
-            layout settled at 0.4s
+            layout settled at 400ms
               mode         seed: two equal snapshots in a row, polled every 200ms (leeway 50ms); timeout 10s
               root         window (2 views)
-              watched      0s → 0.4s; equal snapshots first at 0.316666666s
-              last change  0.3s, a
+              watched      0s → 400ms; equal snapshots first at 316.666666ms
+              last change  300ms, a
               changes      18 of 24 checker frames
-              cost         0.5µs per view per frame; 24µs in all
+              cost         500ns per view per frame; 24µs in all
             """)
     }
 
@@ -47,7 +47,7 @@ import Testing
                 layout watch --mode seed --poll 50ms --leeway 10ms
                 run 2s
                 """, ["layout.settled_at"])
-        #expect(values == ["0.35s"])
+        #expect(values == ["350ms"])
     }
 
     /// A still tree: the first snapshot (v0) is only stored, v1's equals it and sets the flag;
@@ -55,7 +55,7 @@ import Testing
     @Test func stillTreeSettlesAtTheSecondPoll() throws {
         let values = try metrics(
             after: "view add a\nlayout watch --mode seed\nrun 1s", ["layout.settled_at", "layout.changes"])
-        #expect(values == ["0.2s", "0"])
+        #expect(values == ["200ms", "0"])
     }
 
     /// The sticky flag: a one-frame pause between two animations (v6 = 100 ms is the end of the
@@ -70,8 +70,8 @@ import Testing
             """
         let seed = try metrics(after: screen + "\nlayout watch --mode seed\nrun 1s", ["layout.settled_at"])
         let quiet = try metrics(after: screen + "\nlayout watch\nrun 1s", ["layout.settled_at", "layout.last_change"])
-        #expect(seed == ["0.2s"])
-        #expect(quiet == ["0.616666666s", "0.416666666s"])
+        #expect(seed == ["200ms"])
+        #expect(quiet == ["616.666666ms", "416.666666ms"])
     }
 
     /// After a seed watch settles, changes are still noticed: `layout show` says it settled too
@@ -85,9 +85,9 @@ import Testing
         let show = s.run("layout")
         #expect(
             show.contains(
-                "  late         14 changes after it settled, the last at 0.416666666s (card): it settled too early"),
+                "  late         14 changes after it settled, the last at 416.666666ms (card): it settled too early"),
             "\(show)")
-        #expect(s.run("status") == "layout settled at 0.2s · 2 views · changed since\n")
+        #expect(s.run("status") == "layout settled at 200ms · 2 views · changed since\n")
     }
 
     /// Snapshots compare digests of the whole subtree's state (L2): a change and its undo between
@@ -103,9 +103,9 @@ import Testing
             """
         let seed = try metrics(
             after: "view add a\nlayout watch --mode seed\n" + script, ["layout.settled_at", "layout.changes"])
-        #expect(seed == ["0.2s", "0"])
+        #expect(seed == ["200ms", "0"])
         let quiet = try metrics(after: "view add a\nlayout watch\n" + script, ["layout.last_change", "layout.changes"])
-        #expect(quiet == ["0.018666666s", "1"])
+        #expect(quiet == ["18.666666ms", "1"])
     }
 
     /// The timeout applies to seed mode too, checked at the link callbacks and polls: a spinner

@@ -28,8 +28,8 @@ import Testing
               root         window (2 views)
               watched      0s → 1s
               last change  1s, spinner
-              changes      61 of 61 checker frames; longest still period 16.667ms
-              cost         0.2µs + 0.05µs per changed view per frame; 15.25µs in all
+              changes      61 of 61 checker frames; longest still period 16.666667ms
+              cost         200ns + 50ns per changed view per frame; 15.25µs in all
               states       the tree cycles through 12 states, a state recurs every 12 frames
               kept changing in the last 1s:
                 spinner  rotation every frame, last at 1s — view spin without an end
@@ -68,7 +68,7 @@ import Testing
         let show = s.run("layout")
         // v1…v120 changed a (v0 has progress 0); v0 also saw b: 121 changed callbacks, and the
         // initial state plus 121 new ones.
-        #expect(show.contains("  changes      121 of 121 checker frames; longest still period 16.667ms"), "\(show)")
+        #expect(show.contains("  changes      121 of 121 checker frames; longest still period 16.666667ms"), "\(show)")
         #expect(show.contains("  states       the tree does not repeat: 122 distinct states"), "\(show)")
         #expect(
             show.contains("    a  frame in 120 of 121 frames, last at 2s — view animate over 5s from 0s"), "\(show)")
@@ -84,7 +84,7 @@ import Testing
     @Test func settledWinsAtTheTimeoutInstant() throws {
         let values = try metrics(
             after: "layout watch --quiet 200ms --timeout 200ms\nrun 1s", ["layout.state", "layout.settled_at"])
-        #expect(values == ["settled", "0.2s"])
+        #expect(values == ["settled", "200ms"])
     }
 
     /// A timeout shorter than --quiet cannot settle: a warning says so.
@@ -92,9 +92,9 @@ import Testing
         try expectTranscript(
             """
             > layout watch --quiet 500ms --timeout 100ms
-            warning: --timeout 0.1s is shorter than --quiet 0.5s: the watch cannot settle
+            warning: --timeout 100ms is shorter than --quiet 500ms: the watch cannot settle
             > run 1s
-            [0.100s] layout: timeout (window, 1 view, not settled after 0.1s; the tree does not repeat: 1 distinct state)
+            [0.100s] layout: timeout (window, 1 view, not settled after 100ms; the tree does not repeat: 1 distinct state)
             """)
     }
 }

@@ -9,11 +9,11 @@ import Testing
             > run 120ms
             > timer show film
             film: displaylink, preferred 24 fps (50ms), common mode — scheduled
-            fires 3 · skipped 0 · max late 0ms · next fire 0.150s
-            #  timestamp  fired   late  cause
-            1  0.000s     0.000s  0ms   -
-            2  0.050s     0.050s  0ms   -
-            3  0.100s     0.100s  0ms   -
+            fires 3 · skipped 0 · max late 0s · next fire 150ms
+            #  timestamp  fired  late  cause
+            1  0s         0s     0s    -
+            2  50ms       50ms   0s    -
+            3  100ms      100ms  0s    -
             """)
     }
 
@@ -31,9 +31,9 @@ import Testing
             > run 100ms
             > timer show link
             link: displaylink, preferred 10 fps (100ms), common mode — scheduled
-            fires 1 · skipped 0 · max late 0ms · next fire 0.400s
-            #  timestamp  fired   late  cause
-            1  0.300s     0.300s  0ms   -
+            fires 1 · skipped 0 · max late 0s · next fire 400ms
+            #  timestamp  fired  late  cause
+            1  300ms      300ms  0s    -
             """)
     }
 
@@ -47,7 +47,7 @@ import Testing
             > timer invalidate link
             > run 100ms
             > timer show link
-            link: displaylink, every vsync (16.667ms), common mode — invalidated
+            link: displaylink, every vsync (16.666666ms), common mode — invalidated
             fires 0 · skipped 2
             no firings yet
             > timer resume link
@@ -66,10 +66,11 @@ import Testing
             > run 650ms
             > timer show label
             label: displaylink, preferred 10 fps (100ms), default mode — scheduled
-            fires 2 · skipped 5 · max late 500ms (mode) · next fire 0.700s
-            #  timestamp  fired   late   cause
-            1  0.000s     0.500s  500ms  mode
-            2  0.600s     0.600s  0ms    -
+            fires 2 · skipped 5 · max late 500ms (mode) · next fire 700ms
+            fix: add it to the common modes (--mode common; in the app, link.add(to: .main, forMode: .common)): in the default mode it cannot fire while a scroll runs the tracking mode (DL1)
+            #  timestamp  fired  late   cause
+            1  0s         500ms  500ms  mode
+            2  600ms      600ms  0s     -
             > get timer.common.fires
             timer.common.fires = 7
             """)
@@ -213,19 +214,19 @@ import Testing
             [1.000s] timer: button fired, data 1
             > timer show button
             button: count-down from 3s (a gcd timer every 1s), background queue, title "Resend in 2s" — scheduled
-            fires 2 · data 2 · last data 1 · max late 0ms · next fire 2.000s
-            #  scheduled  fired   late  cause  data
-            1  0.000s     0.000s  0ms   -      1
-            2  1.000s     1.000s  0ms   -      1
+            fires 2 · data 2 · last data 1 · max late 0s · next fire 2s
+            #  scheduled  fired  late  cause  data
+            1  0s         0s     0s    -      1
+            2  1s         1s     0s    -      1
             > run 3s
             [2.000s] timer: button fired, data 1
             [3.000s] timer: button fired, data 1
             > timer show button --last 1
             button: count-down from 3s (a gcd timer every 1s), background queue, title "Send code" — done
-            fires 4 · data 4 · last data 1 · max late 0ms
+            fires 4 · data 4 · last data 1 · max late 0s
             the last 1 of 4 firings; --last n shows more (the last 1000 are kept)
-            #  scheduled  fired   late  cause  data
-            4  3.000s     3.000s  0ms   -      1
+            #  scheduled  fired  late  cause  data
+            4  3s         3s     0s    -      1
             > get render.commits
             render.commits = 4
             > get timer.count
@@ -242,17 +243,17 @@ import Testing
             > run 2400ms
             > timer show button --last 1
             button: count-down from 5s (a gcd timer every 1s), background queue, title "Send code" — scheduled
-            fires 3 · data 3 · last data 1 · max late 0ms · next fire 3.000s
+            fires 3 · data 3 · last data 1 · max late 0s · next fire 3s
             the last 1 of 3 firings; --last n shows more (the last 1000 are kept)
-            #  scheduled  fired   late  cause  data
-            3  2.000s     2.000s  0ms   -      1
+            #  scheduled  fired  late  cause  data
+            3  2s         2s     0s    -      1
             > run 200ms
             > timer show button --last 1
             button: count-down from 5s (a gcd timer every 1s), background queue, title "Resend in 3s" — scheduled
-            fires 3 · data 3 · last data 1 · max late 0ms · next fire 3.000s
+            fires 3 · data 3 · last data 1 · max late 0s · next fire 3s
             the last 1 of 3 firings; --last n shows more (the last 1000 are kept)
-            #  scheduled  fired   late  cause  data
-            3  2.000s     2.000s  0ms   -      1
+            #  scheduled  fired  late  cause  data
+            3  2s         2s     0s    -      1
             """)
     }
 }

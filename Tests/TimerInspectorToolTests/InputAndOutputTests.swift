@@ -26,7 +26,7 @@ import Testing
             > timer displaylink a --fps 1001
             error: --fps: '1001' is outside 0…1000
             > timer nstimer 9lives --interval 1s
-            error: '9lives' is not a valid new-name name (letters, digits, _ . -; not starting with a digit)
+            error: '9lives' is not a valid new timer name: a name starts with a letter or '_' and goes on with letters, digits, '_', '.' and '-' (e.g. poll_2)
             > timer nstimer a --interval 10ms
             > timer gcd a --interval 10ms
             error: timer 'a' already exists (nstimer, scheduled); names stay taken until 'reset' so that its history stays readable
@@ -44,7 +44,7 @@ import Testing
             > timer after x 3s --target vc
             error: unknown option '--target' for 'timer after'
             > timer watch maybe
-            error: 'maybe' is not one of on, off
+            error: 'maybe' is not one of on, late, off
             > timer frobnicate
             error: unknown verb 'frobnicate' for 'timer' (verbs: nstimer, gcd, displaylink, after, countdown, pause, resume, invalidate, list, show, plot, watch, leaks)
             > get timer.nope.fires
@@ -111,7 +111,7 @@ import Testing
         #expect(
             driver.run("timer show g --last 1")
                 == #"""
-                {"command": "timer show g --last 1", "ok": true, "result": {"timer": {"name": "g", "owner": "app", "kind": "gcd", "made_by": "gcd", "mode": null, "queue": "main", "interval_ns": 50000000, "repeats": true, "slack_ns": 0, "preferred_fps": null, "cost_ns": 0, "ui": false, "fires": 3, "skipped": 0, "max_late_ns": 50000000, "late": true, "max_late_cause": "busy", "last_data": 1, "total_data": 4, "next_fire_ns": 250000000, "state": "scheduled", "target": null, "weak": false}, "total": 3, "kept": 3, "title": null, "firings": [{"n": 3, "scheduled_ns": 200000000, "start_ns": 200000000, "lateness_ns": 0, "late": false, "cause": null, "data": 1, "skipped": 0, "running": false}]}}
+                {"command": "timer show g --last 1", "ok": true, "result": {"timer": {"name": "g", "owner": "app", "kind": "gcd", "made_by": "gcd", "mode": null, "queue": "main", "interval_ns": 50000000, "repeats": true, "slack_ns": 0, "preferred_fps": null, "cost_ns": 0, "ui": false, "fires": 3, "skipped": 0, "max_late_ns": 50000000, "late": true, "max_late_cause": "busy", "last_data": 1, "total_data": 4, "next_fire_ns": 250000000, "state": "scheduled", "target": null, "weak": false}, "total": 3, "kept": 3, "fix": null, "title": null, "firings": [{"n": 3, "scheduled_ns": 200000000, "start_ns": 200000000, "lateness_ns": 0, "late": false, "cause": null, "data": 1, "skipped": 0, "running": false}]}}
                 """#)
         let list = driver.run("timer list --limit 1")
         #expect(
@@ -120,7 +120,7 @@ import Testing
             ))
         #expect(list.hasSuffix(#"}], "states": {"scheduled": 2, "paused": 0, "invalidated": 0, "done": 0}}}"#))
         #expect(
-            driver.run("timer watch off") == #"{"command": "timer watch off", "ok": true, "result": {"watch": false}}"#)
+            driver.run("timer watch off") == #"{"command": "timer watch off", "ok": true, "result": {"watch": false, "late_only": false}}"#)
         #expect(
             driver.run("object new vc")
                 == #"{"command": "object new vc", "ok": true, "result": {"name": "vc", "state": "alive", "retained_by": [], "weak_timers": []}}"#

@@ -17,24 +17,24 @@ import Testing
             > stall 100ms
             > run 200ms
             > timer
-            name  kind         mode/queue  interval  tol/leeway  fires  skipped  max late    next fire  state
-            b     nstimer      default     50ms      0ms         2      1        50ms busy   0.200s     scheduled
-            c     gcd          background  20ms      0ms         9      0        0ms         0.200s     scheduled
-            a     displaylink  default     16.667ms  -           6      6        100ms busy  0.200s     scheduled
+            name  kind         mode/queue  interval     tol/leeway  fires  skipped  max late    next fire  state
+            b     nstimer      default     50ms         0s          2      1        50ms busy   200ms      scheduled
+            c     gcd          background  20ms         0s          9      0        0s          200ms      scheduled
+            a     displaylink  default     16.666666ms  -           6      6        100ms busy  200ms      scheduled
             > timer list --sort name
-            name  kind         mode/queue  interval  tol/leeway  fires  skipped  max late    next fire  state
-            a     displaylink  default     16.667ms  -           6      6        100ms busy  0.200s     scheduled
-            b     nstimer      default     50ms      0ms         2      1        50ms busy   0.200s     scheduled
-            c     gcd          background  20ms      0ms         9      0        0ms         0.200s     scheduled
+            name  kind         mode/queue  interval     tol/leeway  fires  skipped  max late    next fire  state
+            a     displaylink  default     16.666666ms  -           6      6        100ms busy  200ms      scheduled
+            b     nstimer      default     50ms         0s          2      1        50ms busy   200ms      scheduled
+            c     gcd          background  20ms         0s          9      0        0s          200ms      scheduled
             > timer list --sort late
-            name  kind         mode/queue  interval  tol/leeway  fires  skipped  max late    next fire  state
-            a     displaylink  default     16.667ms  -           6      6        100ms busy  0.200s     scheduled
-            b     nstimer      default     50ms      0ms         2      1        50ms busy   0.200s     scheduled
-            c     gcd          background  20ms      0ms         9      0        0ms         0.200s     scheduled
+            name  kind         mode/queue  interval     tol/leeway  fires  skipped  max late    next fire  state
+            a     displaylink  default     16.666666ms  -           6      6        100ms busy  200ms      scheduled
+            b     nstimer      default     50ms         0s          2      1        50ms busy   200ms      scheduled
+            c     gcd          background  20ms         0s          9      0        0s          200ms      scheduled
             > timer list --sort fires --limit 2
-            name  kind         mode/queue  interval  tol/leeway  fires  skipped  max late    next fire  state
-            c     gcd          background  20ms      0ms         9      0        0ms         0.200s     scheduled
-            a     displaylink  default     16.667ms  -           6      6        100ms busy  0.200s     scheduled
+            name  kind         mode/queue  interval     tol/leeway  fires  skipped  max late    next fire  state
+            c     gcd          background  20ms         0s          9      0        0s          200ms      scheduled
+            a     displaylink  default     16.666666ms  -           6      6        100ms busy  200ms      scheduled
             … 1 more (3 timers: 3 scheduled); --limit n shows more
             """)
     }
@@ -66,10 +66,10 @@ import Testing
             > timer nstimer poll --interval 30ms
             > run 50ms
             > timer list --all
-            name        kind         mode/queue  interval   tol/leeway  fires  skipped  max late  next fire  state
-            system:UI   displaylink  common      16.667ms   -           3      0        0ms       -          scheduled
-            probe:link  displaylink  common      16.667ms   -           9      0        0ms       0.150s     scheduled
-            poll        nstimer      default     30ms once  0ms         1      0        0ms       -          done
+            name        kind         mode/queue  interval     tol/leeway  fires  skipped  max late  next fire  state
+            system:UI   displaylink  common      16.666666ms  -           3      0        0s        -          scheduled
+            probe:link  displaylink  common      16.666666ms  -           9      0        0s        150ms      scheduled
+            poll        nstimer      default     30ms once    0s          1      0        0s        -          done
             > get timer.count
             timer.count = 0
             > get timer.wakeups
@@ -87,16 +87,16 @@ import Testing
         let last = driver.run("timer show fast --last 2")
         #expect(
             last == """
-                fast: gcd, every 1ms, leeway 0ms, background queue — scheduled
-                fires 1200 · data 1200 · last data 1 · max late 0ms · next fire 1.201s
+                fast: gcd, every 1ms, leeway 0s, background queue — scheduled
+                fires 1200 · data 1200 · last data 1 · max late 0s · next fire 1.201s
                 the last 2 of 1200 firings; --last n shows more (the last 1000 are kept)
                 #     scheduled  fired   late  cause  data
-                1199  1.199s     1.199s  0ms   -      1
-                1200  1.200s     1.200s  0ms   -      1
+                1199  1.199s     1.199s  0s    -      1
+                1200  1.2s       1.2s    0s    -      1
                 """)
         let all = driver.run("timer show fast --last 1000").split(separator: "\n")
         #expect(all.count == 1004)
-        #expect(all[4].hasPrefix("201   0.201s"))
+        #expect(all[4].hasPrefix("201   201ms      201ms   0s"))
         #expect(driver.run("timer show fast --last 1001") == "error: --last: '1001' is outside 1…1000")
     }
 
@@ -201,8 +201,8 @@ import Testing
             > timer watch on
             > stall 100ms
             > run 160ms
-            [0.100s] timer: tick fired 50ms late (busy, scheduled 0.050s)
-            [0.100s] timer: poll fired 50ms late (busy, scheduled 0.050s), data 2
+            [0.100s] timer: tick fired 50ms late (busy, scheduled 50ms)
+            [0.100s] timer: poll fired 50ms late (busy, scheduled 50ms), data 2
             [0.150s] timer: tick fired
             [0.150s] timer: poll fired, data 1
             > timer watch off
@@ -233,16 +233,16 @@ import Testing
             > timer nstimer slow --interval 50ms --cost 100ms
             > run 100ms
             > timer show slow
-            slow: nstimer, once after 50ms, tolerance 0ms, default mode, cost 100ms — done
-            fires 1 · skipped 0 · max late 0ms · callback running since 0.050s
-            #  scheduled  fired   late  cause  skipped
-            1  0.050s     0.050s  0ms   -      0
+            slow: nstimer, once after 50ms, tolerance 0s, default mode, cost 100ms — done
+            fires 1 · skipped 0 · max late 0s · callback running since 50ms
+            #  scheduled  fired  late  cause  skipped
+            1  50ms       50ms   0s    -      0
             > run 100ms
             > timer show slow
-            slow: nstimer, once after 50ms, tolerance 0ms, default mode, cost 100ms — done
-            fires 1 · skipped 0 · max late 0ms
-            #  scheduled  fired   late  cause  skipped
-            1  0.050s     0.050s  0ms   -      0
+            slow: nstimer, once after 50ms, tolerance 0s, default mode, cost 100ms — done
+            fires 1 · skipped 0 · max late 0s
+            #  scheduled  fired  late  cause  skipped
+            1  50ms       50ms   0s    -      0
             """)
     }
 

@@ -11,10 +11,10 @@ import Testing
             > stall 80ms
             > run 100ms
             > timer show poll
-            poll: nstimer, once after 50ms, tolerance 0ms, default mode — done
+            poll: nstimer, once after 50ms, tolerance 0s, default mode — done
             fires 1 · skipped 0 · max late 30ms (busy)
-            #  scheduled  fired   late  cause  skipped
-            1  0.050s     0.080s  30ms  busy   0
+            #  scheduled  fired  late  cause  skipped
+            1  50ms       80ms   30ms  busy   0
             """)
     }
 
@@ -28,12 +28,13 @@ import Testing
             > scroll 1s
             > run 1250ms
             > timer show clock
-            clock: nstimer, repeats every 100ms, tolerance 0ms, default mode — scheduled
-            fires 3 · skipped 9 · max late 900ms (mode) · next fire 1.300s
-            #  scheduled  fired   late   cause  skipped
-            1  0.100s     1.000s  900ms  mode   9
-            2  1.100s     1.100s  0ms    -      0
-            3  1.200s     1.200s  0ms    -      0
+            clock: nstimer, repeats every 100ms, tolerance 0s, default mode — scheduled
+            fires 3 · skipped 9 · max late 900ms (mode) · next fire 1.3s
+            fix: add it to the common modes (--mode common; in the app, RunLoop.main.add(timer, forMode: .common)): in the default mode it cannot fire while a scroll runs the tracking mode (T7)
+            #  scheduled  fired  late   cause  skipped
+            1  100ms      1s     900ms  mode   9
+            2  1.1s       1.1s   0s     -      0
+            3  1.2s       1.2s   0s     -      0
             > get timer.common.fires
             timer.common.fires = 12
             > get timer.common.max_late
@@ -53,8 +54,8 @@ import Testing
             > timer show a
             a: nstimer, once after 100ms, tolerance 20ms, default mode — done
             fires 1 · skipped 0 · max late 10ms (coalesced)
-            #  scheduled  fired   late  cause      skipped
-            1  0.100s     0.110s  10ms  coalesced  0
+            #  scheduled  fired  late  cause      skipped
+            1  100ms      110ms  10ms  coalesced  0
             > get timer.b.max_late
             timer.b.max_late = 0s
             """)
@@ -79,10 +80,10 @@ import Testing
             > run 250ms
             > timer show g
             g: gcd, every 100ms, leeway 30ms, main queue — scheduled
-            fires 2 · data 2 · last data 1 · max late 30ms (coalesced) · next fire 0.300s
-            #  scheduled  fired   late  cause      data
-            1  0.100s     0.130s  30ms  coalesced  1
-            2  0.200s     0.230s  30ms  coalesced  1
+            fires 2 · data 2 · last data 1 · max late 30ms (coalesced) · next fire 300ms
+            #  scheduled  fired  late  cause      data
+            1  100ms      130ms  30ms  coalesced  1
+            2  200ms      230ms  30ms  coalesced  1
             """)
     }
 
@@ -103,19 +104,19 @@ import Testing
             > timer resume bg
             > run 200ms
             > timer show poll
-            poll: gcd, every 100ms, leeway 0ms, main queue — scheduled
-            fires 4 · data 6 · last data 1 · max late 250ms (paused) · next fire 0.700s
-            #  scheduled  fired   late   cause   data
-            1  0.100s     0.100s  0ms    -       1
-            2  0.200s     0.450s  250ms  paused  3
-            3  0.500s     0.500s  0ms    -       1
-            4  0.600s     0.600s  0ms    -       1
+            poll: gcd, every 100ms, leeway 0s, main queue — scheduled
+            fires 4 · data 6 · last data 1 · max late 250ms (paused) · next fire 700ms
+            #  scheduled  fired  late   cause   data
+            1  100ms      100ms  0s     -       1
+            2  200ms      450ms  250ms  paused  3
+            3  500ms      500ms  0s     -       1
+            4  600ms      600ms  0s     -       1
             > timer show bg --last 1
-            bg: gcd, every 100ms, leeway 0ms, background queue — scheduled
-            fires 4 · data 6 · last data 1 · max late 250ms (paused) · next fire 0.700s
+            bg: gcd, every 100ms, leeway 0s, background queue — scheduled
+            fires 4 · data 6 · last data 1 · max late 250ms (paused) · next fire 700ms
             the last 1 of 4 firings; --last n shows more (the last 1000 are kept)
-            #  scheduled  fired   late  cause  data
-            4  0.600s     0.600s  0ms   -      1
+            #  scheduled  fired  late  cause  data
+            4  600ms      600ms  0s    -      1
             """)
     }
 
@@ -133,7 +134,7 @@ import Testing
             timer.late = 0
             > timer list
             name  kind     mode/queue  interval  tol/leeway  fires  skipped  max late  next fire  state
-            poll  nstimer  default     50ms      0ms         4      1        50ms      0.300s     scheduled
+            poll  nstimer  default     50ms      0s          4      1        50ms      300ms      scheduled
             > set timer.late-threshold 49999999ns
             > get timer.late
             timer.late = 1
@@ -154,8 +155,8 @@ import Testing
             error: --tolerance 101ms is above the interval 100ms (T5)
             > timer list
             name  kind     mode/queue  interval    tol/leeway  fires  skipped  max late  next fire  state
-            tick  nstimer  default     100ms       50ms        0      0        -         0.100s     scheduled
-            once  nstimer  default     100ms once  80ms        0      0        -         0.100s     scheduled
+            tick  nstimer  default     100ms       50ms        0      0        -         100ms      scheduled
+            once  nstimer  default     100ms once  80ms        0      0        -         100ms      scheduled
             """)
     }
 
@@ -185,12 +186,12 @@ import Testing
             > timer resume poll
             > run 200ms
             > timer show poll
-            poll: nstimer, repeats every 100ms, tolerance 0ms, default mode — scheduled
-            fires 3 · skipped 3 · max late 0ms · next fire 0.700s
-            #  scheduled  fired   late  cause  skipped
-            1  0.100s     0.100s  0ms   -      0
-            2  0.500s     0.500s  0ms   -      0
-            3  0.600s     0.600s  0ms   -      0
+            poll: nstimer, repeats every 100ms, tolerance 0s, default mode — scheduled
+            fires 3 · skipped 3 · max late 0s · next fire 700ms
+            #  scheduled  fired  late  cause  skipped
+            1  100ms      100ms  0s    -      0
+            2  500ms      500ms  0s    -      0
+            3  600ms      600ms  0s    -      0
             """)
     }
 
@@ -218,12 +219,12 @@ import Testing
             > timer nstimer slow --interval 50ms --repeats --cost 70ms
             > run 330ms
             > timer show slow
-            slow: nstimer, repeats every 50ms, tolerance 0ms, default mode, cost 70ms — scheduled
-            fires 3 · skipped 3 · max late 0ms · next fire 0.350s
-            #  scheduled  fired   late  cause  skipped
-            1  0.050s     0.050s  0ms   -      1
-            2  0.150s     0.150s  0ms   -      1
-            3  0.250s     0.250s  0ms   -      1
+            slow: nstimer, repeats every 50ms, tolerance 0s, default mode, cost 70ms — scheduled
+            fires 3 · skipped 3 · max late 0s · next fire 350ms
+            #  scheduled  fired  late  cause  skipped
+            1  50ms       50ms   0s    -      1
+            2  150ms      150ms  0s    -      1
+            3  250ms      250ms  0s    -      1
             """)
     }
 }
@@ -237,17 +238,17 @@ import Testing
             > timer gcd one --interval 100ms --start 30ms --once
             > run 250ms
             > timer show now
-            now: gcd, every 100ms, leeway 0ms, background queue — scheduled
-            fires 3 · data 3 · last data 1 · max late 0ms · next fire 0.300s
-            #  scheduled  fired   late  cause  data
-            1  0.000s     0.000s  0ms   -      1
-            2  0.100s     0.100s  0ms   -      1
-            3  0.200s     0.200s  0ms   -      1
+            now: gcd, every 100ms, leeway 0s, background queue — scheduled
+            fires 3 · data 3 · last data 1 · max late 0s · next fire 300ms
+            #  scheduled  fired  late  cause  data
+            1  0s         0s     0s    -      1
+            2  100ms      100ms  0s    -      1
+            3  200ms      200ms  0s    -      1
             > timer show one
-            one: gcd, once, leeway 0ms, main queue — done
-            fires 1 · data 1 · last data 1 · max late 0ms
-            #  scheduled  fired   late  cause  data
-            1  0.030s     0.030s  0ms   -      1
+            one: gcd, once, leeway 0s, main queue — done
+            fires 1 · data 1 · last data 1 · max late 0s
+            #  scheduled  fired  late  cause  data
+            1  30ms       30ms   0s    -      1
             """)
     }
 
@@ -260,8 +261,8 @@ import Testing
             > timer gcd o --interval 100ms --leeway 70ms --once
             > timer list
             name  kind  mode/queue  interval    tol/leeway  fires  skipped  max late  next fire  state
-            g     gcd   main        100ms       50ms        0      0        -         0.100s     scheduled
-            o     gcd   main        100ms once  70ms        0      0        -         0.100s     scheduled
+            g     gcd   main        100ms       50ms        0      0        -         100ms      scheduled
+            o     gcd   main        100ms once  70ms        0      0        -         100ms      scheduled
             """)
     }
 
@@ -273,12 +274,12 @@ import Testing
             > timer gcd slow --interval 50ms --queue background --cost 120ms
             > run 300ms
             > timer show slow
-            slow: gcd, every 50ms, leeway 0ms, background queue, cost 120ms — scheduled
-            fires 3 · data 5 · last data 2 · max late 90ms (busy) · handler running since 0.290s · next fire 0.300s
-            #  scheduled  fired   late  cause  data
-            1  0.050s     0.050s  0ms   -      1
-            2  0.100s     0.170s  70ms  busy   2
-            3  0.200s     0.290s  90ms  busy   2
+            slow: gcd, every 50ms, leeway 0s, background queue, cost 120ms — scheduled
+            fires 3 · data 5 · last data 2 · max late 90ms (busy) · handler running since 290ms · next fire 300ms
+            #  scheduled  fired  late  cause  data
+            1  50ms       50ms   0s    -      1
+            2  100ms      170ms  70ms  busy   2
+            3  200ms      290ms  90ms  busy   2
             """)
     }
 
@@ -294,10 +295,10 @@ import Testing
             > run 1ms
             > timer list
             name   kind   mode/queue  interval    tol/leeway  fires  skipped  max late  next fire  state
-            short  after  main        5ms once    1ms         0      0        -         0.005s     scheduled
-            toast  after  main        250ms once  25ms        0      0        -         0.250s     scheduled
-            long   after  main        1200s once  60s         0      0        -         1200.000s  scheduled
-            now    after  main        0ms once    0ms         1      0        0ms       -          done
+            short  after  main        5ms once    1ms         0      0        -         5ms        scheduled
+            toast  after  main        250ms once  25ms        0      0        -         250ms      scheduled
+            long   after  main        1200s once  60s         0      0        -         1200s      scheduled
+            now    after  main        1ns once    0s          1      0        0s        -          done
             """)
     }
 }

@@ -12,19 +12,19 @@ import Testing
             > stall 100ms
             > run 300ms
             > timer show poll
-            poll: nstimer, repeats every 50ms, tolerance 0ms, default mode — scheduled
-            fires 4 · skipped 1 · max late 50ms (busy) · next fire 0.300s
-            #  scheduled  fired   late  cause  skipped
-            1  0.050s     0.100s  50ms  busy   1
-            2  0.150s     0.150s  0ms   -      0
-            3  0.200s     0.200s  0ms   -      0
-            4  0.250s     0.250s  0ms   -      0
+            poll: nstimer, repeats every 50ms, tolerance 0s, default mode — scheduled
+            fires 4 · skipped 1 · max late 50ms (busy) · next fire 300ms
+            #  scheduled  fired  late  cause  skipped
+            1  50ms       100ms  50ms  busy   1
+            2  150ms      150ms  0s    -      0
+            3  200ms      200ms  0s    -      0
+            4  250ms      250ms  0s    -      0
             > get timer.poll.fires
             timer.poll.fires = 4
             > get timer.poll.skipped
             timer.poll.skipped = 1
             > get timer.poll.max_late
-            timer.poll.max_late = 0.05s
+            timer.poll.max_late = 50ms
             > get timer.late
             timer.late = 1
             """)
@@ -39,19 +39,19 @@ import Testing
             > stall 100ms
             > run 300ms
             > timer show poll
-            poll: gcd, every 50ms, leeway 0ms, main queue — scheduled
-            fires 4 · data 5 · last data 1 · max late 50ms (busy) · next fire 0.300s
-            #  scheduled  fired   late  cause  data
-            1  0.050s     0.100s  50ms  busy   2
-            2  0.150s     0.150s  0ms   -      1
-            3  0.200s     0.200s  0ms   -      1
-            4  0.250s     0.250s  0ms   -      1
+            poll: gcd, every 50ms, leeway 0s, main queue — scheduled
+            fires 4 · data 5 · last data 1 · max late 50ms (busy) · next fire 300ms
+            #  scheduled  fired  late  cause  data
+            1  50ms       100ms  50ms  busy   2
+            2  150ms      150ms  0s    -      1
+            3  200ms      200ms  0s    -      1
+            4  250ms      250ms  0s    -      1
             > get timer.poll.fires
             timer.poll.fires = 4
             > get timer.poll.last_data
             timer.poll.last_data = 1
             > get timer.poll.max_late
-            timer.poll.max_late = 0.05s
+            timer.poll.max_late = 50ms
             > get timer.poll.skipped
             timer.poll.skipped = 0
             """)
@@ -65,14 +65,14 @@ import Testing
             > stall 100ms
             > run 300ms
             > timer show poll
-            poll: gcd, every 50ms, leeway 0ms, background queue — scheduled
-            fires 5 · data 5 · last data 1 · max late 0ms · next fire 0.300s
-            #  scheduled  fired   late  cause  data
-            1  0.050s     0.050s  0ms   -      1
-            2  0.100s     0.100s  0ms   -      1
-            3  0.150s     0.150s  0ms   -      1
-            4  0.200s     0.200s  0ms   -      1
-            5  0.250s     0.250s  0ms   -      1
+            poll: gcd, every 50ms, leeway 0s, background queue — scheduled
+            fires 5 · data 5 · last data 1 · max late 0s · next fire 300ms
+            #  scheduled  fired  late  cause  data
+            1  50ms       50ms   0s    -      1
+            2  100ms      100ms  0s    -      1
+            3  150ms      150ms  0s    -      1
+            4  200ms      200ms  0s    -      1
+            5  250ms      250ms  0s    -      1
             > get timer.late
             timer.late = 0
             """)
@@ -90,11 +90,11 @@ import Testing
             > stall 100ms
             > run 300ms
             > timer list
-            name  kind         mode/queue  interval  tol/leeway  fires  skipped  max late    next fire  state
-            ns    nstimer      default     50ms      0ms         4      1        50ms busy   0.300s     scheduled
-            main  gcd          main        50ms      0ms         4      0        50ms busy   0.300s     scheduled
-            bg    gcd          background  50ms      0ms         5      0        0ms         0.300s     scheduled
-            link  displaylink  common      16.667ms  -           12     6        100ms busy  0.300s     scheduled
+            name  kind         mode/queue  interval     tol/leeway  fires  skipped  max late    next fire  state
+            ns    nstimer      default     50ms         0s          4      1        50ms busy   300ms      scheduled
+            main  gcd          main        50ms         0s          4      0        50ms busy   300ms      scheduled
+            bg    gcd          background  50ms         0s          5      0        0s          300ms      scheduled
+            link  displaylink  common      16.666666ms  -           12     6        100ms busy  300ms      scheduled
             > get timer.main.last_data
             timer.main.last_data = 1
             > get timer.late

@@ -33,10 +33,17 @@ extension Session {
                     > help echo
                     echo — Print the words.
 
-                    USAGE: echo [<words…>]
+                    Control characters other than newline and tab are printed escaped (ESC as \\x1b),
+                    so that an echo never sends the terminal an escape sequence by accident; --raw
+                    prints them as they are.
+
+                    USAGE: echo [<words…>] [--raw]
 
                     ARGUMENTS:
                       <words…>  The words to print, separated by one space.
+
+                    OPTIONS:
+                      --raw  Print control characters as they are.
 
                     EXAMPLES:
                       > echo hello,   world
@@ -76,9 +83,9 @@ extension Session {
                 Example(
                     """
                     > apropos coalesc
-                    timer plot — Chart a timer's lateness per firing over time, late firings by cause (K2).
                     setting runloop.coalescing — Coalesce timer wake-ups within tolerance and leeway (T5, D2).
                     rule T5 — Tolerance and coalescing
+                    timer plot — Chart a timer's lateness per firing over time, late firings by cause (K2).
                     rule D2 — Leeway
                     rule K2 — Lateness and its cause
                     """)
@@ -102,11 +109,11 @@ extension Session {
                     > stall 40ms
                     > run 25ms
                     > clock
-                    now     0.025s
+                    now     25ms
                     vsyncs  2
                     rate    60 Hz
                     mode    default
-                    main    busy until 0.04s
+                    main    busy until 40ms
                     """)
             ]),
         CommandSpec(
@@ -124,7 +131,7 @@ extension Session {
                             > run 5ms
                             > display rate 120Hz
                             > display
-                            60 Hz (120 Hz from 0.016666666s)
+                            60 Hz (120 Hz from 16.666666ms)
                             """)
                     ]),
             ], defaultVerb: ""),
@@ -148,10 +155,10 @@ extension Session {
                             """
                             > stall 100ms
                             > run until main.hangs > 0 or main.busy_until > 1s --timeout 2s
-                            error: timed out after 2s: main.hangs > 0 or main.busy_until > 1s (main.hangs = 0, main.busy_until = 0.1s)
+                            error: timed out after 2s: main.hangs > 0 or main.busy_until > 1s (main.hangs = 0, main.busy_until = 100ms)
                             """),
                         Example(
-                            "> every 250ms echo tick\n> run until clock.now >= 0.5s\ntick\ntick\n> get clock.now\nclock.now = 0.5s"
+                            "> every 250ms echo tick\n> run until clock.now >= 0.5s\ntick\ntick\n> get clock.now\nclock.now = 500ms"
                         ),
                     ]),
                 VerbSpec(
@@ -171,13 +178,13 @@ extension Session {
             arguments: [
                 ArgumentSpec("n", .integer(1...1_000_000_000), abstract: "How many vsyncs (default 1).", optional: true)
             ],
-            examples: [Example("> step 3\n> get clock.now\nclock.now = 0.033333333s")]),
+            examples: [Example("> step 3\n> get clock.now\nclock.now = 33.333333ms")]),
         CommandSpec(
             "load", abstract: "Show or set the app's costs per animation tick, per commit and per frame on the GPU.",
             verbs: [
                 VerbSpec(
                     "", abstract: "Show the costs.",
-                    examples: [Example("> load gpu 20ms\n> load\nframe 0s · commit 0s · gpu 0.02s")]),
+                    examples: [Example("> load gpu 20ms\n> load\nframe 0s · commit 0s · gpu 20ms")]),
                 VerbSpec(
                     "frame", abstract: "Main-thread work per animation tick (A1).",
                     arguments: [ArgumentSpec("duration", .duration, abstract: "The cost.")],
@@ -297,7 +304,14 @@ extension Session {
                     > twice hey
                     hey hey
                     > alias
-                    twice = echo %1 %1
+                    built-in, as in LLDB ('alias <name> = …' replaces one, 'unalias <name>' removes it):
+                      c = play  LLDB's continue: time runs on, with the wall clock, until 'pause' or Ctrl-C
+                      p = get   LLDB's print: one metric, as 'name = value'
+                      q = quit  LLDB's quit
+                      r = run   LLDB's run
+                      s = step  LLDB's step: to the next vsync
+                    yours:
+                      twice = echo %1 %1
                     """)
             ]),
         CommandSpec(
@@ -305,7 +319,7 @@ extension Session {
             arguments: [ArgumentSpec("name", .name(.alias), abstract: "The alias.")],
             examples: [
                 Example(
-                    "> alias greet = echo hi\n> greet\nhi\n> unalias greet\n> alias\n> unalias greet\nerror: unknown alias 'greet'"
+                    "> alias greet = echo hi\n> greet\nhi\n> unalias greet\n> alias\nbuilt-in, as in LLDB ('alias <name> = …' replaces one, 'unalias <name>' removes it):\n  c = play  LLDB's continue: time runs on, with the wall clock, until 'pause' or Ctrl-C\n  p = get   LLDB's print: one metric, as 'name = value'\n  q = quit  LLDB's quit\n  r = run   LLDB's run\n  s = step  LLDB's step: to the next vsync\nno aliases of your own: 'alias <name> = <expansion>' defines one\n> unalias greet\nerror: unknown alias 'greet'"
                 )
             ]),
         CommandSpec(

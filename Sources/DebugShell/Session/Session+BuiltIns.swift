@@ -116,12 +116,13 @@ extension Session {
     }
 
     /// A `run` or `step` typed at the interactive prompt says where time stopped (`now 1.25s`,
-    /// `now 50ms, vsync 4`); scripts, sourced files and scheduled commands stay silent, as
-    /// commands that change something are (docs/Decisions.md, Output).
+    /// `now 50ms, vsync 4`) when the front end asks for it (``Session/saysWhereTimeStops``);
+    /// scripts, sourced files and scheduled commands stay silent, as commands that change
+    /// something are (docs/Decisions.md, Output).
     private func saysWhereTimeStopped(
         _ output: CommandOutput, at location: SourceLocation, vsync: Bool = false
     ) -> CommandOutput {
-        guard options.interactive, location.origin.name == nil, sourceDepth == 0, !scheduledContext else {
+        guard saysWhereTimeStops, location.origin.name == nil, sourceDepth == 0, !scheduledContext else {
             return output
         }
         var said = output

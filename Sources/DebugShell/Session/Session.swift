@@ -177,6 +177,10 @@ public final class Session {
     public var timeDidMove: () -> Void = {}
     /// Set by a front end where virtual time can follow the wall clock (`play`).
     public var supportsPlay = false
+    /// Set by the interactive front end: a `run` or `step` typed at its prompt prints where time
+    /// stopped (`now 1.25s`). Transcripts and examples leave it off, so they show only what the
+    /// commands themselves print.
+    public var saysWhereTimeStops = false
     /// The speed of `play` (× real time), or nil when time does not follow the wall clock.
     public internal(set) var playSpeed: Double?
     /// Nanoseconds of virtual time owed to `play` but not yet whole.
