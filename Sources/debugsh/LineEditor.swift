@@ -228,9 +228,14 @@ enum LineEditor {
         rl_redisplay()
     }
 
+    /// Readline's states in which it shows a message of its own where the prompt was (an
+    /// incremental search, a numeric argument): the prompt waits until it is back.
+    private static let messageStates = UInt(
+        RL_STATE_ISEARCH | RL_STATE_NSEARCH | RL_STATE_SEARCH | RL_STATE_NUMERICARG | RL_STATE_COMPLETING)
+
     /// Puts virtual time now in the prompt, when it moved while the prompt was up (`play`).
     private static func refreshPrompt() {
-        guard promptFollowsTime else { return }
+        guard promptFollowsTime, rl_readline_state & messageStates == 0 else { return }
         let prompt = mainPrompt()
         guard prompt != shownPrompt else { return }
         shownPrompt = prompt

@@ -72,7 +72,7 @@ import Testing
     @Test func invalidUTF8() throws {
         let r = try Binary.run([], stdinData: Data([0x65, 0x63, 0x68, 0x6F, 0x20, 0x61, 0x0A, 0xC3, 0x28, 0x0A]))
         #expect(r.stdout == "a\n")
-        #expect(r.stderr == "<stdin>:2: error: not UTF-8 text: debugsh scripts are UTF-8\n")
+        #expect(r.stderr == "<stdin>:2: error: not UTF-8 text: '\\xc3(' (debugsh scripts are UTF-8)\n")
         #expect(r.status == 1)
     }
 

@@ -70,7 +70,7 @@ import Testing
         let end = child.wait(seconds: 20)
         #expect(end.status == 130, "\(end)")
         #expect(!end.timedOut, "\(end)")
-        #expect(end.stderr.hasSuffix("<command-line>:1: error: interrupted at 0.001s\n"), "\(end)")
+        #expect(end.stderr.hasSuffix("<command-line>:1: error: interrupted at 1ms\n"), "\(end)")
         #expect(end.stdoutBytes < 2_000_000, "the scheduled source stopped\n\(end)")
     }
 

@@ -26,16 +26,16 @@ import Testing
         #expect(r.status == 0, "\(r)")
         #expect(
             r.stdout == """
-                [0.100s] hangs: main thread blocked 100ms by a main-queue block 'stall 0.3s' (since 0.000s)
-                [0.600s] hangs: main thread blocked 100ms by the NSTimer 'slow' (since 0.500s)
+                [0.100s] hangs: main thread blocked 100ms by a main-queue block 'stall 300ms' (since 0s)
+                [0.600s] hangs: main thread blocked 100ms by the NSTimer 'slow' (since 500ms)
                 hangs.count = 2
                 #  start     length     seen at   blocked by
-                1  0.000s    300ms      0.100s    a main-queue block 'stall 0.3s'
-                2  0.500s    180ms      0.600s    the NSTimer 'slow'
+                1  0s        300ms      100ms     a main-queue block 'stall 300ms'
+                2  500ms     180ms      600ms     the NSTimer 'slow'
                 fps —
                 layout —
                 timers 0 · late 0 · leaks 0 · wakeups 1
-                hangs 2 · longest 300ms (stall 0.3s) · over 100ms
+                hangs 2 · longest 300ms (stall 300ms) · over 100ms
                 hangs start — Start the watchdog: every --poll it checks what the main thread runs.
                 option --poll of hangs start — How often the watchdog looks.
                 hangs stop — Stop the watchdog; what it found stays.

@@ -171,7 +171,8 @@ struct InteractiveSessionTests {
 
     @Test func statusBlockStandsOnceAboveThePrompt() throws {
         try withPane(environment: ["DEBUGSH_TEST_STATUS": Self.statusLine]) { pane in
-            try pane.waitFor("the status line above the first prompt") { $0.lines == [Self.statusLine, "debugsh>"] }
+            // Time has not moved: the prompt's clock reads 0.000s.
+            try pane.waitFor("the status line above the first prompt") { $0.raw == [Self.statusLine, "debugsh 0.000s>"] }
             for word in ["a", "b", "c"] {
                 try pane.type("echo \(word)")
                 try pane.press("Enter")
@@ -180,8 +181,9 @@ struct InteractiveSessionTests {
             let screen = try pane.screen()
             // The scrollback holds prompts, commands and output only; the block is under them.
             #expect(
-                screen.lines == [
-                    "debugsh> echo a", "a", "debugsh> echo b", "b", "debugsh> echo c", "c", Self.statusLine, "debugsh>",
+                screen.raw == [
+                    "debugsh 0.000s> echo a", "a", "debugsh 0.000s> echo b", "b", "debugsh 0.000s> echo c", "c",
+                    Self.statusLine, "debugsh 0.000s>",
                 ], "\(screen)")
         }
     }

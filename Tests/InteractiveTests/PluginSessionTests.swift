@@ -24,11 +24,11 @@ struct PluginSessionTests {
             }
         }
         let screen = try pane.waitFor("the hangs line in the block") { screen in
-            screen.lines.dropLast().last == "hangs 1 · longest 300ms (stall 0.3s) · over 100ms"
+            screen.lines.dropLast().last == "hangs 1 · longest 300ms (stall 300ms) · over 100ms"
         }
         #expect(
             screen.lines.contains(
-                "[0.100s] hangs: main thread blocked 100ms by a main-queue block 'stall 0.3s' (since 0.000s)"),
+                "[0.100s] hangs: main thread blocked 100ms by a main-queue block 'stall 300ms' (since 0s)"),
             "\(screen)")
     }
 }

@@ -28,7 +28,12 @@ final class TestHome {
 }
 
 /// The visible pane, as lines without trailing blanks.
+///
+/// debugsh's prompt shows virtual time (`debugsh 1.250s> `). ``raw`` has the lines as shown;
+/// ``lines`` has each prompt's clock taken out (`debugsh> echo a`), so that a test that is not
+/// about the clock need not know where time stands (under `play` it depends on the wall clock).
 struct Screen: CustomStringConvertible {
+    let raw: [String]
     let lines: [String]
 
     init(_ text: String) {
@@ -36,7 +41,28 @@ struct Screen: CustomStringConvertible {
             String(line.reversed().drop { $0 == " " }.reversed())
         }
         while lines.last == "" { lines.removeLast() }
-        self.lines = lines
+        raw = lines
+        self.lines = lines.map(Screen.withoutClock)
+    }
+
+    /// `debugsh 1.250s> run 1s` → `debugsh> run 1s`; other lines as they are.
+    static func withoutClock(_ line: String) -> String {
+        guard let clock = promptClock(line) else { return line }
+        return "debugsh>" + line.dropFirst("debugsh ".count + clock.count + 1)
+    }
+
+    /// The clock of a prompt line (`1.250s`), nil for a line that is not a prompt: `debugsh `,
+    /// digits, a point, three digits, `s>`.
+    static func promptClock(_ line: String) -> String? {
+        guard line.hasPrefix("debugsh ") else { return nil }
+        let rest = line.dropFirst("debugsh ".count)
+        guard let end = rest.firstIndex(of: ">") else { return nil }
+        let clock = rest[..<end]
+        let parts = clock.dropLast().split(separator: ".", omittingEmptySubsequences: false)
+        guard clock.hasSuffix("s"), parts.count == 2, !parts[0].isEmpty, parts[1].count == 3,
+            (parts[0] + parts[1]).allSatisfy({ $0.isASCII && $0.isNumber })
+        else { return nil }
+        return String(clock)
     }
 
     /// The last non-blank line (the prompt, once debugsh waits for input).
@@ -48,7 +74,7 @@ struct Screen: CustomStringConvertible {
     func count(_ line: String) -> Int { lines.filter { $0 == line }.count }
 
     var description: String {
-        lines.enumerated().map { "\(String($0.offset).leftPadded(2))| \($0.element)" }.joined(separator: "\n")
+        raw.enumerated().map { "\(String($0.offset).leftPadded(2))| \($0.element)" }.joined(separator: "\n")
     }
 }
 
@@ -127,6 +153,11 @@ final class TmuxPane {
 
     /// Presses keys by tmux's names: `Enter`, `Tab`, `Up`, `C-c`, `C-d`, `C-r`.
     func press(_ keys: String...) throws { try tmuxCommand(["send-keys", "-t", "pane"] + keys) }
+
+    /// Sends bytes as they are, even ones that are not UTF-8 (`send-keys -H`).
+    func sendBytes(_ bytes: [UInt8]) throws {
+        try tmuxCommand(["send-keys", "-t", "pane", "-H"] + bytes.map { String($0, radix: 16) })
+    }
 
     /// The visible pane only (tmux's scrollback keeps artefacts of screen clears), with wrapped
     /// rows joined.

@@ -215,33 +215,23 @@ struct CommandParser {
     /// Whether `--help` stands among the verb's options — before `--`, and not inside a rest
     /// argument that takes its words as they are (`echo --help` asks, `echo a --help` prints,
     /// `after 1s fps --help` schedules the question) — when the verb has no option of that name.
-    /// Words before it are not checked, so `run 2x --help` still shows the help.
+    /// Words before it are not checked, so `run 2x --help` still shows the help. The walk stops
+    /// at such a rest argument, so `after 1ns after 1ns … echo` stays linear.
     static func asksForHelp(_ words: ArraySlice<Word>, verb: VerbSpec) -> Bool {
-        guard words.contains(where: { $0.text == "--help" && !$0.quoted }), verb.option(named: "help") == nil else {
-            return false
-        }
         var positional = 0
-        var i = words.startIndex
-        while i < words.endIndex {
-            let word = words[i]
-            i += 1
-            if !word.quoted && word.text.hasPrefix("--") {
+        for word in words {
+            if !word.quoted, word.text.utf8.first == UInt8(ascii: "-"), word.text.hasPrefix("--") {
+                if word.text == "--help" { return verb.option(named: "help") == nil }
                 if word.text == "--" { return false }
-                if word.text == "--help" { return true }
-                let name = word.text.dropFirst(2)
-                // An option's value is skipped, so `--from --help` is not a question.
-                if !name.contains("=") && name.count > 0,
-                    case .found(let found) = NameResolution.resolve(String(name), names: verb.options.map(\.name)),
-                    verb.option(named: found)?.kind != nil
-                {
-                    i += 1
-                }
                 continue
             }
             guard positional < verb.arguments.count else { continue }
             let argument = verb.arguments[positional]
-            if argument.isRest && !argument.restAllowsOptions { return false }
-            if !argument.isRest { positional += 1 }
+            if argument.isRest {
+                if !argument.restAllowsOptions { return false }
+                continue
+            }
+            positional += 1
         }
         return false
     }

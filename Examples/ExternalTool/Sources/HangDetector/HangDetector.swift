@@ -29,7 +29,7 @@ public final class HangDetector: DebugTool, DeviceObserver {
                                 > hangs start --over 100ms
                                 > stall 300ms
                                 > run 1s
-                                [0.100s] hangs: main thread blocked 100ms by a main-queue block 'stall 0.3s' (since 0.000s)
+                                [0.100s] hangs: main thread blocked 100ms by a main-queue block 'stall 300ms' (since 0s)
                                 > get hangs.count
                                 hangs.count = 1
                                 """)
@@ -113,7 +113,7 @@ public final class HangDetector: DebugTool, DeviceObserver {
             ToolEvent(
                 name: "hangs.detected", time: now,
                 message:
-                    "main thread blocked \(millis(now - item.start)) by \(cause(item)) (since \(item.start.eventStamp))",
+                    "main thread blocked \(millis(now - item.start)) by \(cause(item)) (since \(item.start))",
                 fields: [
                     ("start_ns", .int(item.start.nanoseconds)), ("kind", .string(item.kind.rawValue)),
                     ("label", .string(item.label)),
@@ -136,7 +136,9 @@ public final class HangDetector: DebugTool, DeviceObserver {
         min(hang.item.end, max(device.now, hang.detectedAt)) - hang.item.start
     }
 
-    private func millis(_ d: SimDuration) -> String { d.millisecondsDescription }
+    /// Durations and times as debugsh writes them everywhere (`100ms`, `1.5s`): they paste into
+    /// `expect`.
+    private func millis(_ d: SimDuration) -> String { d.description }
 
     private func list() -> CommandOutput {
         guard !hangs.isEmpty else {
@@ -151,7 +153,7 @@ public final class HangDetector: DebugTool, DeviceObserver {
             let ended = hang.item.end <= device.now
             let length = millis(length(hang)) + (ended ? "" : "+")
             lines.append(
-                "\(k + 1)  \(hang.item.start.eventStamp.padded(8))  \(length.padded(9))  \(hang.detectedAt.eventStamp.padded(8))  \(cause(hang.item))"
+                "\(k + 1)  \(hang.item.start.description.padded(8))  \(length.padded(9))  \(hang.detectedAt.description.padded(8))  \(cause(hang.item))"
             )
         }
         return CommandOutput(
@@ -178,7 +180,7 @@ public final class HangDetector: DebugTool, DeviceObserver {
         }
     }
 
-    /// `hangs 2 · longest 300ms (stall 0.3s) · over 250ms`; none before the watchdog ran.
+    /// `hangs 2 · longest 300ms (stall 300ms) · over 250ms`; none before the watchdog ran.
     public func statusLine() -> StyledText? {
         guard watchdog != nil || !hangs.isEmpty else { return nil }
         var line = StyledText()
