@@ -113,3 +113,26 @@ struct PromptTests {
         }
     }
 }
+
+/// The block's colours at the terminal's depth (COLORTERM, TERM).
+@Suite(.serialized, .timeLimit(.minutes(1)))
+struct ColorDepthSessionTests {
+    @Test(arguments: [
+        ([:], "\u{1B}[38;5;178mlate 1"),
+        (["COLORTERM": "truecolor"], "\u{1B}[38;2;230;160;0mlate 1"),
+        (["TERM": "xterm"], "\u{1B}[33mlate 1"),
+    ] as [([String: String], String)])
+    func theBlockIsColouredAtTheTerminalsDepth(environment: [String: String], late: String) throws {
+        let home = try TestHome()
+        defer { home.remove() }
+        let pane = try TmuxPane(home: home, environment: environment)
+        defer { pane.close() }
+        for command in ["timer nstimer a --interval 10ms --repeats", "stall 100ms", "run 1s"] {
+            try pane.type(command)
+            try pane.press("Enter")
+        }
+        try pane.waitFor("the timer's status line") { $0.lines.contains { $0.hasPrefix("timers 1 · late 1") } }
+        let colored = try pane.screenWithEscapes()
+        #expect(colored.contains(late), "\(colored.debugDescription)")
+    }
+}

@@ -163,6 +163,9 @@ final class TmuxPane {
     /// rows joined.
     func screen() throws -> Screen { Screen(try tmuxCommand("capture-pane", "-p", "-J", "-t", "pane")) }
 
+    /// The visible pane with its colours as escape codes (`capture-pane -e`).
+    func screenWithEscapes() throws -> String { try tmuxCommand("capture-pane", "-p", "-e", "-t", "pane") }
+
     /// Resizes the pane's window (debugsh gets SIGWINCH).
     func resize(columns: Int) throws { try tmuxCommand("resize-window", "-t", "pane", "-x", String(columns)) }
 
