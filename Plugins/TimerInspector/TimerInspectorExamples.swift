@@ -265,7 +265,16 @@ enum TimerInspectorExamples {
             [0.150s] timer: poll fired
             > timer watch off
             > run 100ms
-            """)
+            """),
+        // Only the late firings, with their cause; a timer late because of its mode gets a fix.
+        Example(
+            """
+            > timer nstimer poll --interval 50ms --repeats
+            > timer watch late
+            > scroll 120ms
+            > run 300ms
+            [0.120s] timer: poll fired 70ms late (mode, scheduled 50ms)
+            """),
     ]
 
     static let leaks = [

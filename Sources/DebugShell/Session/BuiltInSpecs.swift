@@ -259,6 +259,10 @@ extension Session {
             examples: [Example("> metrics render\nrender.commits = 0\nrender.presents = 0")]),
         CommandSpec(
             "expect", abstract: "Fail unless a condition holds: <metric> <op> <value>, joined by and/or.",
+            discussion:
+                "Values are written as 'get' prints them, so a printed value pastes back. == and != take a tolerance, "
+                + "'± <value>' or '+- <value>': an event's time stamp has three decimals, so 'expect "
+                + "layout.settled_at == 0.617s ± 1ms' holds for the stamp [0.617s].",
             arguments: [ArgumentSpec("condition", .word, abstract: "The condition.", rest: true)],
             examples: [
                 Example(
@@ -268,7 +272,19 @@ extension Session {
                     error: expectation failed: clock.vsyncs > 0 (clock.vsyncs = 0)
                     > expect main.busy_ratio >= 0.5
                     error: expectation failed: main.busy_ratio has no value yet
-                    """)
+                    """),
+                Example(
+                    """
+                    > step 37
+                    > get clock.now
+                    clock.now = 600ms
+                    > step
+                    > get clock.now
+                    clock.now = 616.666666ms
+                    > expect clock.now == 0.617s ± 1ms and clock.now != 0.6s +- 10ms
+                    > expect clock.now == 0.617s
+                    error: expectation failed: clock.now == 0.617s (clock.now = 616.666666ms)
+                    """),
             ]),
         CommandSpec(
             "echo", abstract: "Print the words.",
@@ -292,6 +308,10 @@ extension Session {
             ]),
         CommandSpec(
             "alias", abstract: "Define an alias ('alias name = expansion', %1…%9 and %*), or list them.",
+            discussion:
+                "debugsh starts with LLDB's one-letter aliases: c (play, as continue), p (get, as print), q (quit), "
+                + "r (run) and s (step). 'alias' lists them beside yours; 'alias r = …' replaces one and 'unalias r' "
+                + "removes it. A command's own name wins over an alias.",
             arguments: [
                 ArgumentSpec(
                     "definition", .word, abstract: "<name> = <expansion…>, or a name to show.", optional: true,
@@ -319,8 +339,22 @@ extension Session {
             arguments: [ArgumentSpec("name", .name(.alias), abstract: "The alias.")],
             examples: [
                 Example(
-                    "> alias greet = echo hi\n> greet\nhi\n> unalias greet\n> alias\nbuilt-in, as in LLDB ('alias <name> = …' replaces one, 'unalias <name>' removes it):\n  c = play  LLDB's continue: time runs on, with the wall clock, until 'pause' or Ctrl-C\n  p = get   LLDB's print: one metric, as 'name = value'\n  q = quit  LLDB's quit\n  r = run   LLDB's run\n  s = step  LLDB's step: to the next vsync\nno aliases of your own: 'alias <name> = <expansion>' defines one\n> unalias greet\nerror: unknown alias 'greet'"
-                )
+                    """
+                    > alias greet = echo hi
+                    > greet
+                    hi
+                    > unalias greet
+                    > greet
+                    error: unknown command 'greet'; did you mean 'get'?
+                    > unalias greet
+                    error: unknown alias 'greet'
+                    """),
+                Example(
+                    """
+                    > unalias s
+                    > s
+                    error: ambiguous command 's': status, step, scroll, stall, source, set, settings
+                    """),
             ]),
         CommandSpec(
             "history", abstract: "Show the session's commands (the last 10,000 are kept), the last n of them.",
