@@ -153,7 +153,8 @@ extension TimerInspector {
                     + "scheduled time; 'on' prints every firing.",
                 arguments: [
                     ArgumentSpec(
-                        "state", .choice(["on", "late", "off"]), abstract: "on (every firing), late (late ones) or off.")
+                        "state", .choice(["on", "late", "off"]), abstract: "on (every firing), late (late ones) or off."
+                    )
                 ],
                 examples: TimerInspectorExamples.watch),
             VerbSpec(

@@ -101,15 +101,21 @@ import Testing
 
     @Test func aproposRanksNamesAndWholeWordsFirstAndTakesAPhrase() throws {
         let hang = try run(["apropos hang"]).stdout.split(separator: "\n")
-        #expect(hang.prefix(2) == ["metric main.hangs — Main-thread items of 250 ms or more (RL6).", "rule RL6 — Hangs and busy time"])
+        #expect(
+            hang.prefix(2) == [
+                "metric main.hangs — Main-thread items of 250 ms or more (RL6).", "rule RL6 — Hangs and busy time",
+            ])
         // Substrings (`cHANGes`) come last.
         #expect(hang.last == "rule L-A — Worked example: an animation settles")
         let phrase = try run(["apropos \"run loop\""]).stdout.split(separator: "\n")
         #expect(try run(["apropos run loop"]).stdout.split(separator: "\n") == phrase)
-        #expect(phrase.first == "timer nstimer — Schedule an NSTimer on the main run loop: first fire now + interval (T1).")
+        #expect(
+            phrase.first == "timer nstimer — Schedule an NSTimer on the main run loop: first fire now + interval (T1).")
         #expect(!phrase.contains { $0.hasPrefix("run ") }, "'run' alone is not the phrase")
         let json = try Binary.run(["--json", "-c", "apropos hangs"])
-        #expect(json.stdout.hasPrefix(#"{"command": "apropos hangs", "ok": true, "result": [{"topic": "metric main.hangs", "#))
+        #expect(
+            json.stdout.hasPrefix(
+                #"{"command": "apropos hangs", "ok": true, "result": [{"topic": "metric main.hangs", "#))
         #expect(json.stdout.contains(#""match": "name""#))
     }
 
@@ -160,7 +166,8 @@ import Testing
         let r = try Binary.run(
             ["-k"], stdin: "run\u{01}\necho a\u{1B}b\u{07}c \"d\\te\"\necho --raw x\u{1B}y\nhistory 3\n")
         #expect(
-            r.stdout == "a\\x1bb\\x07c d\te\nx\u{1B}y\n    2  echo a\\x1bb\\x07c \"d\\te\"\n    3  echo --raw x\\x1by\n    4  history 3\n",
+            r.stdout
+                == "a\\x1bb\\x07c d\te\nx\u{1B}y\n    2  echo a\\x1bb\\x07c \"d\\te\"\n    3  echo --raw x\\x1by\n    4  history 3\n",
             "\(r)")
         #expect(r.stderr == "<stdin>:1: error: unknown command 'run\\x01'; did you mean 'run'?\n", "\(r)")
         // A line that is not UTF-8 shows its bytes escaped and does not run.

@@ -6,11 +6,14 @@ import Testing
 /// Colours at the terminal's depth: 24-bit only where COLORTERM says so, else xterm's 256, else
 /// the 16 ANSI colours.
 struct ColorDepthTests {
-    @Test(arguments: [
-        ("truecolor", "xterm", ColorDepth.trueColor), ("24bit", "screen", .trueColor), ("TrueColor", nil, .trueColor),
-        (nil, "xterm-direct", .trueColor), (nil, "xterm-256color", .palette256), ("", "tmux-256color", .palette256),
-        ("yes", "xterm-256color", .palette256), (nil, "xterm", .palette16), (nil, "linux", .palette16), (nil, nil, .palette16),
-    ] as [(String?, String?, ColorDepth)])
+    @Test(
+        arguments: [
+            ("truecolor", "xterm", ColorDepth.trueColor), ("24bit", "screen", .trueColor),
+            ("TrueColor", nil, .trueColor),
+            (nil, "xterm-direct", .trueColor), (nil, "xterm-256color", .palette256), ("", "tmux-256color", .palette256),
+            ("yes", "xterm-256color", .palette256), (nil, "xterm", .palette16), (nil, "linux", .palette16),
+            (nil, nil, .palette16),
+        ] as [(String?, String?, ColorDepth)])
     func depthFromTheEnvironment(colorTerm: String?, term: String?, depth: ColorDepth) {
         #expect(ColorDepth.detect(colorTerm: colorTerm, term: term) == depth)
     }

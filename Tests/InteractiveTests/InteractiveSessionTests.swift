@@ -172,7 +172,9 @@ struct InteractiveSessionTests {
     @Test func statusBlockStandsOnceAboveThePrompt() throws {
         try withPane(environment: ["DEBUGSH_TEST_STATUS": Self.statusLine]) { pane in
             // Time has not moved: the prompt's clock reads 0.000s.
-            try pane.waitFor("the status line above the first prompt") { $0.raw == [Self.statusLine, "debugsh 0.000s>"] }
+            try pane.waitFor("the status line above the first prompt") {
+                $0.raw == [Self.statusLine, "debugsh 0.000s>"]
+            }
             for word in ["a", "b", "c"] {
                 try pane.type("echo \(word)")
                 try pane.press("Enter")

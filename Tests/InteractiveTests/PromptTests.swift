@@ -79,7 +79,8 @@ struct PromptTests {
         let parts = number.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count <= 2, let whole = Int(parts[0]) else { return nil }
         let fraction = parts.count == 2 ? String(parts[1]) : ""
-        guard fraction.count <= scale, let digits = Int(fraction + String(repeating: "0", count: scale - fraction.count))
+        guard fraction.count <= scale,
+            let digits = Int(fraction + String(repeating: "0", count: scale - fraction.count))
         else { return nil }
         // Both units are written with exactly `scale` digits to nanoseconds.
         let ns = whole * (scale == 6 ? 1_000_000 : 1_000_000_000) + digits
@@ -93,7 +94,8 @@ struct PromptTests {
             try pane.type("run")
             try pane.press("C-v", "C-a", "Enter")
             try pane.waitFor("the escaped command in the error") {
-                $0.lines.contains("error: unknown command 'run\\x01'; did you mean 'run'?") && $0.lines.last == "debugsh>"
+                $0.lines.contains("error: unknown command 'run\\x01'; did you mean 'run'?")
+                    && $0.lines.last == "debugsh>"
             }
             try pane.type("echo ")
             try pane.sendBytes([0xFF])
@@ -117,11 +119,12 @@ struct PromptTests {
 /// The block's colours at the terminal's depth (COLORTERM, TERM).
 @Suite(.serialized, .timeLimit(.minutes(1)))
 struct ColorDepthSessionTests {
-    @Test(arguments: [
-        ([:], "\u{1B}[38;5;178mlate 1"),
-        (["COLORTERM": "truecolor"], "\u{1B}[38;2;230;160;0mlate 1"),
-        (["TERM": "xterm"], "\u{1B}[33mlate 1"),
-    ] as [([String: String], String)])
+    @Test(
+        arguments: [
+            ([:], "\u{1B}[38;5;178mlate 1"),
+            (["COLORTERM": "truecolor"], "\u{1B}[38;2;230;160;0mlate 1"),
+            (["TERM": "xterm"], "\u{1B}[33mlate 1"),
+        ] as [([String: String], String)])
     func theBlockIsColouredAtTheTerminalsDepth(environment: [String: String], late: String) throws {
         let home = try TestHome()
         defer { home.remove() }

@@ -7,7 +7,10 @@ import Testing
 @Suite struct LayoutBadInputTests {
     static let cases: [(command: String, error: String)] = [
         ("view add window", "'window' is the root view and always exists"),
-        ("view add 9lives", "'9lives' is not a valid view name: a name starts with a letter or '_' and goes on with letters, digits, '_', '.' and '-' (e.g. poll_2)"),
+        (
+            "view add 9lives",
+            "'9lives' is not a valid view name: a name starts with a letter or '_' and goes on with letters, digits, '_', '.' and '-' (e.g. poll_2)"
+        ),
         ("view add b --parent nowhere", "unknown parent view 'nowhere' (see 'view tree')"),
         ("view add b --frame 0,0,10", "--frame: '0,0,10' is not a frame: expected four numbers x,y,w,h (got 3)"),
         ("view add b --frame 0,0,-1,10", "--frame: frame '0,0,-1,10' has a negative size"),

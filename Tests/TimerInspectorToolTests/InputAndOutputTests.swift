@@ -120,7 +120,8 @@ import Testing
             ))
         #expect(list.hasSuffix(#"}], "states": {"scheduled": 2, "paused": 0, "invalidated": 0, "done": 0}}}"#))
         #expect(
-            driver.run("timer watch off") == #"{"command": "timer watch off", "ok": true, "result": {"watch": false, "late_only": false}}"#)
+            driver.run("timer watch off")
+                == #"{"command": "timer watch off", "ok": true, "result": {"watch": false, "late_only": false}}"#)
         #expect(
             driver.run("object new vc")
                 == #"{"command": "object new vc", "ok": true, "result": {"name": "vc", "state": "alive", "retained_by": [], "weak_timers": []}}"#

@@ -96,17 +96,21 @@ struct Condition {
                 }
             }
             var tolerance: Literal?
-            if position < tokens.count, !tokens[position].quoted, Condition.toleranceSigns.contains(tokens[position].text)
+            if position < tokens.count, !tokens[position].quoted,
+                Condition.toleranceSigns.contains(tokens[position].text)
             {
                 let sign = tokens[position].text
                 position += 1
                 let term = "\(metric) \(op.rawValue) \(valueText) \(sign)"
-                guard position < tokens.count else { throw CommandError("condition ends after '\(term)': expected a tolerance") }
+                guard position < tokens.count else {
+                    throw CommandError("condition ends after '\(term)': expected a tolerance")
+                }
                 let toleranceText = tokens[position].text
                 position += 1
                 guard type != .word else {
                     throw CommandError(
-                        "'\(term) \(toleranceText)': \(metric) is a word; a tolerance goes with numbers, durations and times")
+                        "'\(term) \(toleranceText)': \(metric) is a word; a tolerance goes with numbers, durations and times"
+                    )
                 }
                 guard op == .eq || op == .ne else {
                     throw CommandError("'\(term) \(toleranceText)': a tolerance goes with == and != only")
@@ -115,7 +119,8 @@ struct Condition {
                     throw CommandError("'\(term) \(toleranceText)': a tolerance needs a value to be near, not none")
                 }
                 let parsed = try parseLiteral(
-                    toleranceText, quoted: tokens[position - 1].quoted, metric: metric, type: type == .time ? .duration : type,
+                    toleranceText, quoted: tokens[position - 1].quoted, metric: metric,
+                    type: type == .time ? .duration : type,
                     rate: rate)
                 guard !Condition.isNegative(parsed) else {
                     throw CommandError("'\(term) \(toleranceText)': the tolerance must not be negative")

@@ -109,7 +109,8 @@ public enum FileIO {
             case .scalarValue(let s): if s == "\n" { line += 1 }
             case .emptyInput: return String(decoding: bytes, as: UTF8.self)
             case .error:
-                throw Failure("not UTF-8 text: \(FileIO.quotedLine(line, of: bytes)) (debugsh scripts are UTF-8)", line: line)
+                throw Failure(
+                    "not UTF-8 text: \(FileIO.quotedLine(line, of: bytes)) (debugsh scripts are UTF-8)", line: line)
             }
         }
     }

@@ -302,7 +302,8 @@ extension Session {
             "\(name) is an alias\(alias.builtIn ? " (built-in)" : ""): \(name) = \(Session.escaped(alias.expansion))"
         let expansion = (try? Lexer.lexLine(alias.expansion, line: 1).first?.words.map(\.text)) ?? nil
         guard let words = expansion, let command = words.first, registry.command(exactly: command) != nil else {
-            return CommandOutput(text: head, json: .fields(["alias": .string(name), "expansion": .string(alias.expansion)]))
+            return CommandOutput(
+                text: head, json: .fields(["alias": .string(name), "expansion": .string(alias.expansion)]))
         }
         // `help r` is `help run`; a verb typed after the alias counts as the expansion's (`help c`).
         let verbWord = words.count > 1 ? words[1] : topic.dropFirst().first
@@ -350,9 +351,13 @@ extension Session {
             for verb in c.spec.verbs {
                 let label = verb.name.isEmpty ? c.spec.name : "\(c.spec.name) \(verb.name)"
                 let texts = [verb.abstract, verb.discussion ?? "", verb.name.isEmpty ? c.spec.abstract : ""]
-                add(rank(name: label, texts[0], texts[1], texts[2]), label, verb.name.isEmpty ? c.spec.abstract : verb.abstract)
+                add(
+                    rank(name: label, texts[0], texts[1], texts[2]), label,
+                    verb.name.isEmpty ? c.spec.abstract : verb.abstract)
                 for option in verb.options {
-                    add(rank(name: "--" + option.name, option.abstract), "option --\(option.name) of \(label)", option.abstract)
+                    add(
+                        rank(name: "--" + option.name, option.abstract), "option --\(option.name) of \(label)",
+                        option.abstract)
                 }
             }
         }

@@ -49,7 +49,8 @@ public enum VisibleText {
         switch scalar {
         case "\n": return "\\n"
         case "\t": return "\\t"
-        default: return scalar.value < 0x80 ? "\\x" + hex(UInt8(scalar.value)) : "\\u{\(String(scalar.value, radix: 16))}"
+        default:
+            return scalar.value < 0x80 ? "\\x" + hex(UInt8(scalar.value)) : "\\u{\(String(scalar.value, radix: 16))}"
         }
     }
 
