@@ -59,13 +59,13 @@ struct FiringRecord {
 /// subscribes only to off-grid ones (`ObservationKinds.timerFiredOffGrid`).
 ///
 /// `timer show` can list the last ``capacity`` firings of every timer. Records are bounded too:
-/// all rings together keep at most ``budget`` of them (64 MB); with more than 2,000 timers each
+/// all rings together keep at most ``budget`` of them (48 MB); with more than 1,500 timers each
 /// keeps an equal share, at least ``minimumShare``, and a timer whose window reaches past its
 /// oldest record shows fewer firings.
 final class FiringLog {
     /// Firings `timer show` can list per timer (docs/Limits.md).
     static let capacity = 1_000
-    static let budget = 2_000_000
+    static let budget = 1_500_000
     static let minimumShare = 16
 
     /// How a timer's grid continues after a record.

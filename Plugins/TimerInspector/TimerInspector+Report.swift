@@ -178,7 +178,7 @@ extension TimerInspector {
         /// records cut it short.
         func keepsText() -> String {
             log.isCutShort(index, fires: total)
-                ? "\(kept): 2,000,000 off-grid firings in all are shared by \(entries.count) timers"
+                ? "\(kept): 1,500,000 off-grid firings in all are shared by \(entries.count) timers"
                 : "\(FiringLog.capacity)"
         }
         // The newest firing's skips are not decided while its callback runs (T4).

@@ -3,17 +3,25 @@ import Testing
 
 @testable import DebugShell
 
-/// The event queue (a hand-written 4-ary heap) must hand out entries in (time, key) order
-/// whatever the mix of pushes, pops and top replacements, and know its second-earliest time.
+/// The event queue (a calendar queue: a wheel of slot buckets, with heaps for the entries behind
+/// its current slot and beyond its span) must hand out entries in (time, key) order whatever the
+/// mix of pushes, pops and top replacements — in one slot, across slots, beyond the wheel, behind
+/// the slot reached — and know its second-earliest time.
 @Suite struct EventQueueTests {
-    @Test(arguments: 1...30 as ClosedRange<UInt64>)
+    @Test(arguments: 1...60 as ClosedRange<UInt64>)
     func entriesComeOutInTimeThenKeyOrder(seed: UInt64) {
         var rng = SplitMix(state: seed)
         var queue = EventQueue()
         var reference: [(time: Int64, key: UInt64)] = []
         func sortReference() { reference.sort { ($0.time, $0.key) < ($1.time, $1.key) } }
+        // Scales from one slot (2^20 ns) to beyond the wheel (2^32 ns); in the last, times on a
+        // coarse grid, so that a slot's bucket holds many entries of equal time.
+        let span = [5_000, 3 << 20, 1 << 26, 1 << 33, 3 << 20][Int(seed % 5)]
+        let grain: Int64 = seed % 5 == 4 ? 100_000 : 1
         for _ in 0..<2_000 {
-            let time = Int64.random(in: 0...5_000, using: &rng)
+            // Mostly ahead of the earliest entry, as the engine schedules; sometimes anywhere.
+            let base = Bool.random(using: &rng) ? max(0, reference.first?.time ?? 0) : 0
+            let time = base + Int64.random(in: 0...Int64(span), using: &rng) / grain * grain
             let key = UInt64.random(in: 0...50, using: &rng)
             switch Int.random(in: 0..<3, using: &rng) {
             case 0 where !reference.isEmpty:

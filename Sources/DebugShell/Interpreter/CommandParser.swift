@@ -89,6 +89,13 @@ struct CommandParser {
 
     /// Picks the verb from the next word, or the default verb when the word is not a verb.
     func resolveVerb(of spec: CommandSpec, words: inout ArraySlice<Word>) throws(CommandError) -> VerbSpec {
+        // The common case first, without building lists: the next word names a verb exactly.
+        if let word = words.first, !word.quoted, !word.text.utf8.starts(with: "--".utf8) {
+            for verb in spec.verbs where !verb.name.isEmpty && (verb.name == word.text || verb.aliases.contains(word.text)) {
+                words.removeFirst()
+                return verb
+            }
+        }
         let named = spec.namedVerbs
         let defaultVerb = spec.defaultVerb.flatMap { spec.verb(named: $0) }
         guard !named.isEmpty else {
@@ -139,7 +146,7 @@ struct CommandParser {
                 optionsEnded = true
                 continue
             }
-            if !word.quoted && !optionsEnded && word.text.hasPrefix("--") && word.text.count > 2 {
+            if !word.quoted && !optionsEnded && word.text.utf8.starts(with: "--".utf8) && word.text.utf8.count > 2 {
                 var name = String(word.text.dropFirst(2))
                 var inline: String?
                 if let eq = name.firstIndex(of: "=") {
@@ -237,6 +244,7 @@ struct CommandParser {
     }
 
     func resolveOption(_ name: String, verb: VerbSpec, label: String) throws(CommandError) -> OptionSpec {
+        for option in verb.options where option.name == name { return option }
         let names = verb.options.map(\.name)
         switch NameResolution.resolve(name, names: names) {
         case .found(let found):

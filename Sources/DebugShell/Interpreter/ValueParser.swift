@@ -15,6 +15,7 @@ public enum ValueParser {
     public static func duration(_ word: String, rate: Int, allowNegative: Bool = false) throws(CommandError)
         -> SimDuration
     {
+        if let fast = plainDuration(word, rate: rate, allowNegative: allowNegative) { return fast }
         let (number, unit) = splitNumber(word)
         guard !number.isEmpty, number != "-", number != "+" else {
             if word.lowercased().contains("nan") || word.lowercased().contains("inf") {
@@ -58,6 +59,70 @@ public enum ValueParser {
             throw CommandError("'\(word)' is beyond the 2^62 ns horizon (about 146 years)")
         }
         return SimDuration(nanoseconds: Int64(ns))
+    }
+
+    /// The common durations read from bytes, without the general path's string work: a sign,
+    /// up to 18 digits, a fraction of up to 9, a unit of `ns`, `us`, `ms`, `s`, `min` or `f`.
+    /// Nil for anything else — which the general path then reads, or refuses with its message —
+    /// and for a value it would refuse, so the two never differ.
+    static func plainDuration(_ word: String, rate: Int, allowNegative: Bool) -> SimDuration? {
+        var utf8 = word.utf8.makeIterator()
+        var c = utf8.next()
+        var negative = false
+        if c == UInt8(ascii: "-") {
+            negative = true
+            c = utf8.next()
+        }
+        var mantissa: Int64 = 0
+        var digits = 0
+        var fractionDigits = 0
+        var inFraction = false
+        while let b = c {
+            if b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") {
+                mantissa = mantissa &* 10 &+ Int64(b &- UInt8(ascii: "0"))
+                digits += 1
+                if inFraction { fractionDigits += 1 }
+            } else if b == UInt8(ascii: "."), !inFraction {
+                inFraction = true
+            } else {
+                break
+            }
+            c = utf8.next()
+        }
+        guard digits > 0, digits - fractionDigits <= 18, fractionDigits <= 9 else { return nil }
+        // The unit: the rest of the word.
+        var unit: (UInt8, UInt8, UInt8, Int) = (0, 0, 0, 0)
+        while let b = c {
+            guard unit.3 < 3 else { return nil }
+            switch unit.3 {
+            case 0: unit.0 = b
+            case 1: unit.1 = b
+            default: unit.2 = b
+            }
+            unit.3 += 1
+            c = utf8.next()
+        }
+        let scale: Int64
+        switch unit {
+        case (UInt8(ascii: "n"), UInt8(ascii: "s"), 0, 2): scale = 1
+        case (UInt8(ascii: "u"), UInt8(ascii: "s"), 0, 2): scale = 1_000
+        case (UInt8(ascii: "m"), UInt8(ascii: "s"), 0, 2): scale = 1_000_000
+        case (UInt8(ascii: "s"), 0, 0, 1): scale = 1_000_000_000
+        case (UInt8(ascii: "m"), UInt8(ascii: "i"), UInt8(ascii: "n"), 3): scale = 60_000_000_000
+        case (UInt8(ascii: "f"), 0, 0, 1):
+            guard fractionDigits == 0, rate > 0 else { return nil }
+            let ns = Int128(mantissa) * 1_000_000_000 / Int128(rate)
+            guard ns <= Int128(SimTime.horizon.nanoseconds), !negative || allowNegative || ns == 0 else { return nil }
+            return SimDuration(nanoseconds: Int64(negative ? -ns : ns))
+        default: return nil
+        }
+        var divisor: Int128 = 1
+        for _ in 0..<fractionDigits { divisor *= 10 }
+        let product = Int128(mantissa) * Int128(scale)
+        guard product % divisor == 0 else { return nil }
+        let ns = product / divisor
+        guard ns <= Int128(SimTime.horizon.nanoseconds), !negative || allowNegative || ns == 0 else { return nil }
+        return SimDuration(nanoseconds: Int64(negative ? -ns : ns))
     }
 
     /// A time measured from t = 0.
