@@ -25,6 +25,28 @@ import Testing
         #expect(try !holds("i == 2 or i == 3 and w == x", v))
     }
 
+    /// `± t` and `+- t`: `==` holds within the tolerance, inclusive, `!=` outside it.
+    @Test func tolerancesBoundEqualityBothWays() throws {
+        let v: [String: MetricValue] = [
+            "t": .time(SimTime(nanoseconds: 616_666_666)), "d": .duration(.milliseconds(20)), "i": .integer(60),
+            "n": .number(MetricNumber(thousandths: 494_444)),
+        ]
+        #expect(try holds("t == 0.617s ± 1ms", v))
+        #expect(try holds("t==0.617s±1ms", v))
+        #expect(try holds("t == 0.617s +- 333334ns and t != 0.617s +- 333333ns", v))
+        #expect(try !holds("t == 0.617s ± 0.1ms", v))
+        #expect(try holds("d == 21ms ± 1ms and d != 22ms ± 1ms", v))
+        #expect(try holds("i == 58 ± 2 and i != 57 ± 2", v))
+        #expect(try holds("n == 494.4 ± 0.044 and n != 494.4 ± 0.0439", v))
+        // Numbers too long to scale are near nothing, and nothing traps.
+        #expect(try !holds("n == 99999999999999999999999999 ± 0.000000000000000001", v))
+        #expect(try holds("n != 99999999999999999999999999 ± 0.000000000000000001", v))
+        #expect(try holds("i == 9223372036854775807 ± 9223372036854775807", v))
+        for bad in ["w == x ± 1", "i < 3 ± 1", "i == none ± 1", "i == 3 ±", "d == 1ms ± -1ms", "d == 1ms ± 1"] {
+            #expect(throws: CommandError.self, "\(bad)") { try condition(bad) }
+        }
+    }
+
     @Test func operatorsMayBeGlued() throws {
         #expect(try holds("i>=1", ["i": .integer(1)]))
         #expect(try holds("i!=2 and i<2", ["i": .integer(1)]))

@@ -1,4 +1,5 @@
 import DebugShellCore
+import DebugShellTesting
 import Testing
 
 @testable import DebugShell
@@ -6,6 +7,22 @@ import Testing
 @Suite struct ValueParserTests {
     func ns(_ text: String, rate: Int = 60) throws(CommandError) -> Int64 {
         try ValueParser.duration(text, rate: rate).nanoseconds
+    }
+
+    /// Whatever debugsh prints for a duration or time parses back to the same nanoseconds:
+    /// every magnitude from 1 ns to the horizon, in each unit the format picks.
+    @Test(arguments: [1, 2, 3])
+    func printedDurationsReadBackAsThemselves(seed: UInt64) throws {
+        var rng = SplitMix(state: seed)
+        for _ in 0..<2_000 {
+            let digits = Int.random(in: 0...19, using: &rng)
+            var n = Int64.random(in: 0...Int64.max, using: &rng)
+            for _ in 0..<(19 - digits) { n /= 10 }
+            let ns = min(n, SimTime.horizon.nanoseconds)
+            let text = SimDuration(nanoseconds: ns).description
+            #expect(try self.ns(text) == ns, "\(ns) → \(text)")
+            #expect(try ValueParser.time(SimTime(nanoseconds: ns).description, rate: 60).nanoseconds == ns)
+        }
     }
 
     @Test(

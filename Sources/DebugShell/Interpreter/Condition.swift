@@ -248,9 +248,14 @@ struct Condition {
         guard let tolerance else { return compare(v, op, literal) }
         // How far apart the value and the literal are, and how far they may be; nil when a number
         // is too long to scale (then they are not within any tolerance that fits).
-        var measured: (apart: Int128, allowed: Int128)??
+        var measured: (apart: UInt128, allowed: Int128)??
+        func distance(_ a: Int128, _ b: Int128) -> UInt128? {
+            let (difference, overflow) = a.subtractingReportingOverflow(b)
+            return overflow ? nil : difference.magnitude
+        }
         switch (v, literal, tolerance) {
-        case (.integer(let a), .integer(let b), .integer(let t)): measured = (Int128(a) - Int128(b), Int128(t))
+        case (.integer(let a), .integer(let b), .integer(let t)):
+            measured = distance(Int128(a), Int128(b)).map { ($0, Int128(t)) }
         case (.number(let a), .number(let m, let f), .number(let tm, let tf)):
             // All three in units of 10^-(3 + digits), the finer of the literal's and the tolerance's.
             let digits = max(f, tf)
@@ -260,15 +265,16 @@ struct Condition {
             if value.overflow || target.overflow || allowed.overflow {
                 measured = .some(nil)
             } else {
-                measured = (value.partialValue - target.partialValue, allowed.partialValue)
+                measured = distance(value.partialValue, target.partialValue).map { ($0, allowed.partialValue) }
             }
         case (.duration(let a), .nanoseconds(let b), .nanoseconds(let t)):
-            measured = (Int128(a.nanoseconds) - Int128(b), Int128(t))
+            measured = distance(Int128(a.nanoseconds), Int128(b)).map { ($0, Int128(t)) }
         case (.time(let a), .nanoseconds(let b), .nanoseconds(let t)):
-            measured = (Int128(a.nanoseconds) - Int128(b), Int128(t))
+            measured = distance(Int128(a.nanoseconds), Int128(b)).map { ($0, Int128(t)) }
         default: return compare(v, op, literal)
         }
-        let within = measured.flatMap { $0 }.map { ($0.apart < 0 ? -$0.apart : $0.apart) <= $0.allowed } ?? false
+        // The tolerance is never negative (the parser refuses it).
+        let within = measured.flatMap { $0 }.map { $0.apart <= UInt128($0.allowed.magnitude) } ?? false
         return op == .eq ? within : !within
     }
 
