@@ -91,7 +91,8 @@ struct CommandParser {
     func resolveVerb(of spec: CommandSpec, words: inout ArraySlice<Word>) throws(CommandError) -> VerbSpec {
         // The common case first, without building lists: the next word names a verb exactly.
         if let word = words.first, !word.quoted, !word.text.utf8.starts(with: "--".utf8) {
-            for verb in spec.verbs where !verb.name.isEmpty && (verb.name == word.text || verb.aliases.contains(word.text)) {
+            for verb in spec.verbs
+            where !verb.name.isEmpty && (verb.name == word.text || verb.aliases.contains(word.text)) {
                 words.removeFirst()
                 return verb
             }
