@@ -28,8 +28,10 @@ let package = Package(
         // The engine (virtual clock, run loop, render server) and the interpreter.
         .target(
             name: "DebugShell",
-            dependencies: [core, .product(name: "DequeModule", package: "swift-collections")],
+            dependencies: [core, "CPrefetch", .product(name: "DequeModule", package: "swift-collections")],
             swiftSettings: strict),
+        // A cache prefetch hint, which Swift lacks: the engine's one line of C.
+        .target(name: "CPrefetch"),
         // Test support for tools: transcript replay, so examples are tests.
         .target(name: "DebugShellTesting", dependencies: ["DebugShell", core], swiftSettings: strict),
         // The tools: each a folder under Plugins/ that sees only the plugin API.

@@ -104,6 +104,27 @@ final class FiringLog {
 
     @exclusivity(unchecked) private var rings: [Ring] = []
 
+    /// A firing waiting to go into its timer's ring (``append(_:to:)``).
+    private struct Staged {
+        var record: FiringRecord
+        var timer: Int
+    }
+    @exclusivity(unchecked) private var staged: [Staged] = []
+    /// Records staged before they are stored: 40 bytes each, 2.6 MB.
+    static let stagingCapacity = 65_536
+
+    /// Above it a lateness is late (`timer.late-threshold`); ``lateCount`` counts by it.
+    @exclusivity(unchecked) var lateThreshold = SimDuration.milliseconds(1)
+    /// Timers whose largest recorded lateness is above ``lateThreshold`` (`timer.late`, K2).
+    var lateCount: Int {
+        get {
+            flush()
+            return storedLateCount
+        }
+        set { storedLateCount = newValue }
+    }
+    @exclusivity(unchecked) private var storedLateCount = 0
+
     deinit {
         for ring in rings {
             ring.records?.deinitialize(count: Int(ring.count))
@@ -118,30 +139,54 @@ final class FiringLog {
     /// Adds an empty ring for a timer whose first firing is due at `origin`; returns its index
     /// (the timer's entry index).
     func addTimer(pattern: Pattern, origin: SimTime) -> Int {
+        flush()  // a new ring changes every ring's limit (``ringLimit``): earlier records first
         rings.append(Ring(pattern: pattern, originScheduled: origin))
         return rings.count - 1
     }
 
     /// Keeps a firing off its timer's grid (or any firing of an `everyFiring` timer): O(1), and
-    /// no allocation once the ring is full.
+    /// no allocation once the rings and the staging buffer are full.
     ///
-    /// - Returns: the previous largest lateness in nanoseconds (-1 before the first record) when
-    ///   this firing raised it; nil otherwise.
-    func append(_ record: FiringRecord, to timer: Int) -> Int64? {
-        guard timer >= 0, timer < rings.count else { return nil }
-        rings[timer].extraTotal &+= record.extra
-        rings[timer].recorded += 1
-        store(record, in: timer)
-        let lateness = record.lateness.nanoseconds
-        let previous = rings[timer].maxLate
-        guard lateness > previous else { return nil }
-        rings[timer].maxLate = lateness
-        rings[timer].maxLateCause = record.cause
-        return previous
+    /// The record is staged, not stored: it goes into its ring at the next ``flush()``, which
+    /// every read of the log does first, so no answer can tell the difference. With many timers
+    /// the rings do not fit in the cache, and storing a record in its ring costs two misses
+    /// (the ring, the slot); stored in a batch, the misses of one record no longer wait for the
+    /// previous one's, and the processor overlaps them.
+    func append(_ record: FiringRecord, to timer: Int) {
+        guard timer >= 0, timer < rings.count else { return }
+        staged.append(Staged(record: record, timer: timer))
+        if staged.count >= FiringLog.stagingCapacity { flush() }
+    }
+
+    /// Stores every staged record in its ring, in the order they came.
+    func flush() {
+        guard !staged.isEmpty else { return }
+        let limit = ringLimit  // rings are added only after a flush, so the limit holds throughout
+        let threshold = lateThreshold.nanoseconds
+        staged.withUnsafeBufferPointer { batch in
+            rings.withUnsafeMutableBufferPointer { rings in
+                guard let base = rings.baseAddress else { return }
+                for item in batch {
+                    let ring = base + item.timer
+                    ring.pointee.extraTotal &+= item.record.extra
+                    ring.pointee.recorded += 1
+                    FiringLog.store(item.record, in: ring, limit: limit)
+                    let lateness = item.record.lateness.nanoseconds
+                    let previous = ring.pointee.maxLate
+                    guard lateness > previous else { continue }
+                    ring.pointee.maxLate = lateness
+                    ring.pointee.maxLateCause = item.record.cause
+                    // The timer's largest lateness rose: it is late now if it was not before (K2).
+                    if lateness > threshold && !(previous > threshold) { storedLateCount += 1 }
+                }
+            }
+        }
+        staged.removeAll(keepingCapacity: true)
     }
 
     /// The grid starts again at firing `number`, due at `scheduled` (a resumed NSTimer, T8).
     func restart(_ timer: Int, number: Int64, scheduled: SimTime) {
+        flush()
         guard timer >= 0, timer < rings.count, !isEveryFiring(timer) else { return }
         store(.restart(number: number, scheduled: scheduled), in: timer)
     }
@@ -155,30 +200,33 @@ final class FiringLog {
         let limit = ringLimit  // read before the rings are borrowed for writing
         rings.withUnsafeMutableBufferPointer { rings in
             guard let base = rings.baseAddress else { return }
-            let ring = base + timer
-            let count = ring.pointee.count
-            if count == ring.pointee.capacity && Int(count) < limit {
-                FiringLog.grow(ring, limit: limit)
-            }
-            guard let records = ring.pointee.records else { return }
-            if count < ring.pointee.capacity {
-                (records + Int(count)).initialize(to: record)
-                ring.pointee.count = count + 1
+            FiringLog.store(record, in: base + timer, limit: limit)
+        }
+    }
+
+    private static func store(_ record: FiringRecord, in ring: UnsafeMutablePointer<Ring>, limit: Int) {
+        let count = ring.pointee.count
+        if count == ring.pointee.capacity && Int(count) < limit {
+            FiringLog.grow(ring, limit: limit)
+        }
+        guard let records = ring.pointee.records else { return }
+        if count < ring.pointee.capacity {
+            (records + Int(count)).initialize(to: record)
+            ring.pointee.count = count + 1
+        } else {
+            // Full: the oldest record goes, and the window starts after it.
+            let head = Int(ring.pointee.head)
+            let dropped = records[head]
+            if dropped.isRestart {
+                ring.pointee.originNumber = dropped.number
+                ring.pointee.originScheduled = dropped.scheduled
             } else {
-                // Full: the oldest record goes, and the window starts after it.
-                let head = Int(ring.pointee.head)
-                let dropped = records[head]
-                if dropped.isRestart {
-                    ring.pointee.originNumber = dropped.number
-                    ring.pointee.originScheduled = dropped.scheduled
-                } else {
-                    ring.pointee.originNumber = dropped.number + 1
-                    ring.pointee.originScheduled = FiringLog.next(after: dropped, ring.pointee.pattern)
-                }
-                ring.pointee.dropped = true
-                records[head] = record
-                ring.pointee.head = Int32(head + 1 == Int(count) ? 0 : head + 1)
+                ring.pointee.originNumber = dropped.number + 1
+                ring.pointee.originScheduled = FiringLog.next(after: dropped, ring.pointee.pattern)
             }
+            ring.pointee.dropped = true
+            records[head] = record
+            ring.pointee.head = Int32(head + 1 == Int(count) ? 0 : head + 1)
         }
     }
 
@@ -204,11 +252,15 @@ final class FiringLog {
     }
 
     /// Adds to the timer's `extra` total apart from a firing (the skips a resume counts, T8).
-    func addExtra(_ n: Int64, to timer: Int) { rings[timer].extraTotal &+= n }
+    func addExtra(_ n: Int64, to timer: Int) {
+        flush()
+        rings[timer].extraTotal &+= n
+    }
 
     /// The timer's largest lateness and its cause (K2), given how many firings it has had: an
     /// on-grid firing is 0 late. Nil before the first firing.
     func maxLate(_ timer: Int, fires: Int64) -> (lateness: SimDuration, cause: LatenessCause?)? {
+        flush()
         let ring = rings[timer]
         if ring.maxLate >= 0 { return (SimDuration(nanoseconds: ring.maxLate), ring.maxLateCause) }
         return fires > 0 ? (.zero, nil) : nil
@@ -217,6 +269,7 @@ final class FiringLog {
     /// The sum of the `extra` of every firing (kept or not): a run-loop timer's skips (plus those
     /// of resumes), a dispatch timer's data — one for each on-grid handler.
     func extraTotal(_ timer: Int, fires: Int64) -> Int64 {
+        flush()
         let ring = rings[timer]
         guard case .dispatch = ring.pattern else { return ring.extraTotal }
         return ring.extraTotal + max(0, fires - ring.recorded)
@@ -224,6 +277,7 @@ final class FiringLog {
 
     /// How many of the timer's last firings the log can show, out of `fires`.
     func kept(_ timer: Int, fires: Int64) -> Int {
+        flush()
         let ring = rings[timer]
         let available = fires - ring.originNumber + 1
         return Int(max(0, min(Int64(FiringLog.capacity), available)))
@@ -232,12 +286,14 @@ final class FiringLog {
     /// Whether the timer's window was cut short by the budget (a record dropped from a ring
     /// smaller than ``capacity``).
     func isCutShort(_ timer: Int, fires: Int64) -> Bool {
-        rings[timer].dropped && kept(timer, fires: fires) < min(FiringLog.capacity, Int(fires))
+        flush()
+        return rings[timer].dropped && kept(timer, fires: fires) < min(FiringLog.capacity, Int(fires))
     }
 
     /// The last `n` firings of the timer, oldest first, each with its number, out of `fires`:
     /// the records, and the on-grid firings between them reconstructed.
     func last(_ n: Int, of timer: Int, fires: Int64) -> [(number: Int64, record: FiringRecord)] {
+        flush()
         let ring = rings[timer]
         let shown = min(n, kept(timer, fires: fires))
         guard shown > 0 else { return [] }
@@ -312,6 +368,7 @@ final class FiringLog {
     /// Sets the `extra` of the timer's newest firing to 0 when it is recorded: a run-loop timer
     /// invalidated during its callback skips nothing (T4).
     func clearNewestExtra(_ timer: Int, fires: Int64) {
+        flush()
         let count = Int(rings[timer].count)
         guard count > 0, let records = rings[timer].records else { return }
         let k = (Int(rings[timer].head) + count - 1) % count

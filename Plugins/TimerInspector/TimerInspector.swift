@@ -72,8 +72,8 @@ public final class TimerInspector: DebugTool {
 
     /// Timers that still retain their target or may fire: created minus ended (K1, T6).
     @exclusivity(unchecked) var liveCount = 0
-    /// Entries whose largest lateness is above the threshold (K2).
-    @exclusivity(unchecked) var lateCount = 0
+    /// Entries whose largest lateness is above the threshold (K2), as the log counts them.
+    var lateCount: Int { log.lateCount }
     /// Objects released by the shell and kept alive by timers.
     @exclusivity(unchecked) var leakCount = 0
     /// The largest lateness of any app timer's firing, and its cause, for the status line.
@@ -214,14 +214,17 @@ public final class TimerInspector: DebugTool {
         guard name == "timer.late-threshold" else { return }
         readThreshold()
         // Whether a timer ever fired late is whether its largest lateness is above the threshold.
-        lateCount = entries.indices.reduce(0) { count, index in
+        log.lateCount = entries.indices.reduce(0) { count, index in
             let late = log.maxLate(index, fires: info(index)?.fires ?? 0).map { isLate($0.lateness) } ?? false
             return count + (late ? 1 : 0)
         }
     }
 
     private func readThreshold() {
-        if case .duration(let d)? = host.setting("timer.late-threshold") { lateThreshold = d }
+        if case .duration(let d)? = host.setting("timer.late-threshold") {
+            lateThreshold = d
+            log.lateThreshold = d
+        }
     }
 
     func isLate(_ lateness: SimDuration) -> Bool { lateness > lateThreshold }
@@ -301,10 +304,7 @@ extension TimerInspector: DeviceObserver {
         let record = FiringRecord(
             number: firing.number, scheduled: firing.scheduled, lateness: firing.lateness, cause: firing.cause,
             extra: extra)
-        if let previous = log.append(record, to: index) {
-            // The timer's largest lateness rose: it is late now if it was not before (K2).
-            if isLate(firing.lateness) && !isLate(SimDuration(nanoseconds: previous)) { lateCount += 1 }
-        }
+        log.append(record, to: index)
         if maxLate.map({ firing.lateness > $0 }) ?? true {
             maxLate = firing.lateness
             maxLateCause = firing.cause

@@ -33,6 +33,9 @@ struct EventQueue: ~Copyable {
     static let shift: Int64 = 20
     static let wheelBits = 12
     static let wheelSize = 1 << wheelBits
+    /// How far ahead the engine asks for a timer's record (``upcomingKey(_:)``): a few events
+    /// cover a memory access.
+    static let prefetchDistance = 4
     static let wheelMask = Int64(wheelSize - 1)
 
     /// The wheel's buckets: each an unsorted buffer of the entries of one slot ahead.
@@ -101,6 +104,12 @@ struct EventQueue: ~Copyable {
             if known != .unknown && (known == .none || e < knownEntry) { known = .overflow }
         }
         if known != .unknown { knownEntry = entry(of: known) }
+    }
+
+    /// The key of the entry `k` places after the current slot's next one, if the slot has it: a
+    /// hint of what comes soon (not necessarily in that order, as a late entry may come first).
+    @inline(__always) func upcomingKey(_ k: Int) -> UInt64? {
+        cursor + k < current.count ? current[cursor + k].key : nil
     }
 
     /// The earliest entry as last worked out (valid while `known` is neither unknown nor none).
