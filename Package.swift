@@ -40,8 +40,9 @@ let package = Package(
         .target(
             name: "LayoutSettleTool", dependencies: [core], path: "Plugins/LayoutSettle",
             swiftSettings: strict),
+        // The inspector also uses the engine's prefetch hint, for its batched history (FiringLog).
         .target(
-            name: "TimerInspectorTool", dependencies: [core], path: "Plugins/TimerInspector",
+            name: "TimerInspectorTool", dependencies: [core, "CPrefetch"], path: "Plugins/TimerInspector",
             swiftSettings: strict),
         // The one list of built-in tools.
         .target(

@@ -35,7 +35,7 @@ struct EventQueue: ~Copyable {
     static let wheelSize = 1 << wheelBits
     /// How far ahead the engine asks for a timer's record (``upcomingKey(_:)``): a few events
     /// cover a memory access.
-    static let prefetchDistance = 4
+    static let prefetchDistance = 8
     static let wheelMask = Int64(wheelSize - 1)
 
     /// The wheel's buckets: each an unsorted buffer of the entries of one slot ahead.

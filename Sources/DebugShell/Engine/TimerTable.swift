@@ -67,9 +67,13 @@ struct TimerTable: ~Copyable {
         count += 1
     }
 
-    /// Starts bringing record `i`'s hot line into the cache (nothing if there is no such record).
+    /// Starts bringing record `i`'s first two lines into the cache — what every firing touches
+    /// and what a late or dispatch firing adds (TimerRecord) — nothing if there is no such record.
     @inline(__always) func prefetch(_ i: Int) {
-        if i < count { debugsh_prefetch(address(i)) }
+        guard i < count else { return }
+        let record = UnsafeRawPointer(address(i))
+        debugsh_prefetch(record)
+        debugsh_prefetch(record + 64)
     }
 
     subscript(i: Int) -> TimerRecord {
