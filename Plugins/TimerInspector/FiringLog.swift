@@ -105,11 +105,14 @@ final class FiringLog {
 
     @exclusivity(unchecked) private var rings: [Ring] = []
 
-    /// A firing waiting to go into its timer's ring (``append(_:to:)``).
+    /// A firing waiting to go into its timer's ring (``append(_:timer:)``), under the device's
+    /// timer id: which ring is found when it is stored.
     private struct Staged {
         var record: FiringRecord
         var timer: Int
     }
+    /// The ring of each device timer (by ``TimerID`` raw value), -1 for timers not kept here.
+    @exclusivity(unchecked) private var ringOfTimer: [Int32] = []
     @exclusivity(unchecked) private var staged: [Staged] = []
     /// Records staged before they are stored: 40 bytes each, 2.6 MB.
     static let stagingCapacity = 65_536
@@ -125,6 +128,28 @@ final class FiringLog {
         set { storedLateCount = newValue }
     }
     @exclusivity(unchecked) private var storedLateCount = 0
+
+    /// The largest lateness of any recorded firing, and its cause (the status line's `max`).
+    var maxLate: (lateness: SimDuration, cause: LatenessCause?)? {
+        flush()
+        return storedMaxLate >= 0 ? (SimDuration(nanoseconds: storedMaxLate), storedMaxLateCause) : nil
+    }
+    @exclusivity(unchecked) private var storedMaxLate: Int64 = -1
+    @exclusivity(unchecked) private var storedMaxLateCause: LatenessCause?
+
+    /// Firings of device timer `raw` go into ring `ring`.
+    func assign(timer raw: Int, to ring: Int) {
+        flush()
+        if ringOfTimer.count <= raw {
+            ringOfTimer.append(contentsOf: repeatElement(-1, count: raw + 1 - ringOfTimer.count))
+        }
+        ringOfTimer[raw] = Int32(ring)
+    }
+
+    /// The ring of device timer `raw`, if it has one.
+    func ring(ofTimer raw: Int) -> Int? {
+        raw >= 0 && raw < ringOfTimer.count && ringOfTimer[raw] >= 0 ? Int(ringOfTimer[raw]) : nil
+    }
 
     deinit {
         for ring in rings {
@@ -153,9 +178,12 @@ final class FiringLog {
     /// the rings do not fit in the cache, and storing a record in its ring costs two misses
     /// (the ring, the slot); stored in a batch, the misses of one record no longer wait for the
     /// previous one's, and the processor overlaps them.
-    func append(_ record: FiringRecord, to timer: Int) {
-        guard timer >= 0, timer < rings.count else { return }
-        staged.append(Staged(record: record, timer: timer))
+    ///
+    /// `timer` is the device's timer id: a firing of a timer without a ring (``assign(timer:to:)``)
+    /// is dropped when the batch is stored. Looking the ring up then, not now, moves that lookup's
+    /// cache miss into the batch too.
+    func append(_ record: FiringRecord, timer raw: Int) {
+        staged.append(Staged(record: record, timer: raw))
         if staged.count >= FiringLog.stagingCapacity { flush() }
     }
 
@@ -165,24 +193,44 @@ final class FiringLog {
         let limit = ringLimit  // rings are added only after a flush, so the limit holds throughout
         let threshold = lateThreshold.nanoseconds
         staged.withUnsafeBufferPointer { batch in
-            rings.withUnsafeMutableBufferPointer { rings in
-                guard let base = rings.baseAddress else { return }
-                for (k, item) in batch.enumerated() {
-                    // Two steps ahead: the ring of a record 16 on, then the slot of one 8 on
-                    // (found from its ring, fetched by then). Hints only.
-                    if k + 16 < batch.count { debugsh_prefetch(base + batch[k + 16].timer) }
-                    if k + 8 < batch.count { FiringLog.prefetchSlot(of: base + batch[k + 8].timer) }
-                    let ring = base + item.timer
-                    ring.pointee.extraTotal &+= item.record.extra
-                    ring.pointee.recorded += 1
-                    FiringLog.store(item.record, in: ring, limit: limit)
-                    let lateness = item.record.lateness.nanoseconds
-                    let previous = ring.pointee.maxLate
-                    guard lateness > previous else { continue }
-                    ring.pointee.maxLate = lateness
-                    ring.pointee.maxLateCause = item.record.cause
-                    // The timer's largest lateness rose: it is late now if it was not before (K2).
-                    if lateness > threshold && !(previous > threshold) { storedLateCount += 1 }
+            ringOfTimer.withUnsafeBufferPointer { ringOfTimer in
+                rings.withUnsafeMutableBufferPointer { rings in
+                    guard let base = rings.baseAddress else { return }
+                    /// The ring of a staged record, or -1 when it has none (a timer not kept here).
+                    @inline(__always) func ringIndex(_ timer: Int) -> Int {
+                        timer >= 0 && timer < ringOfTimer.count ? Int(ringOfTimer[timer]) : -1
+                    }
+                    for (k, item) in batch.enumerated() {
+                        // Three steps ahead: a record 24 on has its ring looked up, one 16 on its
+                        // ring fetched, one 8 on its slot (found from its ring, here by then).
+                        // Hints only.
+                        if k + 24 < batch.count, batch[k + 24].timer >= 0, batch[k + 24].timer < ringOfTimer.count {
+                            debugsh_prefetch(ringOfTimer.baseAddress! + batch[k + 24].timer)
+                        }
+                        if k + 16 < batch.count, case let r = ringIndex(batch[k + 16].timer), r >= 0 {
+                            debugsh_prefetch(base + r)
+                        }
+                        if k + 8 < batch.count, case let r = ringIndex(batch[k + 8].timer), r >= 0 {
+                            FiringLog.prefetchSlot(of: base + r)
+                        }
+                        let index = ringIndex(item.timer)
+                        guard index >= 0 else { continue }
+                        let ring = base + index
+                        ring.pointee.extraTotal &+= item.record.extra
+                        ring.pointee.recorded += 1
+                        FiringLog.store(item.record, in: ring, limit: limit)
+                        let lateness = item.record.lateness.nanoseconds
+                        let previous = ring.pointee.maxLate
+                        if lateness > storedMaxLate {
+                            storedMaxLate = lateness
+                            storedMaxLateCause = item.record.cause
+                        }
+                        guard lateness > previous else { continue }
+                        ring.pointee.maxLate = lateness
+                        ring.pointee.maxLateCause = item.record.cause
+                        // The timer's largest lateness rose: it is late now if it was not before (K2).
+                        if lateness > threshold && !(previous > threshold) { storedLateCount += 1 }
+                    }
                 }
             }
         }

@@ -230,10 +230,7 @@ extension TimerInspector {
                 name: name, id: id, kind: kind, verb: verb, target: target, weak: weak, live: true,
                 countdown: countdown))
         entryByName[name] = index
-        if entryByTimer.count <= id.rawValue {
-            entryByTimer.append(contentsOf: repeatElement(-1, count: id.rawValue + 1 - entryByTimer.count))
-        }
-        entryByTimer[id.rawValue] = Int32(index)
+        log.assign(timer: id.rawValue, to: index)
         if let target {
             objects[target].timers.append(index)
             if !weak { objects[target].retainers += 1 }  // K1

@@ -40,8 +40,7 @@ extension TimerInspector {
         var rows: [ListRow]
         if inv.flag("all") {
             rows = device.allTimers().map { info in
-                let raw = info.id.rawValue
-                if raw < entryByTimer.count, entryByTimer[raw] >= 0 { return row(entry: Int(entryByTimer[raw])) }
+                if let index = log.ring(ofTimer: info.id.rawValue) { return row(entry: index) }
                 return row(foreign: info)
             }
         } else {

@@ -62,9 +62,6 @@ public final class TimerInspector: DebugTool {
     /// The app's timers in creation order, and by name.
     @exclusivity(unchecked) var entries: [TimerEntry] = []
     @exclusivity(unchecked) var entryByName: [String: Int] = [:]
-    /// Entry index by ``TimerID`` raw value, -1 for timers that are not the app's: the firing
-    /// observer's one lookup.
-    @exclusivity(unchecked) var entryByTimer: [Int32] = []
     /// Each entry's firings, under the entry's index.
     let log = FiringLog()
     @exclusivity(unchecked) var objects: [ObjectEntry] = []
@@ -77,8 +74,8 @@ public final class TimerInspector: DebugTool {
     /// Objects released by the shell and kept alive by timers.
     @exclusivity(unchecked) var leakCount = 0
     /// The largest lateness of any app timer's firing, and its cause, for the status line.
-    @exclusivity(unchecked) var maxLate: SimDuration?
-    @exclusivity(unchecked) var maxLateCause: LatenessCause?
+    var maxLate: SimDuration? { log.maxLate?.lateness }
+    var maxLateCause: LatenessCause? { log.maxLate?.cause }
     @exclusivity(unchecked) var lateThreshold = SimDuration.milliseconds(1)
     @exclusivity(unchecked) var watching = WatchedFirings.off
     /// Records every firing, on-grid ones too: the reference the run-length history is tested
@@ -257,11 +254,7 @@ extension TimerInspector: DeviceObserver {
 
     public func device(_ device: any SimulatedDevice, observed observation: DeviceObservation) {
         guard case .timerFired(let firing) = observation else { return }
-        let raw = firing.id.rawValue
-        guard raw < entryByTimer.count else { return }
-        let index = Int(entryByTimer[raw])
-        guard index >= 0 else { return }
-        record(firing, at: index)
+        record(firing)
     }
 
     /// What the inspector's history says of a timer, from its own records alone: firings, the
@@ -293,8 +286,13 @@ extension TimerInspector: DeviceObserver {
 
     /// Keeps a firing of an app timer off its grid (on-grid ones are counts, not records —
     /// ``FiringLog``): O(1), and no allocation once the ring is full.
-    private func record(_ firing: TimerFiring, at index: Int) {
-        if watching == .all || (watching == .late && isLate(firing.lateness)) {
+    ///
+    /// The firing may be of a timer that is not the app's (another tool's): the log drops it
+    /// (``FiringLog/append(_:timer:)``), and a watch looks the timer up first.
+    private func record(_ firing: TimerFiring) {
+        if watching == .all || (watching == .late && isLate(firing.lateness)),
+            let index = log.ring(ofTimer: firing.id.rawValue)
+        {
             host.emit(firedEvent(firing, name: entries[index].name))
         }
         let onGrid =
@@ -304,11 +302,7 @@ extension TimerInspector: DeviceObserver {
         let record = FiringRecord(
             number: firing.number, scheduled: firing.scheduled, lateness: firing.lateness, cause: firing.cause,
             extra: extra)
-        log.append(record, to: index)
-        if maxLate.map({ firing.lateness > $0 }) ?? true {
-            maxLate = firing.lateness
-            maxLateCause = firing.cause
-        }
+        log.append(record, timer: firing.id.rawValue)
     }
 
     /// `[0.100s] timer: poll fired 50ms late (busy, scheduled 0.050s), skipped 1`

@@ -108,6 +108,7 @@ import Testing
         let a = log.addTimer(pattern: .runLoop(interval: 10), origin: SimTime(nanoseconds: 10))
         let b = log.addTimer(pattern: .dispatch(interval: 10), origin: SimTime(nanoseconds: 5))
         let link = log.addTimer(pattern: .everyFiring, origin: .zero)
+        for ring in [a, b, link] { log.assign(timer: ring, to: ring) }  // device timer ids 0, 1, 2
         #expect(log.last(5, of: a, fires: 0).isEmpty)
         #expect(log.maxLate(a, fires: 0) == nil)
         #expect(log.maxLate(a, fires: 3)?.lateness == .zero)
@@ -117,11 +118,11 @@ import Testing
             FiringRecord(
                 number: 500, scheduled: SimTime(nanoseconds: 5_000), lateness: .milliseconds(7), cause: .busy,
                 extra: 0),
-            to: a)
+            timer: a)
         #expect(log.lateCount == 1)
         log.append(
             FiringRecord(number: 700, scheduled: SimTime(nanoseconds: 7_000), lateness: .zero, cause: nil, extra: 2),
-            to: a)
+            timer: a)
         #expect(log.lateCount == 1)
         let firings = log.last(2_000, of: a, fires: 1_005)
         #expect(firings.count == 1_000 && log.kept(a, fires: 1_005) == 1_000)
@@ -142,7 +143,7 @@ import Testing
         log.append(
             FiringRecord(
                 number: 2, scheduled: SimTime(nanoseconds: 15), lateness: .nanoseconds(25), cause: .busy, extra: 3),
-            to: b)
+            timer: b)
         #expect(log.last(4, of: b, fires: 4).map(\.record.scheduled) == [5, 15, 45, 55].map(SimTime.init))
         #expect(log.extraTotal(b, fires: 4) == 6)
         // A display link's every firing is a record.
@@ -151,17 +152,18 @@ import Testing
                 FiringRecord(
                     number: Int64(k), scheduled: SimTime(nanoseconds: Int64(k) * 16), lateness: .zero, cause: nil,
                     extra: 0),
-                to: link)
+                timer: link)
         }
         #expect(log.last(5, of: link, fires: 3).map(\.record.scheduled) == [16, 32, 48].map(SimTime.init))
         // A timer the log does not know: nothing is kept, nothing counted.
-        log.append(FiringRecord(number: 1, scheduled: .zero, lateness: .seconds(3_600), cause: nil, extra: 1), to: 7)
+        log.append(FiringRecord(number: 1, scheduled: .zero, lateness: .seconds(3_600), cause: nil, extra: 1), timer: 7)
         #expect(log.lateCount == 1 && log.kept(link, fires: 3) == 3)
     }
 
     /// Records are staged and stored in batches (FiringLog.append): a log read after every
     /// firing and one read only at the end, past several batches, with timers added on the way
-    /// (which changes every ring's limit) and rings that drop records, show the same firings.
+    /// (which changes every ring's limit), rings that drop records and firings of device timers
+    /// that have no ring (another tool's), show the same firings and the same totals.
     @Test func stagedRecordsReadAsIfStoredAtOnce() {
         let eager = FiringLog()
         let lazy = FiringLog()
@@ -175,8 +177,12 @@ import Testing
             if n == 0 || n == 10_000 || n == 30_000 {
                 for _ in 0..<700 {
                     let origin = SimTime(nanoseconds: 10)
-                    timers.append(eager.addTimer(pattern: .runLoop(interval: 10), origin: origin))
+                    let ring = eager.addTimer(pattern: .runLoop(interval: 10), origin: origin)
                     _ = lazy.addTimer(pattern: .runLoop(interval: 10), origin: origin)
+                    // Device timer 2r + 1 is ring r's; the even ids are other tools' timers.
+                    eager.assign(timer: 2 * ring + 1, to: ring)
+                    lazy.assign(timer: 2 * ring + 1, to: ring)
+                    timers.append(ring)
                     fires.append(0)
                 }
             }
@@ -185,11 +191,13 @@ import Testing
             let record = FiringRecord(
                 number: fires[t], scheduled: SimTime(nanoseconds: fires[t] * 10),
                 lateness: .nanoseconds(Int64(random.next() % 3_000_000)), cause: .busy, extra: Int64(random.next() % 2))
-            eager.append(record, to: t)
-            lazy.append(record, to: t)
+            let foreign = random.next() % 5 == 0
+            eager.append(record, timer: foreign ? 2 * t : 2 * t + 1)
+            lazy.append(record, timer: foreign ? 2 * t : 2 * t + 1)
             _ = eager.kept(t, fires: fires[t])  // a read stores what is staged
         }
         #expect(lazy.lateCount == eager.lateCount && lazy.lateCount > 0)
+        #expect(lazy.maxLate?.lateness == eager.maxLate?.lateness && lazy.maxLate != nil)
         for t in timers {
             func shown(_ log: FiringLog) -> [[Int64]] {
                 log.last(1_000, of: t, fires: fires[t]).map { [$0.number, $0.record.scheduled.nanoseconds] }
@@ -205,12 +213,13 @@ import Testing
     @Test func firingLogDropsItsOldestRecords() {
         let log = FiringLog()
         let a = log.addTimer(pattern: .runLoop(interval: 10), origin: SimTime(nanoseconds: 10))
+        log.assign(timer: 0, to: a)
         for k in 1...1_200 {
             log.append(
                 FiringRecord(
                     number: Int64(k), scheduled: SimTime(nanoseconds: Int64(k) * 10), lateness: .nanoseconds(1),
                     cause: .busy, extra: 0),
-                to: a)
+                timer: a)
         }
         #expect(log.kept(a, fires: 1_200) == 1_000 && !log.isCutShort(a, fires: 1_200))
         let firings = log.last(1_000, of: a, fires: 1_200)
