@@ -208,7 +208,7 @@ final class FiringLog {
                             debugsh_prefetch(ringOfTimer.baseAddress! + batch[k + 24].timer)
                         }
                         if k + 16 < batch.count, case let r = ringIndex(batch[k + 16].timer), r >= 0 {
-                            debugsh_prefetch(base + r)
+                            FiringLog.prefetchRing(base + r)
                         }
                         if k + 8 < batch.count, case let r = ringIndex(batch[k + 8].timer), r >= 0 {
                             FiringLog.prefetchSlot(of: base + r)
@@ -255,6 +255,12 @@ final class FiringLog {
             guard let base = rings.baseAddress else { return }
             FiringLog.store(record, in: base + timer, limit: limit)
         }
+    }
+
+    /// Starts bringing in a ring's first and last byte: a ring may straddle two cache lines.
+    @inline(__always) private static func prefetchRing(_ ring: UnsafeMutablePointer<Ring>) {
+        debugsh_prefetch(ring)
+        debugsh_prefetch(UnsafeRawPointer(ring) + (MemoryLayout<Ring>.size - 1))
     }
 
     /// Starts bringing in the slot the ring's next record goes to.
