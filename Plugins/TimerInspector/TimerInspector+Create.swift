@@ -237,7 +237,8 @@ extension TimerInspector {
         }
         liveCount += 1
         used = true
-        return CommandOutput(json: rowJSON(row(entry: index)), warnings: warnings)
+        // The row is built only when it is shown (`--json`).
+        return CommandOutput(json: host.wantsJSON ? rowJSON(row(entry: index)) : .object([]), warnings: warnings)
     }
 
     // MARK: Pause, resume, invalidate (T8, D4, DL4, DL6)

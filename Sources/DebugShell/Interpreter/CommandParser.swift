@@ -150,7 +150,8 @@ struct CommandParser {
             if !word.quoted && !optionsEnded && word.text.utf8.starts(with: "--".utf8) && word.text.utf8.count > 2 {
                 var name = String(word.text.dropFirst(2))
                 var inline: String?
-                if let eq = name.firstIndex(of: "=") {
+                // Searched as bytes: `=` is ASCII, and a search by Character would break graphemes.
+                if let eq = name.utf8.firstIndex(of: UInt8(ascii: "=")) {
                     inline = String(name[name.index(after: eq)...])
                     name = String(name[..<eq])
                 }

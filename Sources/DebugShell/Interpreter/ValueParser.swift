@@ -223,12 +223,12 @@ public enum ValueParser {
     }
 
     public static func isName(_ word: String) -> Bool {
-        guard let first = word.unicodeScalars.first, first.isASCII,
-            first.properties.isAlphabetic || first == "_"
-        else { return false }
-        return word.unicodeScalars.allSatisfy {
-            $0.isASCII
-                && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "." || $0 == "-")
+        // ASCII only, so the bytes decide: a letter or `_`, then letters, digits, `_`, `.`, `-`.
+        func isLetter(_ b: UInt8) -> Bool { (b | 0x20) >= UInt8(ascii: "a") && (b | 0x20) <= UInt8(ascii: "z") }
+        guard let first = word.utf8.first, isLetter(first) || first == UInt8(ascii: "_") else { return false }
+        return word.utf8.allSatisfy {
+            isLetter($0) || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: "_")
+                || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-")
         }
     }
 

@@ -36,14 +36,29 @@ struct Recording {
     /// Logs a command issued at `time`, before that instant's events or (`done`) after them, once
     /// the device had processed `advances` instants.
     mutating func append(_ command: String, at time: SimTime, done: Bool, advances: Int) {
+        append(words: CollectionOfOne(command), at: time, done: done, advances: advances)
+    }
+
+    /// Logs a command given as its words (as typed, quotes kept), joined by spaces: the words
+    /// go into the log as they are, with no joined string made first.
+    mutating func append(
+        words: some Collection<String>, at time: SimTime, done: Bool, advances: Int
+    ) {
         guard overflowedAt == nil else { return }
         let line = Recording.advance(from: position, to: (time, done, advances)).map { $0 + "\n" } ?? ""
-        guard body.count + line.utf8.count + command.utf8.count + 1 <= Recording.limit else {
+        var length = words.count
+        for word in words { length += word.utf8.count }
+        guard body.count + line.utf8.count + length <= Recording.limit else {
             overflowedAt = time
             return
         }
         body.append(contentsOf: line.utf8)
-        body.append(contentsOf: command.utf8)
+        var first = true
+        for word in words {
+            if !first { body.append(32) }
+            body.append(contentsOf: word.utf8)
+            first = false
+        }
         body.append(10)
         position = (time, done, advances)
         commands += 1

@@ -16,12 +16,12 @@ extension Session {
     /// are logged in place of the `source`) at the instant it was issued. Aliases are expanded,
     /// so a recording replays without them.
     func logForReplay(
-        _ parsed: ParsedCommand, words: [Word], issuedAt: (time: SimTime, done: Bool, advances: Int), typed: Bool
+        _ parsed: ParsedCommand, words: ArraySlice<Word>, issuedAt: (time: SimTime, done: Bool, advances: Int),
+        typed: Bool
     ) {
         if parsed.command.owner == .builtIn, Session.notRecorded.contains(parsed.command.spec.name) { return }
         recording.append(
-            words.map(\.raw).joined(separator: " "), at: issuedAt.time, done: issuedAt.done, advances: issuedAt.advances
-        )
+            words: words.lazy.map(\.raw), at: issuedAt.time, done: issuedAt.done, advances: issuedAt.advances)
         if recordingPath != nil { writeRecordingIfDue(typed: typed) }
     }
 

@@ -392,7 +392,7 @@ public final class Session {
             let output = try run(parsed, at: location)
             try writeFiles(output.files)
             if !scheduledContext {
-                logForReplay(parsed, words: Array(words), issuedAt: issuedAt, typed: location.origin.name == nil)
+                logForReplay(parsed, words: words, issuedAt: issuedAt, typed: location.origin.name == nil)
             }
             render(output, command: command.text, at: location)
             if isInterrupted() {
@@ -644,6 +644,8 @@ final class ToolHostAdapter: ToolHost {
     }
 
     var isTracing: Bool { session.trace?.isRecording ?? false }
+
+    var wantsJSON: Bool { session.options.json }
 
     func traceSlice(_ name: String, from start: SimTime, to end: SimTime, args: [(String, JSONValue)]) {
         session.trace?.toolSlice(
