@@ -93,6 +93,23 @@ import Testing
         #expect(noValue.status == 2)
     }
 
+    /// A tool builds a command's JSON result only when it is shown (`ToolHost.wantsJSON`): with
+    /// `--json` the new timer's row is there, field for field; without it nothing is printed.
+    @Test func aNewTimersRowIsShownUnderJSONOnly() throws {
+        let make = ["-c", "timer nstimer t --interval 10ms --repeats --cost 1ms"]
+        let json = try Binary.run(["--no-rc", "--json"] + make)
+        #expect(
+            json.stdout
+                == #"{"command": "timer nstimer t --interval 10ms --repeats --cost 1ms", "ok": true, "result": "#
+                + #"{"name": "t", "owner": "app", "kind": "nstimer", "made_by": "nstimer", "mode": "default", "#
+                + #""queue": null, "interval_ns": 10000000, "repeats": true, "slack_ns": 0, "preferred_fps": null, "#
+                + #""cost_ns": 1000000, "ui": false, "fires": 0, "skipped": 0, "max_late_ns": null, "late": false, "#
+                + #""max_late_cause": null, "last_data": null, "total_data": null, "next_fire_ns": 10000000, "#
+                + #""state": "scheduled", "target": null, "weak": false}}"# + "\n")
+        let text = try Binary.run(["--no-rc"] + make)
+        #expect(text.status == 0 && text.stdout.isEmpty && text.stderr.isEmpty)
+    }
+
     @Test func versionAndHelp() throws {
         let v = try Binary.run(["--version"])
         #expect(v.status == 0 && v.stdout == "debugsh 0.2.0 (plugin API 3)\n")
