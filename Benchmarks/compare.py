@@ -44,8 +44,11 @@ def build():
     print("building debugsh and enginebench (release)…", file=sys.stderr)
     subprocess.run(["swift", "build", "-c", "release", "--product", "debugsh"], cwd=ROOT, check=True,
                    capture_output=True)
-    subprocess.run(["swift", "build", "-c", "release", "--product", "enginebench"],
-                   cwd=os.path.join(ROOT, "Benchmarks"), check=True, capture_output=True)
+    bench = os.path.join(ROOT, "Benchmarks")
+    made = subprocess.run(["swift", "build", "-c", "release", "--product", "enginebench"], cwd=bench,
+                          capture_output=True, text=True)
+    if made.returncode != 0:
+        raise SystemExit(f"building enginebench failed:\n{made.stdout[-3000:]}{made.stderr[-3000:]}")
     return (os.path.join(ROOT, ".build", "release", "debugsh"),
             os.path.join(ROOT, "Benchmarks", ".build", "release", "enginebench"),
             os.path.join(build_floor(), "simbench"))
