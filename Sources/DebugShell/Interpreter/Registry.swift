@@ -209,8 +209,12 @@ public struct ToolRegistry: Sendable {
 
     /// The tool index owning a metric or setting namespace.
     public func toolIndex(forNamespace name: String) -> Int? {
-        guard let space = name.split(separator: ".").first else { return nil }
-        return namespaces[String(space)]
+        // The first non-empty part between dots, found in the bytes (no array of parts, no
+        // grapheme breaking: this runs for every `set`, `get` and `expect`).
+        let bytes = name.utf8
+        guard let start = bytes.firstIndex(where: { $0 != UInt8(ascii: ".") }) else { return nil }
+        let end = bytes[start...].firstIndex(of: UInt8(ascii: ".")) ?? bytes.endIndex
+        return namespaces[String(name[start..<end])]
     }
 
     /// The declared metric a name refers to (exactly or as an instance of a family).
