@@ -6,7 +6,8 @@ import Testing
 /// The event queue (a calendar queue: a wheel of slot buckets, with heaps for the entries behind
 /// its current slot and beyond its span) must hand out entries in (time, key) order whatever the
 /// mix of pushes, pops and top replacements — in one slot, across slots, beyond the wheel, behind
-/// the slot reached — and know its second-earliest time.
+/// the slot reached — and know its second-earliest time, and whether the earliest is alone at its
+/// instant.
 @Suite struct EventQueueTests {
     @Test(arguments: 1...60 as ClosedRange<UInt64>)
     func entriesComeOutInTimeThenKeyOrder(seed: UInt64) {
@@ -18,6 +19,8 @@ import Testing
         // coarse grid, so that a slot's bucket holds many entries of equal time.
         let span = [5_000, 3 << 20, 1 << 26, 1 << 33, 3 << 20][Int(seed % 5)]
         let grain: Int64 = seed % 5 == 4 ? 100_000 : 1
+        // How often the quick test that nothing else shares the top's instant said so.
+        var alone = 0
         for _ in 0..<2_000 {
             // Mostly ahead of the earliest entry, as the engine schedules; sometimes anywhere.
             let base = Bool.random(using: &rng) ? max(0, reference.first?.time ?? 0) : 0
@@ -42,7 +45,14 @@ import Testing
             #expect(queue.count == reference.count)
             #expect(queue.topTime == (reference.first?.time ?? Int64.max), "seed \(seed)")
             #expect(queue.secondTime == (reference.count > 1 ? reference[1].time : Int64.max), "seed \(seed)")
+            // It may say "unsure" (false), never a wrong "alone".
+            if let first = reference.first, queue.isOnlyEntry(atOrBefore: first.time) {
+                alone += 1
+                #expect(reference.count == 1 || reference[1].time > first.time, "seed \(seed)")
+            }
         }
+        // Within the first slot every entry waits in a heap, where the quick test says "unsure".
+        if span > 1 << 20 { #expect(alone > 0, "seed \(seed): the quick test never answered") }
         while let first = reference.first {
             let top = queue.popTop()
             #expect((top.time, top.key) == (first.time, first.key), "seed \(seed)")

@@ -55,7 +55,7 @@ extension DeviceEngine {
             instants &+= 1
             now = SimTime(nanoseconds: t)
             instantDone = false
-            processInstant(t)
+            let queueTime = processInstant(t)
             instantDone = true
             if checks && condition() { return .conditionMet }
             // The shell saw an interrupt during the instant (a long scheduled command): stop here.
@@ -63,7 +63,8 @@ extension DeviceEngine {
                 stopAfterInstant = false
                 if interrupted() { return .interrupted }
             }
-            t = nextEventTime()
+            // A condition reads tools, which could schedule: then the queue is looked at again.
+            t = checks ? nextEventTime() : nextEventTime(queueTime: queueTime)
         }
         now = SimTime(nanoseconds: limit)
         // A run of no time leaves a completed instant completed. A completed instant's vsync is
@@ -81,7 +82,12 @@ extension DeviceEngine {
     /// The earliest time something must happen: a queue entry, a needed vsync, or the end of the
     /// main thread's current item.
     @inline(__always) func nextEventTime() -> Int64 {
-        var t = queue.topTime
+        nextEventTime(queueTime: queue.topTime)
+    }
+
+    /// The same, given the time of the queue's earliest entry.
+    @inline(__always) func nextEventTime(queueTime: Int64) -> Int64 {
+        var t = queueTime
         if let v = nextVsync, v.time < t { t = v.time }
         if main.isRunning, main.busyUntil.nanoseconds < t, mainItemEndMatters { t = main.busyUntil.nanoseconds }
         return t
@@ -100,28 +106,44 @@ extension DeviceEngine {
         return !dueTimers.isEmpty(a) || !dueTimers.isEmpty(b) || !filledLinks.isEmpty(a) || !filledLinks.isEmpty(b)
     }
 
-    /// Everything that happens at one instant, in the order of S4.
-    func processInstant(_ t: Int64) {
+    /// Everything that happens at one instant, in the order of S4. Returns the time of the
+    /// queue's earliest entry afterwards.
+    @discardableResult
+    func processInstant(_ t: Int64) -> Int64 {
+        var top = queue.first
         // 1–2: commands scheduled for t, then mode changes.
-        while let top = queue.top, top.time <= t, EventKey.step(top.key) < 3 {
+        while top.time <= t && EventKey.step(top.key) < 3 {
             queue.popTop()
             dispatch(top, at: t)
+            top = queue.first
         }
         // 3: the vsync. Once this step is over, a vsync at t is past even if nothing needed it
         // then: what steps 4–6 start waits for the next one (S4).
-        if let v = nextVsync, v.time == t { processVsync(v) }
+        if let v = nextVsync, v.time == t {
+            processVsync(v)
+            top = queue.first
+        }
         lastProcessedVsync = max(lastProcessedVsync, t)
         // 4–5: run-loop timers become ready; dispatch timers fire.
-        while let top = queue.top, top.time <= t {
+        while top.time <= t {
             prefetchUpcomingTimer()
             let step = EventKey.step(top.key)
-            if step == 5 && EventKey.sub(top.key) == 0 && backgroundTargetOnTime(top, at: t) { continue }
-            if step == 4 && runLoopTimerFiresAtOnce(top, at: t) { continue }
+            if step == 5 && EventKey.sub(top.key) == 0 && backgroundTargetOnTime(top, at: t) {
+                top = queue.first
+                continue
+            }
+            if step == 4 && runLoopTimerFiresAtOnce(top, at: t) {
+                top = queue.first
+                continue
+            }
             queue.popTop()
             dispatch(top, at: t)
+            top = queue.first
         }
         // 6: the main thread (most instants find it busy).
-        if main.running == .none || main.busyUntil.nanoseconds <= t { runMainThread(at: SimTime(nanoseconds: t)) }
+        guard main.running == .none || main.busyUntil.nanoseconds <= t else { return top.time }
+        runMainThread(at: SimTime(nanoseconds: t))
+        return queue.topTime
     }
 
     /// Asks for the record of a timer a few events ahead: with many timers the records do not

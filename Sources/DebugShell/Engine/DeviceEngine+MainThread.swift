@@ -118,8 +118,12 @@ extension DeviceEngine {
     func runLoopTimerFiresAtOnce(_ entry: EventQueue.Entry, at t: Int64) -> Bool {
         let i = Int(EventKey.id(entry.key))
         guard !referenceMode, i < timers.count, !coalescing, main.batch == .none, !main.inStep3, !uiDirty,
-            mainQueue.isEmpty, queue.secondTime > t, timers[i].eventTime == entry.time, timers[i].state == .scheduled,
-            timers[i].mode.includes(currentMode), main.running == .none || main.busyUntil.nanoseconds <= t
+            mainQueue.isEmpty, queue.isOnlyEntry(atOrBefore: t)
+        else { return false }
+        let r = timers.record(i)
+        guard r.pointee.eventTime == entry.time, r.pointee.state == .scheduled,
+            r.pointee.mode == .common || r.pointee.mode == currentMode,
+            main.running == .none || main.busyUntil.nanoseconds <= t
         else { return false }
         let (a, b) = currentClasses
         guard dueTimers.isEmpty(a), dueTimers.isEmpty(b), filledLinks.isEmpty(a), filledLinks.isEmpty(b) else {
@@ -130,19 +134,60 @@ extension DeviceEngine {
             guard !mainItemEndMatters else { return false }
             finishRunningItem(at: main.busyUntil)
         }
-        timers[i].eventTime = Int64.max
+        r.pointee.eventTime = Int64.max
         main.iteration &+= 1
         main.lastIterationDrained = false
-        main.batchReadyAt = timers[i].fireDate
-        countTimerWakeup(app: timers[i].isApp)
-        if timers[i].hasCallback {
+        main.batchReadyAt = r.pointee.fireDate
+        countTimerWakeup(app: r.pointee.isApp)
+        if r.pointee.hasCallback {
             // A tool's callback may queue events: take the entry off first.
             queue.popTop()
             startTimerCallback(i, at: SimTime(nanoseconds: t))
+        } else if r.pointee.fireDate.nanoseconds == t && r.pointee.repeats {
+            fireOnTime(i, r, at: t)
         } else {
             startTimerCallback(i, at: SimTime(nanoseconds: t), replacingTop: true)
         }
         return true
+    }
+
+    /// ``startTimerCallback(_:at:replacingTop:)`` for a repeating run-loop timer without a
+    /// callback that fires at its fire date, its entry still the queue's top: no lateness, no
+    /// cause (K2); the next fire date is one interval on unless the callback outlasts it (T4).
+    @inline(__always)
+    private func fireOnTime(_ i: Int, _ r: UnsafeMutablePointer<TimerRecord>, at t: Int64) {
+        let fires = r.pointee.fires &+ 1
+        r.pointee.fires = fires
+        let cost = r.pointee.cost
+        if r.pointee.dirtiesUI { uiDirty = true }
+        let end = (SimTime(nanoseconds: t) + cost).nanoseconds
+        r.pointee.handlerBusyUntil = SimTime(nanoseconds: end)
+        let next = (SimTime(nanoseconds: t) + r.pointee.interval).nanoseconds
+        var skipped: Int64 = 0
+        if end < next {
+            r.pointee.fireDate = SimTime(nanoseconds: next)
+        } else {
+            let later = r.pointee.gridPoint(after: SimTime(nanoseconds: end))
+            skipped = max(0, r.pointee.gridPoints(after: SimTime(nanoseconds: t), through: later) - 1)
+            r.pointee.skipped += skipped
+            r.pointee.lastSkipped = skipped
+            r.pointee.lastSkippedEnd = SimTime(nanoseconds: end)
+            r.pointee.fireDate = later
+        }
+        scheduleRunLoopTimer(i, replacingTop: true)
+        begin(
+            .timer, index: i, kind: .timer, label: timers[i].label, start: SimTime(nanoseconds: t), cost: cost)
+        // On its grid (skipping nothing) only observers of every firing hear of it.
+        let kinds: ObservationKinds = skipped > 0 ? [.timerFired, .timerFiredOffGrid] : .timerFired
+        if wants(kinds) {
+            notify(
+                kinds,
+                .timerFired(
+                    TimerFiring(
+                        id: TimerID(rawValue: i), kind: .runLoopTimer, number: fires,
+                        scheduled: SimTime(nanoseconds: t), start: SimTime(nanoseconds: t),
+                        end: SimTime(nanoseconds: end), lateness: .zero, cause: nil, data: 1, skipped: skipped)))
+        }
     }
 
     /// Work for the main thread: main-queue blocks, a dirty UI, or a ready source of the mode.

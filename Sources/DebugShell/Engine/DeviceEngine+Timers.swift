@@ -235,22 +235,46 @@ extension DeviceEngine {
     @inline(__always)
     func backgroundTargetOnTime(_ entry: EventQueue.Entry, at t: Int64) -> Bool {
         let i = Int(EventKey.id(entry.key))
-        guard !referenceMode, !coalescing, i < timers.count, timers[i].eventTime == entry.time,
-            timers[i].state == .scheduled,
-            timers[i].repeats, timers[i].fireDate.nanoseconds == t, timers[i].pendingData == 0,
-            timers[i].handlerBusyUntil.nanoseconds <= t
+        guard !referenceMode, !coalescing, i < timers.count else { return false }
+        let r = timers.record(i)
+        guard r.pointee.eventTime == entry.time, r.pointee.state == .scheduled, r.pointee.repeats,
+            r.pointee.fireDate.nanoseconds == t, r.pointee.pendingData == 0, r.pointee.handlerBusyUntil.nanoseconds <= t
         else { return false }
-        let next = timers[i].fireDate + timers[i].interval
-        guard next < .horizon else { return false }
-        timers[i].fireDate = next
-        timers[i].eventTime = next.nanoseconds
-        queue.replaceTop(time: next.nanoseconds, key: entry.key)
+        let next = (r.pointee.fireDate + r.pointee.interval).nanoseconds
+        guard next < SimTime.horizon.nanoseconds else { return false }
+        r.pointee.fireDate = SimTime(nanoseconds: next)
+        r.pointee.eventTime = next
+        queue.replaceTop(time: next, key: entry.key)
         let time = SimTime(nanoseconds: t)
-        countDispatchWakeup(.background, app: timers[i].isApp, at: time)
-        timers[i].pendingData = 1
-        timers[i].oldestPending = time
-        timers[i].releasedAt = time
-        runBackgroundHandler(i, at: time)
+        countDispatchWakeup(.background, app: r.pointee.isApp, at: time)
+        guard !r.pointee.hasCallback else {
+            // A tool's handler: the general invocation, which calls it.
+            r.pointee.pendingData = 1
+            r.pointee.oldestPending = time
+            r.pointee.releasedAt = time
+            runBackgroundHandler(i, at: time)
+            return true
+        }
+        // D3, D5: one grid point, on time: what invokeDispatchHandler does for it, in place.
+        r.pointee.releasedAt = time
+        r.pointee.releasedWhilePaused = false
+        r.pointee.fires &+= 1
+        r.pointee.lastData = 1
+        r.pointee.totalData &+= 1
+        let fires = r.pointee.fires
+        let cost = r.pointee.cost
+        r.pointee.handlerBusyUntil = time + cost
+        if r.pointee.dirtiesUI { uiDirty = true }
+        if fires >= r.pointee.handlerLimit { finish(i) }
+        // On its grid, only observers of every firing hear of it.
+        if wants(.timerFired) {
+            notify(
+                .timerFired,
+                .timerFired(
+                    TimerFiring(
+                        id: TimerID(rawValue: i), kind: .dispatchTimer, number: fires, scheduled: time, start: time,
+                        end: time + cost, lateness: .zero, cause: nil, data: 1, skipped: 0)))
+        }
         return true
     }
 

@@ -27,6 +27,7 @@ struct EventQueue: ~Copyable {
         @inline(__always) var key: UInt64 { UInt64(truncatingIfNeeded: packed) }
 
         @inline(__always) static func < (a: Entry, b: Entry) -> Bool { a.packed < b.packed }
+        @inline(__always) static func == (a: Entry, b: Entry) -> Bool { a.packed == b.packed }
     }
 
     /// A slot is 2^shift ns; the wheel has 2^wheelBits buckets.
@@ -56,8 +57,6 @@ struct EventQueue: ~Copyable {
     private var counts: UnsafeMutablePointer<Int32>
 
     private(set) var count = 0
-    /// Where the earliest entry is, once known; a push keeps it current, a pop forgets it.
-    private var known = Source.unknown
 
     init() {
         buckets = .allocate(capacity: EventQueue.wheelSize)
@@ -88,22 +87,25 @@ struct EventQueue: ~Copyable {
         let e = Entry(time: time, key: key)
         count &+= 1
         let s = EventQueue.slot(of: time)
-        if s <= slot {
-            late.push(e)
-            if known != .unknown && (known == .none || e < knownEntry) { known = .late }
-        } else if s &- slot < Int64(EventQueue.wheelSize) {
+        // One unsigned comparison: s is one of the wheel's slots, slot + 1 … slot + size − 1.
+        if UInt64(bitPattern: s &- slot &- 1) < UInt64(EventQueue.wheelSize - 1) {
             let b = Int(s & EventQueue.wheelMask)
             buckets[b].append(e)
             occupied[b >> 6] |= 1 << UInt64(b & 63)
             inWheel &+= 1
-            // A later slot's entry is never earlier than the current slot's or a late one, but
-            // it can be earlier than an overflow entry: then the next look works it out.
-            if known == .none || known == .overflow { known = .unknown }
+        } else {
+            pushAside(e, slot: s)
+        }
+    }
+
+    /// An entry for a slot already reached (`late`) or beyond the wheel (`overflow`).
+    private mutating func pushAside(_ e: Entry, slot s: Int64) {
+        if s <= slot {
+            late.push(e)
         } else {
             overflow.push(e)
-            if known != .unknown && (known == .none || e < knownEntry) { known = .overflow }
         }
-        if known != .unknown { knownEntry = entry(of: known) }
+        if e < aside { aside = e }
     }
 
     /// The key of the entry `k` places after the current slot's next one, if the slot has it: a
@@ -112,20 +114,18 @@ struct EventQueue: ~Copyable {
         cursor + k < current.count ? current[cursor + k].key : nil
     }
 
-    /// The earliest entry as last worked out (valid while `known` is neither unknown nor none).
-    private var knownEntry = Entry(time: Int64.max, key: UInt64.max)
+    /// No entry: later than any real one (times stay below 2^62, S1).
+    @inline(__always) static var none: Entry { Entry(time: Int64.max, key: UInt64.max) }
 
-    @inline(__always) private func entry(of source: Source) -> Entry {
-        switch source {
-        case .current: return current[cursor]
-        case .late: return late.top ?? knownEntry
-        case .overflow: return overflow.top ?? knownEntry
-        case .unknown, .none: return Entry(time: Int64.max, key: UInt64.max)
-        }
+    /// The earliest entry of `late` and `overflow`, or ``none``: kept current by their pushes and
+    /// pops, so that the queue's earliest entry is one comparison with the current slot's next.
+    private var aside = EventQueue.none
+
+    @inline(__always) private mutating func refreshAside() {
+        let l = late.top ?? EventQueue.none
+        let o = overflow.top ?? EventQueue.none
+        aside = o < l ? o : l
     }
-
-    /// Where the earliest entry is: the current slot's next, the late heap's or the overflow's.
-    private enum Source { case unknown, none, current, late, overflow }
 
     /// Makes sure the current slot has entries when the wheel has any: loads the next occupied
     /// bucket once the current one is used up.
@@ -160,59 +160,68 @@ struct EventQueue: ~Copyable {
         current.sortWithinSlot(scratch: &scratch, counts: counts)
     }
 
-    @inline(__always) private mutating func source() -> Source {
-        if known != .unknown { return known }
+    /// The current slot's next entry, or ``none``.
+    @inline(__always) private mutating func next() -> Entry {
         settle()
-        var best = Source.none
-        var min = Entry(time: Int64.max, key: UInt64.max)
-        if cursor < current.count {
-            best = .current
-            min = current[cursor]
-        }
-        if let l = late.top, best == .none || l < min {
-            best = .late
-            min = l
-        }
-        if let o = overflow.top, best == .none || o < min {
-            best = .overflow
-            min = o
-        }
-        known = best
-        knownEntry = min
-        return best
+        return cursor < current.count ? current[cursor] : EventQueue.none
     }
 
     /// The earliest entry, if any.
     @inline(__always) var top: Entry? {
         mutating get {
-            switch source() {
-            case .none, .unknown: return nil
-            case .current, .late, .overflow: return knownEntry
-            }
+            let e = first
+            return e.time == Int64.max ? nil : e
+        }
+    }
+
+    /// The earliest entry, or ``none`` when the queue is empty.
+    @inline(__always) var first: Entry {
+        mutating get {
+            let c = next()
+            return aside < c ? aside : c
         }
     }
 
     /// The time of the earliest entry, or `Int64.max` when there is none.
     @inline(__always) var topTime: Int64 {
-        mutating get { top?.time ?? Int64.max }
+        mutating get { first.time }
+    }
+
+    /// Whether the earliest entry, which is at or before `t`, is the only one at or before `t`:
+    /// nothing else happens at its instant. A quick answer for the common case (the entry is the
+    /// current slot's, and `t` lies in that slot); false when unsure.
+    @inline(__always) func isOnlyEntry(atOrBefore t: Int64) -> Bool {
+        guard cursor < current.count, EventQueue.slot(of: t) == slot, aside.time > t else { return false }
+        return cursor &+ 1 == current.count || current[cursor &+ 1].time > t
     }
 
     /// The time of the second-earliest entry, or `Int64.max`.
     var secondTime: Int64 {
         mutating get {
-            let from = source()
-            guard from != .none else { return Int64.max }
+            let c = next()
+            guard c.time != Int64.max || aside.time != Int64.max else { return Int64.max }
+            let fromCurrent = c < aside
             var t = Int64.max
             // The runner-up within each source: the next of the one the top is from, the
             // first of the others.
             if cursor < current.count {
-                let k = from == .current ? cursor + 1 : cursor
+                let k = fromCurrent ? cursor + 1 : cursor
                 if k < current.count { t = min(t, current[k].time) }
             }
-            t = min(t, from == .late ? late.secondTime : late.top?.time ?? Int64.max)
-            t = min(t, from == .overflow ? overflow.secondTime : overflow.top?.time ?? Int64.max)
+            if fromCurrent {
+                t = min(t, aside.time)
+            } else {
+                // The top is aside: the other heap's top, or this heap's second.
+                let l = late.top ?? EventQueue.none
+                let o = overflow.top ?? EventQueue.none
+                if l < o {
+                    t = min(t, min(late.secondTime, o.time))
+                } else {
+                    t = min(t, min(overflow.secondTime, l.time))
+                }
+            }
             // The wheel's later buckets matter only once the current slot has no other entry.
-            if inWheel > 0 && (from != .current ? cursor >= current.count : cursor + 1 >= current.count) {
+            if inWheel > 0 && (!fromCurrent ? cursor >= current.count : cursor + 1 >= current.count) {
                 t = min(t, nextBucketMinimum())
             }
             return t
@@ -235,20 +244,27 @@ struct EventQueue: ~Copyable {
 
     /// Removes and returns the earliest entry. The queue must not be empty.
     @discardableResult
-    mutating func popTop() -> Entry {
-        count &-= 1
-        defer { known = .unknown }
-        switch source() {
-        case .current:
-            let e = current[cursor]
+    @inline(__always) mutating func popTop() -> Entry {
+        let c = next()
+        if c < aside {
             cursor &+= 1
-            return e
-        case .late: return late.pop()
-        case .overflow: return overflow.pop()
-        case .none, .unknown:
-            count &+= 1
-            return Entry(time: Int64.max, key: 0)
+            count &-= 1
+            return c
         }
+        return popAside()
+    }
+
+    private mutating func popAside() -> Entry {
+        guard aside.time != Int64.max else { return EventQueue.none }
+        count &-= 1
+        let e: Entry
+        if let l = late.top, l == aside {
+            e = late.pop()
+        } else {
+            e = overflow.pop()
+        }
+        refreshAside()
+        return e
     }
 
     /// Replaces the earliest entry with another.

@@ -76,6 +76,13 @@ struct TimerTable: ~Copyable {
         debugsh_prefetch(record + 64)
     }
 
+    /// Record `i`'s address, for a hot path that touches many of its fields: the address is
+    /// computed once. Valid until the next timer is added.
+    @inline(__always) func record(_ i: Int) -> UnsafeMutablePointer<TimerRecord> {
+        assert(i >= 0 && i < count, "timer index out of range")
+        return address(i)
+    }
+
     subscript(i: Int) -> TimerRecord {
         @inline(__always) unsafeAddress {
             assert(i >= 0 && i < count, "timer index out of range")
