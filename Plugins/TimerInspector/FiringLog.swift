@@ -19,11 +19,29 @@ struct FiringRecord {
 
     private static let low62: UInt64 = (1 << 62) - 1
     private static let restartBit: UInt64 = 1 << 62
-    private static let causes: [LatenessCause] = [.mode, .busy, .coalesced, .paused]
+
+    /// A cause's two-bit code, and back.
+    @inline(__always) private static func code(_ cause: LatenessCause?) -> UInt64 {
+        switch cause {
+        case .mode?, nil: return 0
+        case .busy?: return 1
+        case .coalesced?: return 2
+        case .paused?: return 3
+        }
+    }
+
+    @inline(__always) private static func cause(code: UInt64) -> LatenessCause {
+        switch code {
+        case 0: return .mode
+        case 1: return .busy
+        case 2: return .coalesced
+        default: return .paused
+        }
+    }
 
     init(number: Int64, scheduled: SimTime, lateness: SimDuration, cause: LatenessCause?, extra: Int64) {
-        let code = cause.flatMap { FiringRecord.causes.firstIndex(of: $0) } ?? 0
-        scheduledWord = UInt64(clamping: scheduled.nanoseconds) & FiringRecord.low62 | UInt64(code) << 62
+        let code = FiringRecord.code(cause)
+        scheduledWord = UInt64(clamping: scheduled.nanoseconds) & FiringRecord.low62 | code << 62
         latenessWord = UInt64(clamping: lateness.nanoseconds) & FiringRecord.low62 | (cause == nil ? 0 : 1 << 63)
         self.extra = extra
         self.number = number
@@ -42,7 +60,7 @@ struct FiringRecord {
     /// When the callback or handler started.
     var start: SimTime { scheduled + lateness }
     var cause: LatenessCause? {
-        latenessWord >> 63 == 0 ? nil : FiringRecord.causes[Int(scheduledWord >> 62)]
+        latenessWord >> 63 == 0 ? nil : FiringRecord.cause(code: scheduledWord >> 62)
     }
     var isRestart: Bool { latenessWord & FiringRecord.restartBit != 0 }
 }
@@ -160,13 +178,18 @@ final class FiringLog {
 
     /// How many records a ring may keep now: enough for ``capacity`` firings, or an equal share
     /// of the budget.
-    var ringLimit: Int { max(FiringLog.minimumShare, min(FiringLog.capacity, FiringLog.budget / max(1, rings.count))) }
+    @exclusivity(unchecked) private(set) var ringLimit = FiringLog.capacity
+
+    private static func limit(rings: Int) -> Int {
+        max(FiringLog.minimumShare, min(FiringLog.capacity, FiringLog.budget / max(1, rings)))
+    }
 
     /// Adds an empty ring for a timer whose first firing is due at `origin`; returns its index
     /// (the timer's entry index).
     func addTimer(pattern: Pattern, origin: SimTime) -> Int {
         flush()  // a new ring changes every ring's limit (``ringLimit``): earlier records first
         rings.append(Ring(pattern: pattern, originScheduled: origin))
+        ringLimit = FiringLog.limit(rings: rings.count)
         return rings.count - 1
     }
 
@@ -182,9 +205,57 @@ final class FiringLog {
     /// `timer` is the device's timer id: a firing of a timer without a ring (``assign(timer:to:)``)
     /// is dropped when the batch is stored. Looking the ring up then, not now, moves that lookup's
     /// cache miss into the batch too.
+    ///
+    /// With few timers the rings stay in the cache, and a record is stored at once: staging it
+    /// would only add the work of a second pass.
     func append(_ record: FiringRecord, timer raw: Int) {
+        if rings.count <= directLimit {
+            // Staging starts only once there are more rings than this, and rings are never
+            // removed: nothing is staged here, so the order of records is kept.
+            storeNow(Staged(record: record, timer: raw))
+            return
+        }
         staged.append(Staged(record: record, timer: raw))
         if staged.count >= FiringLog.stagingCapacity { flush() }
+    }
+
+    /// Up to this many rings, records are stored as they come, not staged.
+    let directLimit: Int
+    static let defaultDirectLimit = 4_096
+
+    /// A log that stages records once it has more than `directLimit` rings (tests set 0: always).
+    init(directLimit: Int = FiringLog.defaultDirectLimit) {
+        self.directLimit = directLimit
+    }
+
+    /// Stores one record in its ring at once.
+    private func storeNow(_ item: Staged) {
+        guard let index = ring(ofTimer: item.timer) else { return }
+        let limit = ringLimit
+        let threshold = lateThreshold.nanoseconds
+        rings.withUnsafeMutableBufferPointer { rings in
+            guard let base = rings.baseAddress else { return }
+            keep(item.record, in: base + index, limit: limit, threshold: threshold)
+        }
+    }
+
+    /// Keeps a record in its ring and updates the totals: what storing a staged record does.
+    @inline(__always)
+    private func keep(_ record: FiringRecord, in ring: UnsafeMutablePointer<Ring>, limit: Int, threshold: Int64) {
+        ring.pointee.extraTotal &+= record.extra
+        ring.pointee.recorded += 1
+        FiringLog.store(record, in: ring, limit: limit)
+        let lateness = record.lateness.nanoseconds
+        let previous = ring.pointee.maxLate
+        if lateness > storedMaxLate {
+            storedMaxLate = lateness
+            storedMaxLateCause = record.cause
+        }
+        guard lateness > previous else { return }
+        ring.pointee.maxLate = lateness
+        ring.pointee.maxLateCause = record.cause
+        // The timer's largest lateness rose: it is late now if it was not before (K2).
+        if lateness > threshold && !(previous > threshold) { storedLateCount += 1 }
     }
 
     /// Stores every staged record in its ring, in the order they came.
@@ -215,21 +286,7 @@ final class FiringLog {
                         }
                         let index = ringIndex(item.timer)
                         guard index >= 0 else { continue }
-                        let ring = base + index
-                        ring.pointee.extraTotal &+= item.record.extra
-                        ring.pointee.recorded += 1
-                        FiringLog.store(item.record, in: ring, limit: limit)
-                        let lateness = item.record.lateness.nanoseconds
-                        let previous = ring.pointee.maxLate
-                        if lateness > storedMaxLate {
-                            storedMaxLate = lateness
-                            storedMaxLateCause = item.record.cause
-                        }
-                        guard lateness > previous else { continue }
-                        ring.pointee.maxLate = lateness
-                        ring.pointee.maxLateCause = item.record.cause
-                        // The timer's largest lateness rose: it is late now if it was not before (K2).
-                        if lateness > threshold && !(previous > threshold) { storedLateCount += 1 }
+                        keep(item.record, in: base + index, limit: limit, threshold: threshold)
                     }
                 }
             }

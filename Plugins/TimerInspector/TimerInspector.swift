@@ -295,9 +295,13 @@ extension TimerInspector: DeviceObserver {
         {
             host.emit(firedEvent(firing, name: entries[index].name))
         }
-        let onGrid =
-            firing.kind != .displayLink && firing.lateness == .zero && firing.skipped == 0 && firing.data == 1
-        if onGrid && !keepsEveryFiring { return }
+        if firing.kind == .displayLink {
+            // Every link firing is published; most are a tool's or the system's (the FPS meter's,
+            // the UI link), which the log would only drop. Links are few: look the ring up now.
+            guard log.ring(ofTimer: firing.id.rawValue) != nil else { return }
+        } else if firing.lateness == .zero && firing.skipped == 0 && firing.data == 1 && !keepsEveryFiring {
+            return  // on its grid: a count the device keeps
+        }
         let extra = firing.kind == .dispatchTimer ? firing.data : firing.skipped
         let record = FiringRecord(
             number: firing.number, scheduled: firing.scheduled, lateness: firing.lateness, cause: firing.cause,

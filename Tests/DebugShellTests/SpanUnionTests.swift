@@ -58,3 +58,55 @@ import Testing
         #expect(union.contains(1_000))
     }
 }
+
+/// Main-thread busy time (RL6): kept in O(1) as a running sum and a few second boundaries, it
+/// must equal summing every item's overlap with the window, for the windows `main.busy_ratio`
+/// asks about (the last whole second before now) after any sequence of items — short and
+/// many, long (a stall over many seconds), with idle gaps of any length, and now inside an
+/// item or after it.
+@Suite struct BusyTimeTests {
+    @Test(arguments: 1...40 as ClosedRange<UInt64>)
+    func busyTimeEqualsSummingItems(seed: UInt64) {
+        var rng = SplitMix(state: seed)
+        let second: Int64 = 1_000_000_000
+        var busy = BusyTime()
+        var items: [(start: Int64, end: Int64)] = []
+        var now: Int64 = 0
+        var asked = 0
+        for _ in 0..<3_000 {
+            // The next item starts when the thread is free, at or after now.
+            let free = max(now, items.last?.end ?? 0)
+            let gap: Int64 =
+                switch Int.random(in: 0..<10, using: &rng) {
+                case 0: Int64.random(in: 0...5 * second, using: &rng)  // idle seconds
+                case 1: 0  // back to back
+                default: Int64.random(in: 0...3_000_000, using: &rng)
+                }
+            let cost: Int64 =
+                switch Int.random(in: 0..<20, using: &rng) {
+                case 0: Int64.random(in: second...4 * second, using: &rng)  // a long stall
+                case 1: 0
+                default: Int64.random(in: 1...4_000_000, using: &rng)
+                }
+            let start = free + gap
+            now = start
+            busy.add(start: start, end: start + cost)
+            if cost > 0 { items.append((start, start + cost)) }
+            // Time moves on, perhaps into the item; then the ratio's window is asked about.
+            now += Int64.random(in: 0...(Bool.random(using: &rng) ? cost : 3 * second), using: &rng)
+            let k = now / second
+            guard k >= 1 else { continue }
+            let from = (k - 1) * second
+            let to = k * second
+            // Items are in time order: only the last ones can reach into the window.
+            var expected: Int64 = 0
+            for i in items.reversed() {
+                if i.end <= from { break }
+                expected += max(0, min(i.end, to) - max(i.start, from))
+            }
+            #expect(busy.busy(from: from, to: to) == expected, "seed \(seed)")
+            asked += 1
+        }
+        #expect(asked > 1_000)
+    }
+}

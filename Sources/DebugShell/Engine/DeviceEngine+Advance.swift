@@ -75,7 +75,6 @@ extension DeviceEngine {
         if main.isRunning, main.busyUntil.nanoseconds < limit || (inclusive && main.busyUntil.nanoseconds == limit) {
             runMainThread(at: main.busyUntil)
         }
-        busySpans.prune(before: limit - 2_000_000_000)
         return .completed
     }
 
@@ -108,8 +107,8 @@ extension DeviceEngine {
 
     /// Everything that happens at one instant, in the order of S4. Returns the time of the
     /// queue's earliest entry afterwards.
-    @discardableResult
-    func processInstant(_ t: Int64) -> Int64 {
+    @inline(__always)
+    private func processInstant(_ t: Int64) -> Int64 {
         var top = queue.first
         // 1–2: commands scheduled for t, then mode changes.
         while top.time <= t && EventKey.step(top.key) < 3 {

@@ -393,7 +393,7 @@ extension DeviceEngine {
         main.runningIndex = index
         main.busyUntil = end
         if cost.nanoseconds >= 250_000_000 { hangs += 1 }  // RL6: Apple's hang threshold
-        busySpans.add(start: start.nanoseconds, end: end.nanoseconds)
+        busyTime.add(start: start.nanoseconds, end: end.nanoseconds)
         if wants(.mainItem) {
             notify(
                 .mainItem,

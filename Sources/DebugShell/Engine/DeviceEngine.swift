@@ -83,7 +83,7 @@ public final class DeviceEngine: SimulatedDevice {
     @exclusivity(unchecked) var uiDirty = false
     /// The timestamp of the newest animation tick since the last commit (R3).
     @exclusivity(unchecked) var pendingTick: SimTime?
-    @exclusivity(unchecked) var busySpans = BusySpans()
+    @exclusivity(unchecked) var busyTime = BusyTime()
     @exclusivity(unchecked) public internal(set) var hangs: Int64 = 0
 
     // MARK: The render server
@@ -172,7 +172,7 @@ public final class DeviceEngine: SimulatedDevice {
         let second: Int64 = 1_000_000_000
         let k = now.nanoseconds / second
         guard k >= 1 else { return nil }
-        let busy = busySpans.busy(from: (k - 1) * second, to: k * second)
+        let busy = busyTime.busy(from: (k - 1) * second, to: k * second)
         return MetricNumber(numerator: Int128(busy), denominator: Int128(second))
     }
 

@@ -123,51 +123,69 @@ struct SpanUnion {
     }
 }
 
-/// Main-thread busy time, for `main.busy_ratio` (RL6): recent items, merged when they touch.
+/// Main-thread busy time, for `main.busy_ratio` (RL6): O(1) per item, O(1) memory.
 ///
-/// Items are added in time order (the main thread runs one at a time); those that ended more
-/// than two seconds before the newest one are forgotten as items are added, so memory stays
-/// bounded however long time runs.
-struct BusySpans: ~Copyable {
-    private var starts = PodVector<Int64>(capacity: 1024)
-    private var ends = PodVector<Int64>(capacity: 1024)
-    private var head = 0
+/// Items come in time order and never overlap (the main thread runs one at a time), so B(x),
+/// the busy time before x, is the time of the items before the last one plus the last one's
+/// part before x — for any x from the last item's start on. A ratio's window is a whole second
+/// that ends at or before now, so it can also ask about a second boundary a little before the
+/// last item's start: B at the last few second boundaries before it is kept as items come.
+struct BusyTime {
+    static let second: Int64 = 1_000_000_000
+    /// Second boundaries kept before the last item's start: the window's two ends lie within
+    /// the two seconds before now, and now is not before that start.
+    static let kept = 4
 
-    init() {}
+    /// B(end of the last item), B(its start), and the item.
+    private var total: Int64 = 0
+    private var beforeLast: Int64 = 0
+    private var lastStart: Int64 = 0
+    private var lastEnd: Int64 = 0
+    /// The first second boundary not yet kept; always after the last item's start.
+    private var nextMark: Int64 = 0
+    /// B at kept second boundaries, oldest first.
+    private var marks: [(time: Int64, busy: Int64)] = []
 
+    /// B(x) from the last item alone: exact for x at or after its start.
+    @inline(__always) private func fromLast(_ x: Int64) -> Int64 {
+        x >= lastEnd ? total : beforeLast + max(0, x - lastStart)
+    }
+
+    /// An item of the main thread over `[start, end)`, after every item added before.
     @inline(__always) mutating func add(start: Int64, end: Int64) {
         guard end > start else { return }
-        let n = starts.count
-        if n > head, ends[n - 1] == start {
-            ends[n - 1] = end
-            return
-        }
-        starts.append(start)
-        ends.append(end)
-        if n - head >= 8192 { prune(before: start - 2_000_000_000) }
+        if start >= nextMark { mark(through: start) }
+        beforeLast = total  // every earlier item ended by `start`
+        total &+= end - start
+        lastStart = start
+        lastEnd = end
     }
 
-    /// Busy time within `[from, to)`.
-    mutating func busy(from: Int64, to: Int64) -> Int64 {
-        prune(before: from)
-        var total: Int64 = 0
-        var i = head
-        while i < starts.count, starts[i] < to {
-            let a = max(starts[i], from)
-            let b = min(ends[i], to)
-            if b > a { total += b - a }
-            i += 1
+    /// Keeps B at the last few second boundaries at or before `t`, not kept yet: nothing added
+    /// later can change them, and the last item so far tells them.
+    private mutating func mark(through t: Int64) {
+        let last = t / BusyTime.second * BusyTime.second
+        var x = max(nextMark, last - Int64(BusyTime.kept - 1) * BusyTime.second)
+        while x <= last {
+            marks.append((x, fromLast(x)))
+            x += BusyTime.second
         }
-        return total
+        if marks.count > BusyTime.kept { marks.removeFirst(marks.count - BusyTime.kept) }
+        nextMark = last + BusyTime.second
     }
 
-    /// Forgets spans that end before `t`.
-    mutating func prune(before t: Int64) {
-        while head < starts.count, ends[head] <= t { head += 1 }
-        if head > 4096, head * 2 > starts.count {
-            starts.removeFirst(head)
-            ends.removeFirst(head)
-            head = 0
-        }
+    /// B(x) for a time x no later than now: at or after the last item's start, or a kept
+    /// second boundary before it.
+    private func busy(before x: Int64) -> Int64 {
+        if x >= lastStart { return fromLast(x) }
+        for m in marks where m.time == x { return m.busy }
+        assertionFailure("busy time asked before the window kept")
+        return 0
+    }
+
+    /// Busy time within `[from, to)`, where `to` is no later than now and both are second
+    /// boundaries of the last two seconds (or any times at or after the last item's start).
+    func busy(from: Int64, to: Int64) -> Int64 {
+        busy(before: to) - busy(before: from)
     }
 }
