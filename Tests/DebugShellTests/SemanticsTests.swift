@@ -83,6 +83,36 @@ func gcd(
         try expectTranscript("> run 4611686018s\n> run 1s\nerror: time 4611686018s + 1s is beyond the 2^62 ns horizon")
     }
 
+    /// S2: vsync k is at floor(k·1e9/R) and the first at or after t is the least such k. The
+    /// grid computes in 64 bits while the products fit and in 128 bits beyond: both must agree
+    /// with the definition, worked out here in 128 bits alone, on either side of the switch.
+    @Test(arguments: [1, 7, 24, 30, 60, 90, 120, 997, 1000])
+    func s2_theGridIsExactInSixtyFourBitsAndBeyond(rate: Int) {
+        let grid = VsyncGrid(rate: rate)
+        let r = Int128(rate)
+        func reference(atOrAfter t: Int64) -> (k: Int64, time: Int64) {
+            var k = Int128(t) * r / 1_000_000_000
+            if k * 1_000_000_000 < Int128(t) * r { k += 1 }
+            return (Int64(k), Int64(k * 1_000_000_000 / r))
+        }
+        var rng = SplitMix(state: UInt64(rate))
+        // Where d·R stops fitting in 64 bits, and where k·1e9 does.
+        let edges: [Int64] = [Int64.max / Int64(rate), Int64.max / 1_000_000_000 * 1_000_000_000 / Int64(rate)]
+        var times: [Int64] = [0, 1, 16_666_666, 16_666_667, (1 << 62) - 1, 1 << 62]
+        for edge in edges where edge < 1 << 62 {
+            times += (-3...3).map { edge + $0 }
+        }
+        for _ in 0..<2_000 {
+            times.append(Int64.random(in: 0...(1 << 62), using: &rng) >> Int64.random(in: 0...40, using: &rng))
+        }
+        for t in times where t >= 0 && t <= 1 << 62 {
+            let v = grid.first(atOrAfter: t)
+            let expected = reference(atOrAfter: t)
+            #expect(v.k == expected.k && v.time == expected.time, "rate \(rate), t \(t)")
+            #expect(grid.time(segment: 0, k: v.k) == expected.time, "rate \(rate), t \(t)")
+        }
+    }
+
     @Test func s2_theGridNeverAddsARoundedPeriod() {
         let e = DeviceEngine()
         var v = SimTime.zero

@@ -55,6 +55,13 @@ struct VsyncGrid {
     /// The time of vsync k of a segment, or `Int64.max` past the range.
     @inline(__always) func time(segment s: Int, k: Int64) -> Int64 {
         let seg = segments[s]
+        // In 64 bits while nothing overflows (k below about 9.2e9, years of vsyncs), which
+        // gives the same floor as the 128-bit path.
+        let (product, overflow) = k.multipliedReportingOverflow(by: 1_000_000_000)
+        if !overflow && k >= 0 {
+            let (t, over) = seg.start.addingReportingOverflow(product / seg.rate)
+            if !over { return t }
+        }
         let offset = Int128(k) * 1_000_000_000 / Int128(seg.rate)
         let t = Int128(seg.start) + offset
         return t >= Int128(Int64.max) ? Int64.max : Int64(t)
@@ -74,6 +81,13 @@ struct VsyncGrid {
     func first(atOrAfter time: Int64) -> Position {
         let s = segmentIndex(at: max(0, time))
         let seg = segments[s]
+        // In 64 bits while d · R fits, the same ceiling as the 128-bit path below.
+        let (num64, overflow) = (max(0, time) - seg.start).multipliedReportingOverflow(by: seg.rate)
+        if !overflow {
+            var k = num64 / 1_000_000_000
+            if k * 1_000_000_000 < num64 { k += 1 }
+            return position(segment: s, k: k)
+        }
         let d = Int128(max(0, time) - seg.start)
         // Smallest k with floor(k·1e9/R) ≥ d, that is k ≥ d·R/1e9.
         let num = d * Int128(seg.rate)
