@@ -205,38 +205,9 @@ final class FiringLog {
     /// `timer` is the device's timer id: a firing of a timer without a ring (``assign(timer:to:)``)
     /// is dropped when the batch is stored. Looking the ring up then, not now, moves that lookup's
     /// cache miss into the batch too.
-    ///
-    /// With few timers the rings stay in the cache, and a record is stored at once: staging it
-    /// would only add the work of a second pass.
     func append(_ record: FiringRecord, timer raw: Int) {
-        if rings.count <= directLimit {
-            // Staging starts only once there are more rings than this, and rings are never
-            // removed: nothing is staged here, so the order of records is kept.
-            storeNow(Staged(record: record, timer: raw))
-            return
-        }
         staged.append(Staged(record: record, timer: raw))
         if staged.count >= FiringLog.stagingCapacity { flush() }
-    }
-
-    /// Up to this many rings, records are stored as they come, not staged.
-    let directLimit: Int
-    static let defaultDirectLimit = 4_096
-
-    /// A log that stages records once it has more than `directLimit` rings (tests set 0: always).
-    init(directLimit: Int = FiringLog.defaultDirectLimit) {
-        self.directLimit = directLimit
-    }
-
-    /// Stores one record in its ring at once.
-    private func storeNow(_ item: Staged) {
-        guard let index = ring(ofTimer: item.timer) else { return }
-        let limit = ringLimit
-        let threshold = lateThreshold.nanoseconds
-        rings.withUnsafeMutableBufferPointer { rings in
-            guard let base = rings.baseAddress else { return }
-            keep(item.record, in: base + index, limit: limit, threshold: threshold)
-        }
     }
 
     /// Keeps a record in its ring and updates the totals: what storing a staged record does.

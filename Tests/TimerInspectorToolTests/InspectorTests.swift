@@ -160,15 +160,13 @@ import Testing
         #expect(log.lateCount == 1 && log.kept(link, fires: 3) == 3)
     }
 
-    /// Records are staged and stored in batches (FiringLog.append) once there are many rings: a
-    /// log that stores each record as it comes (few rings, and read after every firing) and one
-    /// that stages them all and is read only at the end, past several batches, with timers added
-    /// on the way (which changes every ring's limit), rings that drop records and firings of
-    /// device timers that have no ring (another tool's), show the same firings and the same
-    /// totals.
+    /// Records are staged and stored in batches (FiringLog.append): a log read after every
+    /// firing and one read only at the end, past several batches, with timers added on the way
+    /// (which changes every ring's limit), rings that drop records and firings of device timers
+    /// that have no ring (another tool's), show the same firings and the same totals.
     @Test func stagedRecordsReadAsIfStoredAtOnce() {
         let eager = FiringLog()
-        let lazy = FiringLog(directLimit: 0)
+        let lazy = FiringLog()
         var timers: [Int] = []
         var fires: [Int64] = []
         var random = SplitMix(state: 14)
