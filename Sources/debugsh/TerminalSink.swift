@@ -82,8 +82,38 @@ final class TerminalSink: OutputSink {
             }
             offset += n
             // A signal ends a write that waited once part of it went out: Ctrl-C came.
-            if untilInterrupted && offset < bytes.count && Signals.isInterrupted { return EINTR }
+            if untilInterrupted && offset < bytes.count && Signals.isInterrupted {
+                finishLine(fd: fd, bytes, from: offset)
+                return EINTR
+            }
         }
         return nil
+    }
+
+    /// After Ctrl-C stopped a write partway through a line: the rest of that line, if the reader
+    /// takes it within a moment, so what was written stays whole lines. A reader that does not
+    /// read (a paused pager) gets the part that went out; the interrupt does not wait for it.
+    private static func finishLine(fd: Int32, _ bytes: [UInt8], from start: Int) {
+        guard start > 0, bytes[start - 1] != UInt8(ascii: "\n"),
+            let newline = bytes[start...].firstIndex(of: UInt8(ascii: "\n"))
+        else { return }
+        let end = newline + 1
+        var offset = start
+        // Up to 200 ms in all of waiting for room: 20 waits of 10 ms.
+        var waits = 0
+        while offset < end && waits < 20 {
+            // Writable means room for at least PIPE_BUF bytes, which a pipe takes without waiting.
+            var ready = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+            let polled = poll(&ready, 1, 10)
+            if polled < 0 && errno != EINTR { return }
+            guard polled > 0, ready.revents & Int16(POLLOUT) != 0 else {
+                waits += 1
+                continue
+            }
+            let chunk = min(end - offset, Int(PIPE_BUF))
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, chunk) }
+            if n < 0 && errno != EINTR && errno != EAGAIN { return }
+            if n > 0 { offset += n }
+        }
     }
 }
