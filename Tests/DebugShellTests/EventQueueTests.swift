@@ -60,4 +60,23 @@ import Testing
         }
         #expect(queue.count == 0)
     }
+
+    /// A slot of up to 8 entries is sorted by a sorting network: by the 0-1 principle, a network
+    /// that sorts every sequence of zeros and ones sorts every sequence. Checked for every such
+    /// sequence of each length, and on entries that differ only in their key.
+    @Test func theSortingNetworksSortEverySmallSlot() {
+        for n in 2...8 {
+            for bits in 0..<(1 << n) {
+                var buffer = EntryBuffer()
+                for i in 0..<n {
+                    let one = bits >> i & 1 == 1
+                    buffer.append(EventQueue.Entry(time: 7, key: one ? 9 : 3))
+                }
+                EntryBuffer.networkSort(buffer.base!, n)
+                let keys = (0..<n).map { buffer[$0].key }
+                #expect(keys == keys.sorted(), "n \(n), bits \(bits)")
+                buffer.free()
+            }
+        }
+    }
 }
