@@ -210,25 +210,6 @@ final class FiringLog {
         if staged.count >= FiringLog.stagingCapacity { flush() }
     }
 
-    /// Keeps a record in its ring and updates the totals: what storing a staged record does.
-    @inline(__always)
-    private func keep(_ record: FiringRecord, in ring: UnsafeMutablePointer<Ring>, limit: Int, threshold: Int64) {
-        ring.pointee.extraTotal &+= record.extra
-        ring.pointee.recorded += 1
-        FiringLog.store(record, in: ring, limit: limit)
-        let lateness = record.lateness.nanoseconds
-        let previous = ring.pointee.maxLate
-        if lateness > storedMaxLate {
-            storedMaxLate = lateness
-            storedMaxLateCause = record.cause
-        }
-        guard lateness > previous else { return }
-        ring.pointee.maxLate = lateness
-        ring.pointee.maxLateCause = record.cause
-        // The timer's largest lateness rose: it is late now if it was not before (K2).
-        if lateness > threshold && !(previous > threshold) { storedLateCount += 1 }
-    }
-
     /// Stores every staged record in its ring, in the order they came.
     func flush() {
         guard !staged.isEmpty else { return }
@@ -257,7 +238,21 @@ final class FiringLog {
                         }
                         let index = ringIndex(item.timer)
                         guard index >= 0 else { continue }
-                        keep(item.record, in: base + index, limit: limit, threshold: threshold)
+                        let ring = base + index
+                        ring.pointee.extraTotal &+= item.record.extra
+                        ring.pointee.recorded += 1
+                        FiringLog.store(item.record, in: ring, limit: limit)
+                        let lateness = item.record.lateness.nanoseconds
+                        let previous = ring.pointee.maxLate
+                        if lateness > storedMaxLate {
+                            storedMaxLate = lateness
+                            storedMaxLateCause = item.record.cause
+                        }
+                        guard lateness > previous else { continue }
+                        ring.pointee.maxLate = lateness
+                        ring.pointee.maxLateCause = item.record.cause
+                        // The timer's largest lateness rose: it is late now if it was not before (K2).
+                        if lateness > threshold && !(previous > threshold) { storedLateCount += 1 }
                     }
                 }
             }
