@@ -162,18 +162,7 @@ extension DeviceEngine {
         if r.pointee.dirtiesUI { uiDirty = true }
         let end = (SimTime(nanoseconds: t) + cost).nanoseconds
         r.pointee.handlerBusyUntil = SimTime(nanoseconds: end)
-        let next = (SimTime(nanoseconds: t) + r.pointee.interval).nanoseconds
-        var skipped: Int64 = 0
-        if end < next {
-            r.pointee.fireDate = SimTime(nanoseconds: next)
-        } else {
-            let later = r.pointee.gridPoint(after: SimTime(nanoseconds: end))
-            skipped = max(0, r.pointee.gridPoints(after: SimTime(nanoseconds: t), through: later) - 1)
-            r.pointee.skipped += skipped
-            r.pointee.lastSkipped = skipped
-            r.pointee.lastSkippedEnd = SimTime(nanoseconds: end)
-            r.pointee.fireDate = later
-        }
+        let skipped = r.pointee.advanceAfterCallback(scheduled: SimTime(nanoseconds: t), end: SimTime(nanoseconds: end))
         scheduleRunLoopTimer(i, replacingTop: true)
         begin(
             .timer, index: i, kind: .timer, label: timers[i].label, start: SimTime(nanoseconds: t), cost: cost)
@@ -460,17 +449,7 @@ extension DeviceEngine {
         var skipped: Int64 = 0
         if timers[i].state == .scheduled {
             if timers[i].repeats {
-                let next = scheduled + timers[i].interval
-                if end < next {
-                    timers[i].fireDate = next
-                } else {
-                    let later = timers[i].gridPoint(after: end)
-                    skipped = max(0, timers[i].gridPoints(after: scheduled, through: later) - 1)
-                    timers[i].skipped += skipped
-                    timers[i].lastSkipped = skipped
-                    timers[i].lastSkippedEnd = end
-                    timers[i].fireDate = later
-                }
+                skipped = timers[i].advanceAfterCallback(scheduled: scheduled, end: end)
                 scheduleRunLoopTimer(i, replacingTop: replacingTop)
             } else {
                 timers[i].state = .done

@@ -188,14 +188,6 @@ struct EventQueue: ~Copyable {
         return cursor < current.count ? current[cursor] : EventQueue.none
     }
 
-    /// The earliest entry, if any.
-    @inline(__always) var top: Entry? {
-        mutating get {
-            let e = first
-            return e.time == Int64.max ? nil : e
-        }
-    }
-
     /// The earliest entry, or ``none`` when the queue is empty.
     @inline(__always) var first: Entry {
         mutating get {
@@ -215,49 +207,6 @@ struct EventQueue: ~Copyable {
     @inline(__always) func isOnlyEntry(atOrBefore t: Int64) -> Bool {
         guard cursor < current.count, EventQueue.slot(of: t) == slot, aside.time > t else { return false }
         return cursor &+ 1 == current.count || current[cursor &+ 1].time > t
-    }
-
-    /// The time of the second-earliest entry, or `Int64.max`.
-    var secondTime: Int64 {
-        mutating get {
-            let c = next()
-            guard c.time != Int64.max || aside.time != Int64.max else { return Int64.max }
-            let fromCurrent = c < aside
-            var t = Int64.max
-            // The runner-up within each source: the next of the one the top is from, the
-            // first of the others.
-            if cursor < current.count {
-                let k = fromCurrent ? cursor + 1 : cursor
-                if k < current.count { t = min(t, current[k].time) }
-            }
-            if fromCurrent {
-                t = min(t, aside.time)
-            } else {
-                // The top is aside: the other heap's top, or this heap's second.
-                let l = late.top ?? EventQueue.none
-                let o = overflow.top ?? EventQueue.none
-                if l < o {
-                    t = min(t, min(late.secondTime, o.time))
-                } else {
-                    t = min(t, min(overflow.secondTime, l.time))
-                }
-            }
-            // The wheel's later buckets matter only once the current slot has no other entry.
-            if inWheel > 0 && (!fromCurrent ? cursor >= current.count : cursor + 1 >= current.count) {
-                t = min(t, nextBucketMinimum())
-            }
-            return t
-        }
-    }
-
-    /// The earliest time in the first occupied bucket after the current slot.
-    private func nextBucketMinimum() -> Int64 {
-        var b = Int((slot &+ 1) & EventQueue.wheelMask)
-        for _ in 0..<EventQueue.wheelSize {
-            if occupied[b >> 6] & (1 << UInt64(b & 63)) != 0 { return buckets[b].minimumTime }
-            b = (b + 1) & (EventQueue.wheelSize - 1)
-        }
-        return Int64.max
     }
 
     mutating func removeAll() {
@@ -420,12 +369,6 @@ struct EntryBuffer {
 
     mutating func growForSort() { grow() }
 
-    var minimumTime: Int64 {
-        var t = Int64.max
-        for i in 0..<count { t = min(t, self[i].time) }
-        return t
-    }
-
     func free() { base?.deallocate() }
 }
 
@@ -434,13 +377,6 @@ struct EntryHeap {
     private var a = EntryBuffer()
 
     @inline(__always) var top: EventQueue.Entry? { a.count > 0 ? a[0] : nil }
-
-    var secondTime: Int64 {
-        var t = Int64.max
-        if a.count > 1 { t = a[1].time }
-        if a.count > 2 { t = min(t, a[2].time) }
-        return t
-    }
 
     mutating func push(_ e: EventQueue.Entry) {
         a.append(e)

@@ -94,6 +94,25 @@ struct TimerRecord {
     var isLive: Bool { state == .scheduled || state == .paused }
     var isActive: Bool { state == .scheduled }
 
+    /// T4: a repeating run-loop timer's next fire date once its callback for the grid point
+    /// `scheduled` returns at `end` — the next point, or the first one strictly after `end`, the
+    /// points passed without a callback skipped. Returns how many were skipped.
+    @inline(__always)
+    mutating func advanceAfterCallback(scheduled: SimTime, end: SimTime) -> Int64 {
+        let next = scheduled + interval
+        if end < next {
+            fireDate = next
+            return 0
+        }
+        let later = gridPoint(after: end)
+        let skipped = max(0, gridPoints(after: scheduled, through: later) - 1)
+        self.skipped += skipped
+        lastSkipped = skipped
+        lastSkippedEnd = end
+        fireDate = later
+        return skipped
+    }
+
     /// The first point of the grid strictly after `t` (T4), saturating at `never`.
     func gridPoint(after t: SimTime) -> SimTime {
         let iv = interval.nanoseconds
