@@ -54,7 +54,7 @@ extension FPSMeter {
         } else {
             rows.append(["frame time", "— (fewer than two counted presents)"])
         }
-        return CommandOutput(text: FPSMeter.table(rows), json: showJSON())
+        return CommandOutput(text: FPSMeter.table(rows), json: self.showJSON())
     }
 
     func configurationJSON() -> JSONValue {

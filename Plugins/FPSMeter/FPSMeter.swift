@@ -132,7 +132,7 @@ public final class FPSMeter: DebugTool {
             return .zero
         }
         observer = device.addObserver(self, kinds: [.present, .vsync, .modeChange])
-        return CommandOutput(json: configurationJSON())
+        return CommandOutput(json: self.configurationJSON())
     }
 
     /// `fps stop`: removes the link (DL6); the metrics keep their values as of now.
@@ -146,7 +146,8 @@ public final class FPSMeter: DebugTool {
         observer = nil
         stoppedAt = device.now
         return CommandOutput(
-            json: .fields(["stopped_ns": JSONValue(device.now), "reading": reading.map { .int($0) } ?? .null]))
+            json: .fields(["stopped_ns": JSONValue(self.device.now), "reading": self.reading.map { .int($0) } ?? .null])
+        )
     }
 
     /// `fps reset`: clears readings and statistics, keeping the link and its pending slot (F2).
@@ -154,7 +155,7 @@ public final class FPSMeter: DebugTool {
         guard let id = link else { throw notRunning() }
         clearStatistics()
         skippedBase = device.timerInfo(id)?.skipped ?? 0
-        return CommandOutput(json: .fields(["since_ns": JSONValue(since)]))
+        return CommandOutput(json: .fields(["since_ns": JSONValue(self.since)]))
     }
 
     private func clearStatistics() {
@@ -192,9 +193,9 @@ public final class FPSMeter: DebugTool {
     private func tiers(_ invocation: Invocation) -> CommandOutput {
         if let word = invocation.word("scale") {
             host.setSetting("fps.tiers", to: .word(word))
-            return CommandOutput(json: tiersJSON())
+            return CommandOutput(json: self.tiersJSON())
         }
-        return CommandOutput(text: tierScale.summary, json: tiersJSON())
+        return CommandOutput(text: tierScale.summary, json: self.tiersJSON())
     }
 
     private func tiersJSON() -> JSONValue {
@@ -208,7 +209,7 @@ public final class FPSMeter: DebugTool {
             return CommandOutput(json: .fields(["autohide": .bool(on)]))
         }
         let text = "autohide \(autohides ? "on" : "off") (the status line hides 2s after the reading last changed)"
-        return CommandOutput(text: text, json: .fields(["autohide": .bool(autohides)]))
+        return CommandOutput(text: text, json: .fields(["autohide": .bool(self.autohides)]))
     }
 
     /// `fps watch hitches [--over d] | windows | off`.
@@ -228,7 +229,8 @@ public final class FPSMeter: DebugTool {
         }
         return CommandOutput(
             json: .fields([
-                "hitches": .bool(watch.hitches), "over_ns": JSONValue(watch.over), "windows": .bool(watch.windows),
+                "hitches": .bool(self.watch.hitches), "over_ns": JSONValue(self.watch.over),
+                "windows": .bool(self.watch.windows),
             ]))
     }
 

@@ -10,7 +10,7 @@ extension LayoutSettleChecker {
             return CommandOutput(
                 text:
                     "layout idle: no watch ('layout watch' starts one); window has \(ViewFormat.grouped(views)) view\(views == 1 ? "" : "s")",
-                json: showJSON(nil))
+                json: self.showJSON(nil))
         }
         var lines: [String] = []
         let views = watchedViews
@@ -94,7 +94,7 @@ extension LayoutSettleChecker {
             }
             if d.culprits.isEmpty { lines.append("    none (the last change was at \(w.lastChange))") }
         }
-        return CommandOutput(text: lines.joined(separator: "\n"), json: showJSON(w))
+        return CommandOutput(text: lines.joined(separator: "\n"), json: self.showJSON(w))
     }
 
     /// The stable shape of `layout show`'s result (docs/LayoutSettle.md).

@@ -49,7 +49,7 @@ extension LayoutSettleChecker {
         let slot = tree.add(name: name, parent: parent, properties: properties)
         // L1: an added view is a change.
         changed(slot, .added, before: nil, at: device.now)
-        return CommandOutput(json: viewJSON(slot))
+        return CommandOutput(json: self.viewJSON(slot))
     }
 
     // MARK: view set
@@ -233,7 +233,7 @@ extension LayoutSettleChecker {
         return CommandOutput(
             json: .fields([
                 "parent": .string(parentName), "added": .int(Int64(count)), "fanout": .int(Int64(fanout)),
-                "first": .string(first), "last": .string(last), "views": .int(Int64(tree.liveCount)),
+                "first": .string(first), "last": .string(last), "views": .int(Int64(self.tree.liveCount)),
             ]))
     }
 

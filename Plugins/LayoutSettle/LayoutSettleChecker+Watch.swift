@@ -73,7 +73,7 @@ extension LayoutSettleChecker {
         }
         return CommandOutput(
             json: .fields([
-                "root": .string(rootName), "mode": .string(mode.rawValue), "views": .int(Int64(tree.count(root))),
+                "root": .string(rootName), "mode": .string(mode.rawValue), "views": .int(Int64(self.tree.count(root))),
                 "start_ns": JSONValue(now), "quiet_ns": JSONValue(quiet), "timeout_ns": JSONValue(timeout),
                 "poll_ns": JSONValue(poll), "leeway_ns": JSONValue(leeway), "cost_per_view_ns": JSONValue(costPerView),
                 "replaced": .bool(replaced),
@@ -89,7 +89,7 @@ extension LayoutSettleChecker {
             watch.stopReason = "layout stop"
             stopped = true
         }
-        return CommandOutput(json: .fields(["state": .string(stateWord), "stopped": .bool(stopped)]))
+        return CommandOutput(json: .fields(["state": .string(self.stateWord), "stopped": .bool(stopped)]))
     }
 
     /// A new checker frame: views changed from now on are counted afresh.

@@ -238,7 +238,7 @@ extension TimerInspector {
         liveCount += 1
         used = true
         // The row is built only when it is shown (`--json`).
-        return CommandOutput(json: host.wantsJSON ? rowJSON(row(entry: index)) : .object([]), warnings: warnings)
+        return CommandOutput(json: self.rowJSON(self.row(entry: index)), warnings: warnings)
     }
 
     // MARK: Pause, resume, invalidate (T8, D4, DL4, DL6)
@@ -284,7 +284,8 @@ extension TimerInspector {
         var output = stateOutput(index)
         output.text = freed.map(\.text).joined(separator: "\n")
         output.json = .fields([
-            "name": .string(entries[index].name), "state": .string(info(index)?.state.rawValue ?? "invalidated"),
+            "name": .string(self.entries[index].name),
+            "state": .string(self.info(index)?.state.rawValue ?? "invalidated"),
             "deallocated": .array(freed.map(\.json)),
         ])
         return output
@@ -293,7 +294,8 @@ extension TimerInspector {
     private func stateOutput(_ index: Int) -> CommandOutput {
         CommandOutput(
             json: .fields([
-                "name": .string(entries[index].name), "state": .string(info(index)?.state.rawValue ?? "invalidated"),
+                "name": .string(self.entries[index].name),
+                "state": .string(self.info(index)?.state.rawValue ?? "invalidated"),
             ]))
     }
 }

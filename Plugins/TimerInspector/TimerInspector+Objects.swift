@@ -74,7 +74,7 @@ extension TimerInspector {
         objectByName[name] = objects.count
         objects.append(ObjectEntry(name: name))
         used = true
-        return CommandOutput(json: objectJSON(objects.count - 1))
+        return CommandOutput(json: self.objectJSON(self.objects.count - 1))
     }
 
     /// `object release`: the shell drops its reference (K1). Prints what became of the object.
@@ -89,11 +89,11 @@ extension TimerInspector {
             let names = retainers(of: o).map { entries[$0].name }
             let text =
                 "\(objects[o].name) is still alive: retained by \(names.joined(separator: ", ")) — a leak (see 'timer leaks')"
-            return CommandOutput(text: text, json: .fields(["object": objectJSON(o), "deallocated": .array([])]))
+            return CommandOutput(text: text, json: .fields(["object": self.objectJSON(o), "deallocated": .array([])]))
         }
         let freed = deallocate(o)
         return CommandOutput(
-            text: freed.text, json: .fields(["object": objectJSON(o), "deallocated": .array([freed.json])]))
+            text: freed.text, json: .fields(["object": self.objectJSON(o), "deallocated": .array([freed.json])]))
     }
 
     func objectList() -> CommandOutput {
@@ -111,7 +111,7 @@ extension TimerInspector {
         }
         return CommandOutput(
             text: Format.table(["name", "state", "retained by", "weak timers"], rows),
-            json: .fields(["objects": .array(objects.indices.map(objectJSON))]))
+            json: .fields(["objects": .array(self.objects.indices.map(self.objectJSON))]))
     }
 
     func objectJSON(_ o: Int) -> JSONValue {

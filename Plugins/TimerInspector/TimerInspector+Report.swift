@@ -88,7 +88,7 @@ extension TimerInspector {
             text: text,
             json: .fields([
                 "total": .int(Int64(rows.count)), "shown": .int(Int64(shown.count)),
-                "timers": .array(shown.map(rowJSON)),
+                "timers": .array(shown.map(self.rowJSON)),
                 "states": statesJSON,
             ]))
     }

@@ -110,7 +110,7 @@ public final class TimerInspector: DebugTool {
             watching = WatchedFirings(rawValue: invocation.word("state") ?? "off") ?? .off
             subscribe()
             return CommandOutput(
-                json: .fields(["watch": .bool(watching != .off), "late_only": .bool(watching == .late)]))
+                json: .fields(["watch": .bool(self.watching != .off), "late_only": .bool(self.watching == .late)]))
         case ("timer", "leaks"): return leaks()
         case ("object", "new"): return try newObject(invocation)
         case ("object", "release"): return try releaseObject(invocation)

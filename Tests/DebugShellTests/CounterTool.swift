@@ -53,7 +53,7 @@ final class CounterTool: DebugTool {
                 labels[label, default: 0] += 1
                 last = label
             }
-            return CommandOutput(json: .fields(["total": .int(total)]))
+            return CommandOutput(json: .fields(["total": .int(self.total)]))
         case "tick":
             let target = invocation.integer("until") ?? 10
             let mode = RunLoopMode(rawValue: invocation.word("mode") ?? "common") ?? .common
@@ -70,7 +70,7 @@ final class CounterTool: DebugTool {
             }
             return .silent
         default:
-            return CommandOutput(text: "count \(total)", json: .fields(["total": .int(total)]))
+            return CommandOutput(text: "count \(total)", json: .fields(["total": .int(self.total)]))
         }
     }
 

@@ -58,10 +58,6 @@ public protocol ToolHost: AnyObject {
     /// Where the command's text is shown: its width and whether it may use colour.
     var display: TextDisplay { get }
 
-    /// Whether the command's JSON result is shown (`--json`): without it a command need not build
-    /// its ``CommandOutput/json`` (a script making 100,000 timers would build 100,000 rows).
-    var wantsJSON: Bool { get }
-
     /// Whether a trace of the simulation is recording (`trace start`, `--trace`): a tool can skip
     /// building what it would add to it.
     var isTracing: Bool { get }
@@ -79,8 +75,6 @@ extension ToolHost {
     /// 80 columns without colour, for hosts that do not say (a test's own host).
     public var display: TextDisplay { .script }
     public var isTracing: Bool { false }
-    /// Hosts that do not say get every result.
-    public var wantsJSON: Bool { true }
     public func traceSlice(_ name: String, from start: SimTime, to end: SimTime, args: [(String, JSONValue)]) {}
     public func traceCounter(_ name: String, _ value: MetricNumber, at time: SimTime) {}
 }

@@ -16,13 +16,13 @@ public struct ToolDescriptor: Sendable {
 
     public init(
         name: String, abstract: String, commands: [CommandSpec], metrics: [MetricSpec] = [],
-        settings: [SettingSpec] = [], events: [EventSpec] = []
+        settings: [any SettingDeclaration] = [], events: [EventSpec] = []
     ) {
         self.name = name
         self.abstract = abstract
         self.commands = commands
         self.metrics = metrics
-        self.settings = settings
+        self.settings = settings.map(\.settingSpec)
         self.events = events
     }
 }
@@ -56,7 +56,7 @@ public struct CommandSpec: Sendable {
     /// A command that takes its arguments directly (`echo <words…>`).
     public init(
         _ name: String, aliases: [String] = [], abstract: String, discussion: String? = nil,
-        arguments: [ArgumentSpec] = [], options: [OptionSpec] = [], examples: [Example] = []
+        arguments: [any ArgumentDeclaration] = [], options: [any OptionDeclaration] = [], examples: [Example] = []
     ) {
         self.init(
             name, aliases: aliases, abstract: abstract, discussion: discussion,
@@ -86,14 +86,14 @@ public struct VerbSpec: Sendable {
 
     public init(
         _ name: String, aliases: [String] = [], abstract: String, discussion: String? = nil,
-        arguments: [ArgumentSpec] = [], options: [OptionSpec] = [], examples: [Example] = []
+        arguments: [any ArgumentDeclaration] = [], options: [any OptionDeclaration] = [], examples: [Example] = []
     ) {
         self.name = name
         self.aliases = aliases
         self.abstract = abstract
         self.discussion = discussion
-        self.arguments = arguments
-        self.options = options
+        self.arguments = arguments.map(\.argumentSpec)
+        self.options = options.map(\.optionSpec)
         self.examples = examples
     }
 

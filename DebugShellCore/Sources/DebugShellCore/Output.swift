@@ -3,11 +3,17 @@
 ///
 /// Commands never print and never write files; the session renders this value for the sink it
 /// writes to, after writing its ``files``.
-public struct CommandOutput: Sendable {
+///
+/// The JSON result is made only when it is shown: `json:` is taken as an expression that the
+/// session evaluates under `--json`, right after the command returned and before anything else
+/// runs. A script that makes 100,000 timers builds none of their rows unless it asks for JSON.
+/// The type is `@unchecked Sendable` for that deferred expression, which runs in the session's
+/// isolation domain as the command did (as ``StreamedOutput``'s closures do).
+public struct CommandOutput: @unchecked Sendable {
     /// Text lines (without a trailing newline); empty when the command is silent.
     public var text: String
-    /// The `result` of the command's JSON line: a stable shape, documented per command.
-    public var json: JSONValue
+    /// Makes the `result` of the command's JSON line.
+    private var makeJSON: () -> JSONValue
     /// Warnings, printed as `file:line: warning: message`.
     public var warnings: [String]
     /// Files to write before the text is shown (a chart's SVG): see ``OutputFile``.
@@ -15,9 +21,17 @@ public struct CommandOutput: Sendable {
     /// Output made while it is written, in place of `text` and `json`: see ``StreamedOutput``.
     public var streamed: StreamedOutput?
 
-    public init(text: String = "", json: JSONValue = .object([]), warnings: [String] = [], files: [OutputFile] = []) {
+    /// - Parameters:
+    ///   - text: The lines for people, without a trailing newline; empty for a silent command.
+    ///   - json: The JSON result, evaluated only when it is shown (`--json`).
+    ///   - warnings: Printed as `file:line: warning: message`.
+    ///   - files: Written, in order, before the text is shown.
+    public init(
+        text: String = "", json: @autoclosure @escaping () -> JSONValue = .object([]), warnings: [String] = [],
+        files: [OutputFile] = []
+    ) {
         self.text = text
-        self.json = json
+        self.makeJSON = json
         self.warnings = warnings
         self.files = files
     }
@@ -27,6 +41,13 @@ public struct CommandOutput: Sendable {
     public init(streamed: StreamedOutput, warnings: [String] = []) {
         self.init(warnings: warnings)
         self.streamed = streamed
+    }
+
+    /// The `result` of the command's JSON line: a stable shape, documented per command. Made
+    /// when read.
+    public var json: JSONValue {
+        get { streamed?.makeJSON() ?? makeJSON() }
+        set { makeJSON = { newValue } }
     }
 
     public static let silent = CommandOutput()

@@ -129,11 +129,11 @@ extension Session {
             let plugin = try loadPlugin(inv.word("path") ?? "")
             return CommandOutput(
                 text: "loaded plugin \(plugin.name) \(plugin.version): \(plugin.tools.joined(separator: ", "))",
-                json: pluginJSON(plugin))
+                json: self.pluginJSON(plugin))
         case "require":
             let name = inv.word("name") ?? ""
             if let loaded = plugins.first(where: { $0.name == name }) {
-                return CommandOutput(json: pluginJSON(loaded))
+                return CommandOutput(json: self.pluginJSON(loaded))
             }
             guard let path = inv.word("from") else {
                 throw CommandError(
@@ -143,7 +143,7 @@ extension Session {
             guard plugin.name == name else {
                 throw CommandError("'\(path)' is the plugin '\(plugin.name)', not '\(name)' (its tools are loaded)")
             }
-            return CommandOutput(json: pluginJSON(plugin))
+            return CommandOutput(json: self.pluginJSON(plugin))
         default:
             return pluginList()
         }

@@ -31,7 +31,7 @@ extension Session {
             guard d > .zero else { throw CommandError("\(inv.command) needs a positive duration") }
             _ = try later(engine.now, by: d)
             if inv.command == "animate" { engine.animate(for: d) } else { engine.scroll(for: d) }
-            return CommandOutput(json: .fields(["until_ns": .int((engine.now + d).nanoseconds)]))
+            return CommandOutput(json: .fields(["until_ns": .int((self.engine.now + d).nanoseconds)]))
         case ("stall", _):
             let d = inv.duration("duration") ?? .zero
             try checkStallEnd(d)
@@ -137,7 +137,7 @@ extension Session {
         return CommandOutput(
             json: .fields([
                 "from_ns": .int(start.nanoseconds), "to_ns": .int(end.nanoseconds),
-                "events": .int(Int64(eventsPrinted)),
+                "events": .int(Int64(self.eventsPrinted)),
             ]))
     }
 
@@ -164,7 +164,8 @@ extension Session {
                         : ""))
         }
         return CommandOutput(
-            json: .fields(["from_ns": .int(start.nanoseconds), "to_ns": .int(engine.now.nanoseconds), "met": true]))
+            json: .fields(["from_ns": .int(start.nanoseconds), "to_ns": .int(self.engine.now.nanoseconds), "met": true])
+        )
     }
 
     /// `run through <time>`: the events up to and including those at `end` (S3, S4); now is `end`,
@@ -177,7 +178,7 @@ extension Session {
         return CommandOutput(
             json: .fields([
                 "from_ns": .int(start.nanoseconds), "to_ns": .int(end.nanoseconds),
-                "events": .int(Int64(eventsPrinted)),
+                "events": .int(Int64(self.eventsPrinted)),
             ]))
     }
 
@@ -489,7 +490,7 @@ extension Session {
                     + Session.escaped(historyEntries[i]))
         }
         return CommandOutput(
-            text: lines.joined(separator: "\n"), json: .array(historyEntries[start...].map { .string($0) }))
+            text: lines.joined(separator: "\n"), json: .array(self.historyEntries[start...].map { .string($0) }))
     }
 
     // MARK: Settings
@@ -502,7 +503,8 @@ extension Session {
         {
             tools[index].settingDidChange(name)
         }
-        return CommandOutput(json: .fields(["setting": .string(name), "value": settings.value(name)?.json ?? .null]))
+        return CommandOutput(
+            json: .fields(["setting": .string(name), "value": self.settings.value(name)?.json ?? .null]))
     }
 
     /// The settings whose names start with `prefix`, or an error with a did-you-mean.
@@ -578,10 +580,10 @@ extension Session {
             if lines.isEmpty { lines = ["no tools registered"] }
             return CommandOutput(
                 text: lines.joined(separator: "\n"),
-                json: .fields(["block": .bool(statusBlockEnabled), "tools": .array(json)]))
+                json: .fields(["block": .bool(self.statusBlockEnabled), "tools": .array(json)]))
         case 1:
             statusBlockEnabled = try ValueParser.boolean(words[0])
-            return CommandOutput(json: .fields(["block": .bool(statusBlockEnabled)]))
+            return CommandOutput(json: .fields(["block": .bool(self.statusBlockEnabled)]))
         case 2:
             guard let index = registry.toolDescriptors.firstIndex(where: { $0.name == words[0] }) else {
                 var message = "unknown tool '\(words[0])'"
@@ -591,7 +593,8 @@ extension Session {
                 throw CommandError(message)
             }
             toolStatusEnabled[index] = try ValueParser.boolean(words[1])
-            return CommandOutput(json: .fields(["tool": .string(words[0]), "shown": .bool(toolStatusEnabled[index])]))
+            return CommandOutput(
+                json: .fields(["tool": .string(words[0]), "shown": .bool(self.toolStatusEnabled[index])]))
         default:
             throw CommandError("usage: status [on|off] or status <tool> on|off")
         }
@@ -612,9 +615,9 @@ extension Session {
         return CommandOutput(
             text: text,
             json: .fields([
-                "now_ns": .int(engine.now.nanoseconds), "vsyncs": .int(engine.vsyncCount),
-                "rate_hz": .int(Int64(engine.refreshRate.hertz)), "mode": .string(engine.mode.rawValue),
-                "busy_until_ns": .int(engine.busyUntil.nanoseconds), "busy": .bool(busy),
+                "now_ns": .int(self.engine.now.nanoseconds), "vsyncs": .int(self.engine.vsyncCount),
+                "rate_hz": .int(Int64(self.engine.refreshRate.hertz)), "mode": .string(self.engine.mode.rawValue),
+                "busy_until_ns": .int(self.engine.busyUntil.nanoseconds), "busy": .bool(busy),
             ]))
     }
 
@@ -660,8 +663,9 @@ extension Session {
             return CommandOutput(
                 text: "frame \(engine.frameCost) · commit \(engine.commitCost) · gpu \(engine.gpuCost)",
                 json: .fields([
-                    "frame_ns": .int(engine.frameCost.nanoseconds), "commit_ns": .int(engine.commitCost.nanoseconds),
-                    "gpu_ns": .int(engine.gpuCost.nanoseconds),
+                    "frame_ns": .int(self.engine.frameCost.nanoseconds),
+                    "commit_ns": .int(self.engine.commitCost.nanoseconds),
+                    "gpu_ns": .int(self.engine.gpuCost.nanoseconds),
                 ]))
         }
         return .silent

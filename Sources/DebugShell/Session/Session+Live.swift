@@ -64,7 +64,7 @@ extension Session {
         stopPlaying()
         return CommandOutput(
             text: wasPlaying ? "paused at \(engine.now)" : "not playing (now \(engine.now))",
-            json: .fields(["now_ns": .int(engine.now.nanoseconds), "was_playing": .bool(wasPlaying)]))
+            json: .fields(["now_ns": .int(self.engine.now.nanoseconds), "was_playing": .bool(wasPlaying)]))
     }
 
     /// Stops `play` (Ctrl-C at the prompt while playing).
@@ -138,7 +138,7 @@ extension Session {
             if let failure = written { throw CommandError(failure.message) }
             return CommandOutput(
                 text: "recorded \(recording.commands) commands to \(path)",
-                json: .fields(["file": .string(path), "commands": .int(Int64(recording.commands))]))
+                json: .fields(["file": .string(path), "commands": .int(Int64(self.recording.commands))]))
         }
         guard words.count == 1 else { throw CommandError("usage: record <file.dsh> | record stop") }
         if let path = recordingPath { throw CommandError("already recording to \(path) ('record stop' first)") }
@@ -154,7 +154,7 @@ extension Session {
         }
         return CommandOutput(
             text: "recording to \(first.text) (\(recording.commands) commands so far)",
-            json: .fields(["file": .string(first.text), "commands": .int(Int64(recording.commands))]))
+            json: .fields(["file": .string(first.text), "commands": .int(Int64(self.recording.commands))]))
     }
 
     /// Writes the recording after a command: always after a typed one, so that the file is

@@ -69,7 +69,7 @@ extension Session {
             return CommandOutput(
                 json: .fields([
                     "categories": .array(categories.words.map { .string($0) }), "limit": .int(Int64(limit)),
-                    "from_ns": .int(engine.now.nanoseconds),
+                    "from_ns": .int(self.engine.now.nanoseconds),
                 ]))
         case "stop":
             guard let trace, trace.isRecording else { throw CommandError("no trace is recording") }

@@ -555,7 +555,7 @@ public final class Session {
             sink.write(VisibleText.escaped(line) + "\n", to: .standardError)
         }
         if options.json {
-            let result = output.streamed?.makeJSON() ?? output.json
+            let result = output.json
             let line = JSONValue.object(
                 [("command", .string(command())), ("ok", .bool(true)), ("result", result)] + extra)
             sink.write(line.serialized + "\n", to: .standardOutput)
@@ -644,8 +644,6 @@ final class ToolHostAdapter: ToolHost {
     }
 
     var isTracing: Bool { session.trace?.isRecording ?? false }
-
-    var wantsJSON: Bool { session.options.json }
 
     func traceSlice(_ name: String, from start: SimTime, to end: SimTime, args: [(String, JSONValue)]) {
         session.trace?.toolSlice(

@@ -85,7 +85,7 @@ public final class HangDetector: DebugTool, DeviceObserver {
                 return .zero
             }
             return CommandOutput(
-                json: .fields(["over_ns": .int(threshold.nanoseconds), "poll_ns": .int(poll.nanoseconds)]))
+                json: .fields(["over_ns": .int(self.threshold.nanoseconds), "poll_ns": .int(self.poll.nanoseconds)]))
         case "stop":
             guard let watchdog, let observer else { throw CommandError("the watchdog is not running") }
             device.invalidate(watchdog)
@@ -160,7 +160,7 @@ public final class HangDetector: DebugTool, DeviceObserver {
             text: lines.joined(separator: "\n"),
             json: .fields([
                 "hangs": .array(
-                    hangs.map { hang in
+                    self.hangs.map { hang in
                         .fields([
                             "start_ns": .int(hang.item.start.nanoseconds), "length_ns": .int(length(hang).nanoseconds),
                             "ended": .bool(hang.item.end <= device.now),
