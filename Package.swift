@@ -14,7 +14,8 @@ let package = Package(
     name: "debugsh",
     products: [
         .executable(name: "debugsh", targets: ["debugsh"]),
-        // For the separate Benchmarks/ package.
+        // For the separate Benchmarks/ package: the engine alone, and the whole session.
+        .library(name: "DebugShellEngine", targets: ["DebugShellEngine"]),
         .library(name: "DebugShell", targets: ["DebugShell"]),
     ],
     dependencies: [
@@ -25,15 +26,32 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
     ],
     targets: [
-        // The engine (virtual clock, run loop, render server) and the interpreter.
+        // The simulated device: virtual clock, vsync, run loop, timers, commits, render server.
+        // The one room allowed the engine's speed tricks (`@exclusivity(unchecked)`, `Unmanaged`,
+        // huge pages, prefetching): its C hint is its private dependency.
         .target(
-            name: "DebugShell",
+            name: "DebugShellEngine",
             dependencies: [core, "CPrefetch", .product(name: "DequeModule", package: "swift-collections")],
             swiftSettings: strict),
         // A cache prefetch hint, which Swift lacks: the engine's one line of C.
         .target(name: "CPrefetch"),
+        // The command language: lexer, parser, values, conditions, the registry, help,
+        // completion. It sees the plugin API, never the engine.
+        .target(name: "DebugShellInterpreter", dependencies: [core], swiftSettings: strict),
+        // The Chrome trace of the simulated timeline: an observer of the public device API.
+        .target(name: "DebugShellTrace", dependencies: [core], swiftSettings: strict),
+        // The session: composes the engine, the interpreter, the trace and the tools; the
+        // built-in commands.
+        .target(
+            name: "DebugShell",
+            dependencies: [
+                core, "DebugShellEngine", "DebugShellInterpreter", "DebugShellTrace",
+                .product(name: "DequeModule", package: "swift-collections"),
+            ],
+            swiftSettings: strict),
         // Test support for tools: transcript replay, so examples are tests.
-        .target(name: "DebugShellTesting", dependencies: ["DebugShell", core], swiftSettings: strict),
+        .target(
+            name: "DebugShellTesting", dependencies: ["DebugShell", "DebugShellInterpreter", core], swiftSettings: strict),
         // The tools: each a folder under Plugins/ that sees only the plugin API.
         .target(
             name: "FPSMeterTool", dependencies: [core], path: "Plugins/FPSMeter", swiftSettings: strict),
@@ -54,15 +72,25 @@ let package = Package(
         .executableTarget(
             name: "debugsh",
             dependencies: [
-                "DebugShell", "BuiltInTools", "CReadline",
+                "DebugShell", "DebugShellInterpreter", "BuiltInTools", "CReadline",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
 
         .testTarget(name: "DebugShellCoreTests", dependencies: [core, "DebugShellTesting"], swiftSettings: strict),
-        .testTarget(name: "DebugShellTests", dependencies: ["DebugShell", "DebugShellTesting"], swiftSettings: strict),
         .testTarget(
-            name: "BuiltInToolsTests", dependencies: ["BuiltInTools", "DebugShell", "DebugShellTesting"],
+            name: "DebugShellEngineTests", dependencies: ["DebugShellEngine", "DebugShellTesting", core],
+            swiftSettings: strict),
+        .testTarget(
+            name: "DebugShellInterpreterTests", dependencies: ["DebugShellInterpreter", "DebugShellTesting", core],
+            swiftSettings: strict),
+        .testTarget(
+            name: "DebugShellTests",
+            dependencies: ["DebugShell", "DebugShellEngine", "DebugShellInterpreter", "DebugShellTesting"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "BuiltInToolsTests",
+            dependencies: ["BuiltInTools", "DebugShell", "DebugShellTrace", "DebugShellTesting"],
             swiftSettings: strict),
         .testTarget(
             name: "FPSMeterToolTests",

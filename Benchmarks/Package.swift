@@ -18,7 +18,7 @@ let package = Package(
         .target(
             name: "EngineWorkload",
             dependencies: [
-                .product(name: "DebugShell", package: "debugsh"),
+                .product(name: "DebugShellEngine", package: "debugsh"),
                 .product(name: "DebugShellCore", package: "DebugShellCore"),
             ],
             path: "Sources/EngineWorkload"),

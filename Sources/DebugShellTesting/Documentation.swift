@@ -1,5 +1,6 @@
 import DebugShell
 import DebugShellCore
+import DebugShellInterpreter
 
 /// Generates docs/Commands.md from the declarations, so the reference never drifts from `help`
 /// (SwiftLint and swift-format generate their rule docs the same way).

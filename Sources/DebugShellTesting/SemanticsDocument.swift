@@ -1,7 +1,7 @@
 import Foundation
 
 /// Reads docs/Semantics.md — the rules of the simulated device — and writes the Swift table the
-/// binary carries (Sources/DebugShell/Session/RuleBook.swift), so `help <rule>` needs no file.
+/// binary carries (Sources/DebugShellInterpreter/RuleBook+Generated.swift), so `help <rule>` needs no file.
 ///
 /// The document's shape: a section `## DL — display links` per group, a heading
 /// `### DL7 — Title` per rule or worked example, then its text, a paragraph starting `Why:`
@@ -88,13 +88,13 @@ public enum SemanticsDocument {
             // A test fails when this file and the document differ.
 
             extension RuleBook {
-                static let groups: [RuleGroup] = [
+                public static let groups: [RuleGroup] = [
 
             """
         for g in groups {
             out += "        RuleGroup(id: \(literal(g.id)), title: \(literal(g.title))),\n"
         }
-        out += "    ]\n\n    static let rules: [DeviceRule] = [\n"
+        out += "    ]\n\n    public static let rules: [DeviceRule] = [\n"
         for r in rules {
             out += "        DeviceRule(\n"
             out += "            id: \(literal(r.id)),\n"

@@ -1,4 +1,5 @@
 import DebugShell
+import DebugShellInterpreter
 
 #if canImport(Glibc)
     import Glibc

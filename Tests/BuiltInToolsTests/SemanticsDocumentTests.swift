@@ -16,7 +16,7 @@ import Testing
     }
 
     @Test func theBinarysRuleBookMatchesTheDocument() throws {
-        let url = Self.root.appendingPathComponent("Sources/DebugShell/Session/RuleBook.swift")
+        let url = Self.root.appendingPathComponent("Sources/DebugShellInterpreter/RuleBook+Generated.swift")
         let generated = try SemanticsDocument.ruleBookSource(Self.document())
         if ProcessInfo.processInfo.environment["DEBUGSH_UPDATE_DOCS"] != nil {
             try generated.write(to: url, atomically: true, encoding: .utf8)

@@ -4,6 +4,7 @@ import Foundation
 import Testing
 
 @testable import DebugShell
+@testable import DebugShellTrace
 
 /// The Chrome trace of the simulated timeline, read back as JSON and checked against the
 /// simulation: what the trace shows is what the metrics say.

@@ -3,6 +3,8 @@ import DebugShellTesting
 import Testing
 
 @testable import DebugShell
+@testable import DebugShellEngine
+@testable import DebugShellInterpreter
 
 /// A sink that calls `onWrite` with each text written, after keeping it.
 final class WatchingSink: OutputSink {

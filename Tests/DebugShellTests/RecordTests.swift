@@ -4,6 +4,8 @@ import Foundation
 import Testing
 
 @testable import DebugShell
+@testable import DebugShellEngine
+@testable import DebugShellInterpreter
 
 /// `record` writes the session's commands, each at the instant it was issued, with `run to` and
 /// `run through` lines that move time as the session did; replayed as a script they reproduce

@@ -3,6 +3,8 @@ import DebugShellTesting
 import Testing
 
 @testable import DebugShell
+@testable import DebugShellEngine
+@testable import DebugShellInterpreter
 
 /// A tool whose declaration is whatever the test sets, to check the registry's validation.
 final class DeclaredTool: DebugTool {

@@ -3,6 +3,8 @@ import DebugShellTesting
 import Testing
 
 @testable import DebugShell
+@testable import DebugShellEngine
+@testable import DebugShellInterpreter
 
 /// `help <rule>` and the rules in help texts and `apropos` (docs/Semantics.md, Decisions.md).
 @Suite struct RuleHelpTests {

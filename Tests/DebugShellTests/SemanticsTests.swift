@@ -3,6 +3,8 @@ import DebugShellTesting
 import Testing
 
 @testable import DebugShell
+@testable import DebugShellEngine
+@testable import DebugShellInterpreter
 
 /// Records what happened, in order, as short lines.
 final class Trace: DeviceObserver {

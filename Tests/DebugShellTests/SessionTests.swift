@@ -3,6 +3,8 @@ import DebugShellTesting
 import Testing
 
 @testable import DebugShell
+@testable import DebugShellEngine
+@testable import DebugShellInterpreter
 
 /// Replays a transcript with the counter tool registered and checks it.
 func expectTranscript(_ transcript: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {

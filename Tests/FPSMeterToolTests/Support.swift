@@ -23,7 +23,7 @@ final class MeterRun {
             tools: [FPSMeter.self], options: SessionOptions(json: json, interactive: true), sink: sink)
     }
 
-    var engine: DeviceEngine { session.engine }
+    var engine: any SimulatedDevice { session.engine }
 
     /// The session's FPS meter.
     var meter: FPSMeter {

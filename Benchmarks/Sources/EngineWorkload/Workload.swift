@@ -1,5 +1,5 @@
-import DebugShell
 import DebugShellCore
+import DebugShellEngine
 
 /// The peers' workload (Benchmarks/Peers/simmodel.py) expressed in debugsh: an animation with
 /// 4 ms of main-thread work per tick, a 21 ms stall every 2 s (about the peers' 120th-frame

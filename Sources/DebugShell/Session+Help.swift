@@ -1,0 +1,188 @@
+import DebugShellCore
+import DebugShellEngine
+import DebugShellInterpreter
+import DebugShellTrace
+
+extension Session {
+    var helpRenderer: HelpRenderer { HelpRenderer(registry: registry, width: options.width) }
+
+    /// `help [command [verb]]`, `help <metric>`, `help <setting>`, `help <rule>`.
+    func help(_ topic: [String]) throws(CommandError) -> CommandOutput {
+        let renderer = helpRenderer
+        guard let first = topic.first else {
+            return CommandOutput(text: renderer.overview(), json: .fields(["topic": .null]))
+        }
+        if let rule = RuleBook.rule(first) {
+            guard topic.count == 1 else {
+                throw CommandError("unexpected argument '\(topic[1])' after rule \(rule.id)")
+            }
+            return CommandOutput(
+                text: renderer.rule(rule),
+                json: .fields([
+                    "rule": .string(rule.id), "title": .string(rule.title),
+                    "part_of": rule.parent.map(JSONValue.string) ?? .null,
+                    "text": .string(HelpRenderer.plain(rule.text)),
+                    "sources": .array(rule.sources.map(JSONValue.string)),
+                    "why": .string(HelpRenderer.plain(rule.why)),
+                    "touches": .array(rule.touches.map(JSONValue.string)),
+                ]))
+        }
+        if first.contains(".") {
+            if let spec = Session.coreMetrics.first(where: { $0.name == first }) ?? registry.metricSpec(first) {
+                let text = "\(first) (metric, \(spec.type.rawValue)) — \(spec.abstract)"
+                return CommandOutput(
+                    text: text + renderer.rulesCited(in: text).dropLast(),
+                    json: .fields([
+                        "metric": .string(first), "type": .string(spec.type.rawValue),
+                        "abstract": .string(spec.abstract),
+                    ]))
+            }
+            if let spec = settings.spec(first) {
+                let text =
+                    "\(first) (setting, \(spec.kind.placeholder), default \(spec.defaultValue)) — \(spec.abstract)"
+                return CommandOutput(
+                    text: text + renderer.rulesCited(in: text).dropLast(),
+                    json: .fields([
+                        "setting": .string(first), "default": .string(spec.defaultValue),
+                        "abstract": .string(spec.abstract),
+                    ]))
+            }
+            if !RuleBook.looksLikeRuleID(first) {
+                throw CommandError("no help for '\(first)': not a command, metric, setting or rule")
+            }
+        }
+        if registry.command(exactly: first) == nil, let alias = aliases[first] {
+            return try aliasHelp(first, alias, topic: topic)
+        }
+        if RuleBook.looksLikeRuleID(first), registry.command(exactly: first) == nil {
+            throw CommandError("no rule '\(first)' in docs/Semantics.md ('help' lists the rules)")
+        }
+        let command = try parser.resolveCommand(Word(first))
+        if topic.count == 1 {
+            return CommandOutput(text: renderer.command(command), json: .fields(["topic": .string(command.spec.name)]))
+        }
+        var rest = [Word(topic[1])][...]
+        let verb = try parser.resolveVerb(of: command.spec, words: &rest)
+        guard rest.isEmpty else {
+            throw CommandError("'\(command.spec.name)' has no verb '\(topic[1])'")
+        }
+        let label = verb.name.isEmpty ? command.spec.name : "\(command.spec.name) \(verb.name)"
+        return CommandOutput(text: renderer.verb(verb, of: command.spec), json: .fields(["topic": .string(label)]))
+    }
+
+    /// `help r`: what the alias stands for, then the help of the command it runs.
+    private func aliasHelp(_ name: String, _ alias: UserAlias, topic: [String]) throws(CommandError) -> CommandOutput {
+        let head =
+            "\(name) is an alias\(alias.builtIn ? " (built-in)" : ""): \(name) = \(Session.escaped(alias.expansion))"
+        let expansion = (try? Lexer.lexLine(alias.expansion, line: 1).first?.words.map(\.text)) ?? nil
+        guard let words = expansion, let command = words.first, registry.command(exactly: command) != nil else {
+            return CommandOutput(
+                text: head, json: .fields(["alias": .string(name), "expansion": .string(alias.expansion)]))
+        }
+        // `help r` is `help run`; a verb typed after the alias counts as the expansion's (`help c`).
+        let verbWord = words.count > 1 ? words[1] : topic.dropFirst().first
+        var withVerb: CommandOutput?
+        if let verbWord { withVerb = try? help([command, verbWord]) }
+        let inner: CommandOutput
+        if let withVerb { inner = withVerb } else { inner = try help([command]) }
+        return CommandOutput(
+            text: head + "\n\n" + inner.text,
+            json: .object([("alias", .string(name)), ("expansion", .string(alias.expansion)), ("help", inner.json)]))
+    }
+
+    /// `<command> --help` and `<command> <verb> --help`: what `help <command> [<verb>]` prints.
+    func helpAsked(by parsed: ParsedCommand) -> CommandOutput {
+        let renderer = helpRenderer
+        let spec = parsed.command.spec
+        if parsed.verbNamed || spec.namedVerbs.isEmpty {
+            let label = parsed.verb.name.isEmpty ? spec.name : "\(spec.name) \(parsed.verb.name)"
+            let text = spec.namedVerbs.isEmpty ? renderer.command(parsed.command) : renderer.verb(parsed.verb, of: spec)
+            return CommandOutput(text: text, json: .fields(["topic": .string(label)]))
+        }
+        return CommandOutput(text: renderer.command(parsed.command), json: .fields(["topic": .string(spec.name)]))
+    }
+
+    /// `apropos <word or phrase>`: every command, verb, option, metric, setting, event and rule
+    /// whose help mentions it, best matches first: the phrase as a whole word of the topic's name
+    /// (`main.hangs` for `hangs`), then starting a word of the name (`main.hangs` for `hang`),
+    /// then a whole word of the help text, then starting a word of it, then anywhere (`changes`
+    /// for `hang`). Ties keep the order of `help`.
+    func apropos(_ phrase: String) -> CommandOutput {
+        let needle = Array(phrase.lowercased().unicodeScalars)
+        var hits: [(rank: Int, topic: String, abstract: String)] = []
+        /// The rank of a topic: its name, then its texts; nil when nothing mentions the phrase.
+        func rank(name: String, _ texts: String...) -> Int? {
+            let inName = AproposMatch.quality(of: needle, in: name)
+            if let inName, inName < AproposMatch.substring { return inName }
+            let inText = texts.compactMap { AproposMatch.quality(of: needle, in: $0) }.min()
+            if let inText, inText < AproposMatch.substring { return inText + 2 }
+            return inName != nil || inText != nil ? 4 : nil
+        }
+        func add(_ rank: Int?, _ topic: String, _ abstract: String) {
+            if let rank { hits.append((rank, topic, abstract)) }
+        }
+        for c in registry.commands {
+            for verb in c.spec.verbs {
+                let label = verb.name.isEmpty ? c.spec.name : "\(c.spec.name) \(verb.name)"
+                let texts = [verb.abstract, verb.discussion ?? "", verb.name.isEmpty ? c.spec.abstract : ""]
+                add(
+                    rank(name: label, texts[0], texts[1], texts[2]), label,
+                    verb.name.isEmpty ? c.spec.abstract : verb.abstract)
+                for option in verb.options {
+                    add(
+                        rank(name: "--" + option.name, option.abstract), "option --\(option.name) of \(label)",
+                        option.abstract)
+                }
+            }
+        }
+        let metrics = Session.coreMetrics + registry.toolDescriptors.flatMap(\.metrics)
+        for m in metrics { add(rank(name: m.name, m.abstract), "metric \(m.name)", m.abstract) }
+        for s in settings.specs { add(rank(name: s.name, s.abstract), "setting \(s.name)", s.abstract) }
+        for e in registry.toolDescriptors.flatMap(\.events) {
+            add(rank(name: e.name, e.abstract), "event \(e.name)", e.abstract)
+        }
+        var rulesFound = Set<String>()
+        for rule in RuleBook.rules {
+            guard let r = rank(name: rule.id + " " + rule.title, HelpRenderer.plain(rule.text)) else { continue }
+            rulesFound.insert(rule.id)
+            // A step whose rule matched already is part of that hit.
+            if let parent = rule.parent, rulesFound.contains(parent) { continue }
+            hits.append((r, "rule \(rule.id)", rule.title))
+        }
+        guard !hits.isEmpty else {
+            return CommandOutput(text: "nothing matches '\(phrase)'", json: .array([]))
+        }
+        // A stable sort: within a rank, the order of `help`.
+        let ranked = hits.enumerated().sorted { a, b in
+            a.element.rank != b.element.rank ? a.element.rank < b.element.rank : a.offset < b.offset
+        }.map(\.element)
+        return CommandOutput(
+            text: ranked.map { "\($0.topic) — \($0.abstract)" }.joined(separator: "\n"),
+            json: .array(
+                ranked.map {
+                    .fields([
+                        "topic": .string($0.topic), "abstract": .string($0.abstract),
+                        "match": .string(AproposMatch.names[$0.rank]),
+                    ])
+                }))
+    }
+}
+
+extension Session {
+    /// The text `help <topic>` prints, for generated docs.
+    public func helpTextForDocs(_ topic: String) -> String {
+        let words = topic.split(separator: " ").map(String.init)
+        return (try? help(words).text) ?? ""
+    }
+
+    /// A settings table row for generated docs.
+    public func runHelpText(_ setting: String) -> String? {
+        guard let spec = settings.spec(setting) else { return nil }
+        return "| `\(spec.name)` | `\(spec.kind.placeholder)` | \(spec.defaultValue) | \(spec.abstract) |\n"
+    }
+}
+
+extension Session {
+    /// The user's text with control characters escaped (``VisibleText``).
+    static func escaped(_ text: String) -> String { VisibleText.escaped(text) }
+}

@@ -1,0 +1,267 @@
+import DebugShellCore
+
+/// Help generated from the declarations: the same text for built-ins and tools (docs/Commands.md
+/// is generated from it), and the rules of the simulated device (docs/Semantics.md).
+public struct HelpRenderer {
+    var registry: ToolRegistry
+    var width: Int
+
+    public init(registry: ToolRegistry, width: Int) {
+        self.registry = registry
+        self.width = width
+    }
+
+    public func overview() -> String {
+        var out = "debugsh — a debug-tools shell for frame pacing, on a simulated iOS device.\n\nBUILT-IN COMMANDS:\n"
+        let builtIns = registry.commands.filter { $0.owner == .builtIn }
+        out += table(builtIns.map { ($0.spec.name, $0.spec.abstract) })
+        out += "\nTOOLS:\n"
+        if registry.toolDescriptors.isEmpty {
+            out += "  (none registered)\n"
+        }
+        for (index, d) in registry.toolDescriptors.enumerated() {
+            out += wrap("\(d.name) — \(d.abstract)", indent: 2, hanging: 4) + "\n"
+            let commands = registry.commands.filter { $0.owner == .tool(index) }
+            out += table(commands.map { ($0.spec.name, $0.spec.abstract) }, indent: 4)
+        }
+        out += "\nRULES OF THE SIMULATED DEVICE (docs/Semantics.md):\n"
+        var rows = RuleBook.groups.map { group in
+            let main = RuleBook.mainRules(of: group.id)
+            let span = main.count > 1 ? "\(main[0].id)–\(main[main.count - 1].id)" : main.first?.id ?? group.id
+            return (span, group.title)
+        }
+        rows.append(("examples", RuleBook.rules.filter(\.isWorkedExample).map(\.id).joined(separator: ", ")))
+        out += table(rows)
+        out +=
+            "\n"
+            + wrap(
+                "Type 'help <command>' for its verbs, options and examples, 'help <rule>' for a rule (help DL7);"
+                    + " 'apropos <word>' searches all help.", indent: 0, hanging: 0)
+        return out
+    }
+
+    public func command(_ c: RegisteredCommand) -> String {
+        let spec = c.spec
+        var out = "\(spec.name) — \(spec.abstract)\n"
+        if let discussion = spec.discussion { out += "\n" + wrap(discussion, indent: 0, hanging: 0) + "\n" }
+        let named = spec.namedVerbs
+        if named.isEmpty, let only = spec.verbs.first {
+            out += "\nUSAGE: " + CommandParser.usage(only, label: spec.name) + "\n"
+            out += details(only)
+        } else {
+            out += "\nUSAGE:\n"
+            for verb in spec.verbs {
+                let label = verb.name.isEmpty ? spec.name : "\(spec.name) \(verb.name)"
+                out += wrap(CommandParser.usage(verb, label: label), indent: 2, hanging: 6) + "\n"
+            }
+            out += "\nVERBS:\n"
+            var rows: [(String, String)] = []
+            for verb in spec.verbs {
+                var abstract = verb.abstract
+                if verb.name == spec.defaultVerb { abstract += verb.name.isEmpty ? "" : " (the default)" }
+                if !verb.aliases.isEmpty { abstract += " (also: \(verb.aliases.joined(separator: ", ")))" }
+                rows.append((verb.name.isEmpty ? "(none)" : verb.name, abstract))
+            }
+            out += table(rows)
+            let examples = spec.examples
+            if !examples.isEmpty { out += "\nEXAMPLES:\n" + examplesText(examples) }
+            out += "\nType 'help \(spec.name) <verb>' for a verb's arguments and options.\n"
+        }
+        if !spec.aliases.isEmpty { out += "\nALIASES: \(spec.aliases.joined(separator: ", "))\n" }
+        var described = [spec.abstract, spec.discussion ?? ""]
+        if named.isEmpty, let only = spec.verbs.first {
+            described += descriptions(only)
+        } else {
+            described += spec.verbs.map(\.abstract)
+        }
+        out += rulesCited(in: described.joined(separator: "\n"))
+        return trimmedEnd(out)
+    }
+
+    public func verb(_ verb: VerbSpec, of spec: CommandSpec) -> String {
+        let label = verb.name.isEmpty ? spec.name : "\(spec.name) \(verb.name)"
+        var out = "\(label) — \(verb.abstract)\n"
+        if let discussion = verb.discussion { out += "\n" + wrap(discussion, indent: 0, hanging: 0) + "\n" }
+        out += "\nUSAGE: " + CommandParser.usage(verb, label: label) + "\n"
+        out += details(verb)
+        out += rulesCited(in: descriptions(verb).joined(separator: "\n"))
+        return trimmedEnd(out)
+    }
+
+    /// `help <rule>`: the rule's text, the kinds of source it rests on and why, what it touches.
+    /// A step of a rule (`S4.1`) prints its own text and points to the whole rule.
+    public func rule(_ rule: DeviceRule) -> String {
+        let parent = rule.parent.flatMap(RuleBook.rule)
+        var out = "\(rule.id) — \(rule.title)"
+        if let parent { out += " (a step of \(parent.id))" }
+        out += "\n\n"
+        out += paragraphs(rule.text) + "\n"
+        if rule.isWorkedExample {
+            out += "\nSOURCE: a worked example, computed from the rules it cites\n"
+        } else {
+            out += "\nSOURCE: " + rule.sources.joined(separator: ", ") + "\n"
+        }
+        if let parent {
+            out += "\nWHY: see 'help \(parent.id)' (\(parent.title)).\n"
+        } else if !rule.why.isEmpty {
+            out += "\nWHY:\n" + paragraphs(rule.why, indent: 2) + "\n"
+        }
+        if !rule.touches.isEmpty {
+            out += "\nTOUCHES:\n" + wrap(rule.touches.joined(separator: ", "), indent: 2, hanging: 2) + "\n"
+        }
+        let cited = RuleBook.citedIDs(in: rule.text + " " + rule.why).filter {
+            $0 != rule.id && $0 != rule.parent && RuleBook.rule($0)?.parent != rule.id
+        }
+        if !cited.isEmpty {
+            out += "\nSEE ALSO: " + RuleBook.compactList(cited) + "\n"
+        }
+        out += "\nIn docs/Semantics.md under \(rule.parent ?? rule.id)."
+        return out
+    }
+
+    /// The line that tells a reader of a help text which rules it cites and that `help <rule>`
+    /// prints them; empty when it cites none.
+    public func rulesCited(in text: String) -> String {
+        let ids = RuleBook.citedIDs(in: text)
+        guard let first = ids.first else { return "" }
+        let how = ids.count == 1 ? "type 'help \(first)'" : "type 'help <rule>', e.g. 'help \(first)'"
+        return "\n" + wrap("RULES: \(RuleBook.compactList(ids)) (\(how))", indent: 0, hanging: 2) + "\n"
+    }
+
+    /// A rule's Markdown as plain text: paragraphs wrapped, list items with a hanging indent.
+    private func paragraphs(_ markdown: String, indent: Int = 0) -> String {
+        var blocks: [String] = []
+        for block in markdown.split(separator: "\n\n", omittingEmptySubsequences: true) {
+            let lines = block.split(separator: "\n").map { HelpRenderer.plain(String($0)) }
+            blocks.append(
+                lines.map { line in
+                    let number = line.prefix(while: \.isNumber)
+                    let isItem = !number.isEmpty && line.dropFirst(number.count).hasPrefix(". ")
+                    return wrap(line, indent: indent + (isItem ? 2 : 0), hanging: indent + (isItem ? 5 : 0))
+                }.joined(separator: "\n"))
+        }
+        return blocks.joined(separator: "\n\n")
+    }
+
+    /// Markdown's `code` and **emphasis** marks removed.
+    public static func plain(_ markdown: String) -> String {
+        String(markdown.filter { $0 != "`" && $0 != "*" })
+    }
+
+    /// What a verb's help says about it, without its examples: where the rules it cites are.
+    private func descriptions(_ verb: VerbSpec) -> [String] {
+        [verb.abstract, verb.discussion ?? ""] + verb.arguments.map(\.abstract) + verb.options.map(\.abstract)
+    }
+
+    private func details(_ verb: VerbSpec) -> String {
+        var out = ""
+        if !verb.arguments.isEmpty {
+            out += "\nARGUMENTS:\n"
+            out += table(verb.arguments.map { ("<\($0.name)\($0.isRest ? "…" : "")>", $0.abstract) })
+        }
+        if !verb.options.isEmpty {
+            out += "\nOPTIONS:\n"
+            out += table(
+                verb.options.map { option in
+                    var abstract = option.abstract
+                    if let d = option.defaultText { abstract += " (default: \(d))" }
+                    return (option.usage, abstract)
+                })
+        }
+        if !verb.examples.isEmpty { out += "\nEXAMPLES:\n" + examplesText(verb.examples) }
+        return out
+    }
+
+    private func examplesText(_ examples: [Example]) -> String {
+        var blocks: [String] = []
+        for example in examples {
+            var lines = example.transcript.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }[
+                ...]
+            while let last = lines.last, Substring(last).trimmingSpaces.isEmpty { lines.removeLast() }
+            blocks.append(lines.map { Substring($0).trimmingSpaces.isEmpty ? "" : $0 }.joined(separator: "\n"))
+        }
+        return blocks.joined(separator: "\n\n") + "\n"
+    }
+
+    /// Two columns: names padded to the widest (at most 28), descriptions wrapped.
+    private func table(_ rows: [(String, String)], indent: Int = 2) -> String {
+        let column = min(28, rows.map(\.0.count).max() ?? 0)
+        var out = ""
+        for (name, text) in rows {
+            let pad = String(repeating: " ", count: indent)
+            if name.count > column {
+                out += pad + name + "\n"
+                out += wrap(text, indent: indent + column + 2, hanging: indent + column + 2) + "\n"
+            } else {
+                let head = pad + name.padding(column) + "  "
+                out += head + String(wrap(text, indent: head.count, hanging: head.count).dropFirst(head.count)) + "\n"
+            }
+        }
+        return out
+    }
+
+    /// Wraps words to the width; the first line indented by `indent`, the others by `hanging`.
+    func wrap(_ text: String, indent: Int, hanging: Int) -> String {
+        var lines: [String] = []
+        var line = String(repeating: " ", count: indent)
+        var lineHasWord = false
+        for word in text.split(separator: " ") {
+            if lineHasWord && line.count + 1 + word.count > width {
+                lines.append(line)
+                line = String(repeating: " ", count: hanging)
+                lineHasWord = false
+            }
+            line += (lineHasWord ? " " : "") + word
+            lineHasWord = true
+        }
+        lines.append(line)
+        return lines.joined(separator: "\n")
+    }
+
+    private func trimmedEnd(_ s: String) -> String {
+        var s = Substring(s)
+        while s.last == "\n" { s = s.dropLast() }
+        return String(s)
+    }
+}
+
+extension Substring {
+    var trimmingSpaces: Substring {
+        var s = self
+        while s.first == " " { s = s.dropFirst() }
+        while s.last == " " { s = s.dropLast() }
+        return s
+    }
+}
+
+/// How well `apropos` found a phrase in a text.
+public enum AproposMatch {
+    static let wholeWord = 0
+    static let wordStart = 1
+    public static let substring = 2
+    /// The ranks' names in JSON.
+    public static let names = ["name", "name-prefix", "word", "word-prefix", "substring"]
+
+    /// The best place `needle` (lowercased) has in `text`: a whole word, the start of a word,
+    /// anywhere; nil when it is not there. Words are runs of letters and digits.
+    public static func quality(of needle: [Unicode.Scalar], in text: String) -> Int? {
+        guard !needle.isEmpty else { return substring }
+        let hay = Array(text.lowercased().unicodeScalars)
+        guard hay.count >= needle.count else { return nil }
+        var best: Int?
+        for start in 0...(hay.count - needle.count) where hay[start] == needle[0] {
+            guard hay[start..<(start + needle.count)].elementsEqual(needle) else { continue }
+            let end = start + needle.count
+            let startsWord = start == 0 || !isWordScalar(hay[start - 1]) || !isWordScalar(needle[0])
+            let endsWord = end == hay.count || !isWordScalar(hay[end]) || !isWordScalar(needle[needle.count - 1])
+            let found = startsWord ? (endsWord ? wholeWord : wordStart) : substring
+            best = min(best ?? found, found)
+            if best == wholeWord { break }
+        }
+        return best
+    }
+
+    private static func isWordScalar(_ s: Unicode.Scalar) -> Bool {
+        s.properties.isAlphabetic || ("0"..."9").contains(s)
+    }
+}

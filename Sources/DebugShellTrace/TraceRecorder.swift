@@ -1,0 +1,592 @@
+import DebugShellCore
+
+/// What a trace records: each category a set of tracks (`trace start --categories …`).
+public struct TraceCategories: OptionSet, Sendable, Hashable {
+    public var rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    /// Vsyncs, presents and hitches.
+    public static let display = TraceCategories(rawValue: 1 << 0)
+    /// The main thread's items and run-loop iterations.
+    public static let main = TraceCategories(rawValue: 1 << 1)
+    /// The render server's renders.
+    public static let render = TraceCategories(rawValue: 1 << 2)
+    /// Background queues' dispatch handlers.
+    public static let queues = TraceCategories(rawValue: 1 << 3)
+    /// Run-loop mode spans.
+    public static let modes = TraceCategories(rawValue: 1 << 4)
+    /// Counters: presented FPS, main-thread busy, tools' own.
+    public static let counters = TraceCategories(rawValue: 1 << 5)
+    /// Tools' events and slices.
+    public static let tools = TraceCategories(rawValue: 1 << 6)
+
+    public static let all: TraceCategories = [.display, .main, .render, .queues, .modes, .counters, .tools]
+
+    /// The categories by name, in the order help lists them.
+    public static let names: [(String, TraceCategories)] = [
+        ("display", .display), ("main", .main), ("render", .render), ("queues", .queues), ("modes", .modes),
+        ("counters", .counters), ("tools", .tools),
+    ]
+
+    public var words: [String] { TraceCategories.names.filter { contains($0.1) }.map(\.0) }
+}
+
+/// One event of a trace, packed: a slice `[start, end)`, an instant (`start == end`) or a
+/// counter value, on a track of a simulation, with a name and a few numbers whose meaning its
+/// kind gives. Variable arguments (a tool's) live beside the ring, by sequence number.
+struct TraceRecord {
+    enum Kind: UInt8 {
+        /// A main-thread item; `a`: its `MainThreadItem.Kind` index, `b`: its iteration.
+        case mainItem
+        /// A main-thread item that is a timer's callback or handler: `a` its scheduled time, `b`
+        /// its data, `c` the timer, `d` the item's kind index × 256 + the cause of its lateness
+        /// (0 none).
+        case timerItem
+        /// A run-loop iteration enclosing its items; `a`: its number.
+        case iteration
+        /// A background dispatch handler on its queue's track; `a`: scheduled, `b`: data, `d`: cause.
+        case queueHandler
+        /// A render; `a`: the frame.
+        case render
+        /// A present (instant); `a`: the frame, `b`: the expected present, `c`: merged frames.
+        case present
+        /// A hitch `[present − hitch, present)`; `a`: the frame, `b`: expected present, `c`: cause
+        /// (1 commit, 2 render, 3 both).
+        case hitch
+        /// A vsync (instant); `a`: its index.
+        case vsync
+        /// A run-loop mode span; `a`: 0 default, 1 tracking.
+        case mode
+        /// A counter value at `start`; `a`: the value in thousandths.
+        case counter
+        /// A tool's event (instant) or slice, arguments beside the ring.
+        case toolEvent, toolSlice
+    }
+
+    var start: Int64
+    var end: Int64
+    var a: Int64
+    var b: Int64
+    var name: Int32
+    var track: Int32
+    var c: Int32
+    var d: Int16
+    var kind: Kind
+    /// Which simulation (a `reset` starts another): the trace's process id.
+    var process: UInt8
+}
+
+/// Records the simulated timeline for a Chrome trace (`trace start`, `--trace`): the display,
+/// the main thread, the render server, background queues, run-loop modes, counters and the
+/// tools' events, as the device's observations arrive.
+///
+/// Its stored properties are `@exclusivity(unchecked)`, as the engine's are: it is called for
+/// every observation, from the one isolation domain that owns the device.
+///
+/// Bounded: it keeps the newest ``limit`` events in a ring, dropping the oldest once full (as
+/// Perfetto's ring-buffer mode does), and says so. Per event it does a constant amount of work —
+/// a 48-byte record and, for a name seen before, a dictionary lookup; strings and JSON are built
+/// only when the trace is saved.
+public final class TraceRecorder: DeviceObserver {
+    /// The default bound, in events (about 48 MB of records).
+    public static let defaultLimit = 1_000_000
+
+    public let categories: TraceCategories
+    public let limit: Int
+    /// Events recorded in all, kept or dropped.
+    @exclusivity(unchecked) public private(set) var recorded: Int64 = 0
+    /// Whether it still records (`trace stop` ends that; the events stay for `trace save`).
+    @exclusivity(unchecked) public private(set) var isRecording = true
+    /// Set once the ring is full and starts dropping: the session reports it once.
+    @exclusivity(unchecked) public var limitReached = false
+    /// When it started, in the first simulation.
+    public let startedAt: SimTime
+
+    @exclusivity(unchecked) private var ring: [TraceRecord] = []
+    @exclusivity(unchecked) private var head = 0
+    /// Tool arguments by record sequence number (only tool events and slices have them).
+    @exclusivity(unchecked) private var extras: [Int64: [(String, JSONValue)]] = [:]
+    /// Interned names, escaped for JSON once.
+    @exclusivity(unchecked) private(set) var names: [String] = []
+    @exclusivity(unchecked) private var nameIndex: [String: Int32] = [:]
+
+    // Per simulation.
+    private weak var device: (any SimulatedDevice)?
+    @exclusivity(unchecked) private var token: ObserverToken?
+    /// The current simulation's process number (1, then 2 after a `reset`…).
+    @exclusivity(unchecked) private(set) var process: UInt8 = 0
+    /// Tracks used, per process, with their names (for the trace's metadata).
+    @exclusivity(unchecked) private(set) var trackNames: [UInt8: [Int32: String]] = [:]
+    /// Which fixed tracks (by bit) and background queues (by timer id) this process has named.
+    @exclusivity(unchecked) private var namedTracks: UInt64 = 0
+    @exclusivity(unchecked) private var namedQueues: [Bool] = []
+    /// Interned timer labels by timer id in this process, -1 unknown.
+    @exclusivity(unchecked) private var timerNames: [Int32] = []
+    /// Whether each dispatch timer runs on a background queue, by timer id in this process:
+    /// 0 not known yet, 1 no, 2 yes. A timer's queue never changes, so the device is asked once.
+    @exclusivity(unchecked) private var timerOnBackground: [UInt8] = []
+    /// The iteration being gathered: its number, start and end.
+    @exclusivity(unchecked) private var iteration: (number: Int64, start: Int64, end: Int64)?
+    /// The start of the current mode's span, and the mode.
+    @exclusivity(unchecked) private var modeSince: (time: Int64, mode: RunLoopMode) = (0, .default)
+    /// Presents of the last second, for the presented-FPS counter.
+    @exclusivity(unchecked) private var recentPresents: [Int64] = []
+    @exclusivity(unchecked) private var recentHead = 0
+    /// Main-thread items whose seconds are not all reported yet, for the busy counter.
+    @exclusivity(unchecked) private var busyItems: [(start: Int64, end: Int64)] = []
+    @exclusivity(unchecked) private var busyHead = 0
+    /// The next whole second whose busy ratio is to be reported, and the last value reported.
+    @exclusivity(unchecked) private var busySecond: Int64 = 0
+    @exclusivity(unchecked) private var lastBusy: Int64 = -1
+
+    // Track numbers within a process.
+    static let mainTrack: Int32 = 1
+    static let renderTrack: Int32 = 2
+    static let displayTrack: Int32 = 3
+    static let hitchTrack: Int32 = 4
+    static let modeTrack: Int32 = 5
+    static let toolEventTrack: Int32 = 6
+    /// Tools' own tracks: this plus the tool's index.
+    static let toolTrackBase: Int32 = 100
+    /// Background queues: this plus the timer's id.
+    static let queueTrackBase: Int32 = 1000
+
+    /// Names every trace has, interned first, so the hot path never hashes them.
+    enum Fixed: Int32, CaseIterable {
+        case iteration, defaultMode, trackingMode, vsync, render, present, hitch, commitHitch, renderHitch, bothHitch
+        case presentedFPS, mainBusy, commit
+
+        var text: String {
+            switch self {
+            case .iteration: return "run loop iteration"
+            case .defaultMode: return RunLoopMode.default.rawValue
+            case .trackingMode: return RunLoopMode.tracking.rawValue
+            case .vsync: return "vsync"
+            case .render: return "render"
+            case .present: return "present"
+            case .hitch: return "hitch"
+            case .commitHitch: return "commit hitch"
+            case .renderHitch: return "render hitch"
+            case .bothHitch: return "commit+render hitch"
+            case .presentedFPS: return "Presented FPS"
+            case .mainBusy: return "Main thread busy"
+            case .commit: return "commit"
+            }
+        }
+    }
+
+    public init(categories: TraceCategories = .all, limit: Int = TraceRecorder.defaultLimit, at time: SimTime) {
+        self.categories = categories
+        self.limit = max(1, limit)
+        startedAt = time
+        ring.reserveCapacity(min(self.limit, 1 << 16))
+        for name in Fixed.allCases { _ = intern(name.text) }
+    }
+
+    /// Records the device's timeline from now on: a fresh simulation is a new process.
+    public func attach(_ device: any SimulatedDevice) {
+        detach()
+        guard isRecording else { return }
+        self.device = device
+        process &+= 1
+        iteration = nil
+        modeSince = (device.now.nanoseconds, device.mode)
+        recentPresents = []
+        recentHead = 0
+        busyItems = []
+        busyHead = 0
+        busySecond = device.now.nanoseconds / 1_000_000_000
+        lastBusy = -1
+        var kinds: ObservationKinds = []
+        if categories.contains(.display) { kinds.formUnion([.vsync, .present]) }
+        if categories.contains(.main) { kinds.formUnion([.mainItem, .timerFired]) }
+        if categories.contains(.queues) { kinds.formUnion(.timerFired) }
+        if categories.contains(.render) { kinds.formUnion(.render) }
+        if categories.contains(.modes) { kinds.formUnion(.modeChange) }
+        if categories.contains(.counters) { kinds.formUnion([.present, .mainItem]) }
+        token = device.addObserver(self, kinds: kinds)
+        namedTracks = 0
+        namedQueues = []
+        timerNames = []
+        timerOnBackground = []
+        // Tracks the open spans of a save need, named before it writes its metadata.
+        if categories.contains(.main) { name(track: TraceRecorder.mainTrack) }
+        if categories.contains(.modes) { name(track: TraceRecorder.modeTrack) }
+    }
+
+    /// Stops observing the current device (a `reset` replaces it, or `trace stop`).
+    func detach() {
+        closeOpenSpans()
+        if let token, let device { device.removeObserver(token) }
+        token = nil
+        device = nil
+    }
+
+    /// `trace stop`: no more events; what was recorded stays.
+    public func stop() {
+        detach()
+        isRecording = false
+    }
+
+    /// Events kept now.
+    public var kept: Int { ring.count }
+
+    /// Bytes the trace holds: its records (at least the first reservation), names and tool
+    /// arguments, roughly — computed from counts, so the same trace reports the same figure.
+    public var memoryBytes: Int {
+        max(ring.count, min(limit, 1 << 16)) * MemoryLayout<TraceRecord>.stride
+            + names.reduce(0) { $0 + $1.utf8.count + 16 } + extras.count * 96
+    }
+
+    // MARK: Recording
+
+    @inline(__always)
+    private func append(_ record: TraceRecord, extra: [(String, JSONValue)]? = nil) {
+        let sequence = recorded
+        recorded += 1
+        if ring.count < limit {
+            ring.append(record)
+        } else {
+            if !limitReached { limitReached = true }
+            extras.removeValue(forKey: sequence - Int64(limit))
+            ring[head] = record
+            head = head + 1 == limit ? 0 : head + 1
+        }
+        if let extra { extras[sequence] = extra }
+    }
+
+    /// The interned index of a name.
+    @inline(__always)
+    func intern(_ text: String) -> Int32 {
+        if let index = nameIndex[text] { return index }
+        let index = Int32(names.count)
+        names.append(text)
+        nameIndex[text] = index
+        return index
+    }
+
+    /// Names one of the fixed tracks in this process, once.
+    @inline(__always)
+    private func name(track: Int32) {
+        guard namedTracks & (1 << UInt64(track)) == 0 else { return }
+        namedTracks |= 1 << UInt64(track)
+        trackNames[process, default: [:]][track] = TraceRecorder.trackTitles[Int(track)]
+    }
+
+    static let trackTitles = ["", "Main thread", "Render server", "Display", "Hitches", "Run loop mode", "Tool events"]
+
+    /// The interned name of a timer's label, by its id: one hash per timer, not per firing.
+    @inline(__always)
+    private func timerName(_ id: TimerID) -> Int32 {
+        let i = id.rawValue
+        if i < timerNames.count, timerNames[i] >= 0 { return timerNames[i] }
+        if i >= timerNames.count { timerNames += Array(repeating: -1, count: i + 1 - timerNames.count) }
+        let index = intern(label(id))
+        timerNames[i] = index
+        return index
+    }
+
+    /// A timer's label, from the device's public timer info.
+    private func label(_ id: TimerID) -> String {
+        device?.timerInfo(id)?.label ?? "timer \(id.rawValue)"
+    }
+
+    private func record(
+        _ kind: TraceRecord.Kind, track: Int32, name: Int32, start: Int64, end: Int64, a: Int64 = 0, b: Int64 = 0,
+        c: Int32 = 0, d: Int16 = 0, extra: [(String, JSONValue)]? = nil
+    ) {
+        append(
+            TraceRecord(
+                start: start, end: end, a: a, b: b, name: name, track: track, c: c, d: d, kind: kind, process: process),
+            extra: extra)
+    }
+
+    public func device(_ device: any SimulatedDevice, observed observation: DeviceObservation) {
+        switch observation {
+        case .vsync(let time, let index):
+            reportBusy(before: time.nanoseconds)
+            guard categories.contains(.display) else { return }
+            name(track: TraceRecorder.displayTrack)
+            record(
+                .vsync, track: TraceRecorder.displayTrack, name: Fixed.vsync.rawValue, start: time.nanoseconds,
+                end: time.nanoseconds, a: index)
+        case .mainItem(let item):
+            mainItem(item)
+        case .timerFired(let firing):
+            timerFired(firing)
+        case .renderStarted(let frame, let start, let end):
+            name(track: TraceRecorder.renderTrack)
+            record(
+                .render, track: TraceRecorder.renderTrack, name: Fixed.render.rawValue, start: start.nanoseconds,
+                end: end.nanoseconds, a: frame)
+        case .presented(let info):
+            presented(info)
+        case .modeChanged(let time, let mode):
+            let t = time.nanoseconds
+            if t > modeSince.time {
+                name(track: TraceRecorder.modeTrack)
+                record(
+                    .mode, track: TraceRecorder.modeTrack, name: modeName(modeSince.mode), start: modeSince.time,
+                    end: t, a: modeSince.mode == .tracking ? 1 : 0)
+            }
+            modeSince = (t, mode)
+        case .commit, .animationTick:
+            break
+        }
+    }
+
+    private func mainItem(_ item: MainThreadItem) {
+        let start = item.start.nanoseconds
+        let end = item.end.nanoseconds
+        reportBusy(before: start)
+        if categories.contains(.counters) && end > start { busyItems.append((start, end)) }
+        guard categories.contains(.main) else { return }
+        if let current = iteration, current.number != item.iteration { closeIteration() }
+        if let current = iteration {
+            iteration = (current.number, current.start, max(current.end, end))
+        } else {
+            iteration = (item.iteration, start, end)
+        }
+        // A timer's, link's or handler's item is named by the firing that follows it (by timer id,
+        // without hashing its label); a block by its label; a commit is a commit.
+        let name: Int32
+        switch item.kind {
+        case .commit: name = Fixed.commit.rawValue
+        case .block: name = intern(item.label.isEmpty ? "block" : item.label)
+        case .timer, .displayLink, .dispatchHandler: name = -1
+        }
+        record(
+            .mainItem, track: TraceRecorder.mainTrack, name: name, start: start, end: end,
+            a: Int64(TraceRecorder.itemKinds.firstIndex(of: item.kind) ?? 0), b: item.iteration)
+    }
+
+    static let itemKinds: [MainThreadItem.Kind] = [.block, .commit, .timer, .displayLink, .dispatchHandler]
+
+    private func closeIteration() {
+        guard let current = iteration else { return }
+        iteration = nil
+        record(
+            .iteration, track: TraceRecorder.mainTrack, name: Fixed.iteration.rawValue, start: current.start,
+            end: current.end, a: current.number)
+    }
+
+    private func timerFired(_ f: TimerFiring) {
+        let cause = Int16(f.cause.map { TraceRecorder.causes.firstIndex(of: $0).map { $0 + 1 } ?? 0 } ?? 0)
+        if f.kind == .dispatchTimer, isBackground(f) {
+            guard categories.contains(.queues) else { return }
+            let id = f.id.rawValue
+            let track = TraceRecorder.queueTrackBase + Int32(truncatingIfNeeded: id)
+            if id >= namedQueues.count || !namedQueues[id] {
+                if id >= namedQueues.count { namedQueues += Array(repeating: false, count: id + 1 - namedQueues.count) }
+                namedQueues[id] = true
+                trackNames[process, default: [:]][track] = "Queue \(label(f.id))"
+            }
+            record(
+                .queueHandler, track: track, name: timerName(f.id), start: f.start.nanoseconds,
+                end: f.end.nanoseconds,
+                a: f.scheduled.nanoseconds, b: f.data, c: Int32(truncatingIfNeeded: f.id.rawValue), d: cause)
+            return
+        }
+        // A main-thread firing: its item was just recorded; it gains the timer's arguments.
+        guard categories.contains(.main), let last = lastIndex, ring[last].kind == .mainItem,
+            ring[last].start == f.start.nanoseconds, ring[last].process == process
+        else { return }
+        let itemKind = Int16(truncatingIfNeeded: ring[last].a)
+        ring[last].name = timerName(f.id)
+        ring[last].kind = .timerItem
+        ring[last].a = f.scheduled.nanoseconds
+        ring[last].b = f.data
+        ring[last].c = Int32(truncatingIfNeeded: f.id.rawValue)
+        ring[last].d = itemKind << 8 | cause
+    }
+
+    static let causes: [LatenessCause] = [.mode, .busy, .coalesced, .paused]
+
+    /// Whether a dispatch firing ran on a background queue: its device record says.
+    private func isBackground(_ f: TimerFiring) -> Bool {
+        let i = f.id.rawValue
+        if i < timerOnBackground.count, timerOnBackground[i] != 0 { return timerOnBackground[i] == 2 }
+        guard i >= 0 else { return false }
+        if i >= timerOnBackground.count {
+            timerOnBackground += Array(repeating: 0, count: i + 1 - timerOnBackground.count)
+        }
+        let background = device?.timerInfo(f.id)?.queue == .background
+        timerOnBackground[i] = background ? 2 : 1
+        return background
+    }
+
+    private var lastIndex: Int? {
+        guard !ring.isEmpty else { return nil }
+        return ring.count < limit ? ring.count - 1 : (head == 0 ? limit - 1 : head - 1)
+    }
+
+    private func presented(_ p: PresentInfo) {
+        let t = p.present.nanoseconds
+        reportBusy(before: t)
+        if categories.contains(.display) {
+            name(track: TraceRecorder.displayTrack)
+            record(
+                .present, track: TraceRecorder.displayTrack, name: Fixed.present.rawValue, start: t, end: t, a: p.frame,
+                b: p.expectedPresent.nanoseconds, c: Int32(clamping: p.mergedFrames))
+            if p.counted && p.hitch > .zero {
+                name(track: TraceRecorder.hitchTrack)
+                let cause: Int32 = (p.commitLate ? 1 : 0) | (p.renderLate ? 2 : 0)
+                record(
+                    .hitch, track: TraceRecorder.hitchTrack, name: Fixed.hitch.rawValue + cause,
+                    start: t - p.hitch.nanoseconds,
+                    end: t, a: p.frame, b: p.expectedPresent.nanoseconds, c: cause)
+            }
+        }
+        if categories.contains(.counters) {
+            // Presented FPS: presents in the second that ends at this one.
+            recentPresents.append(t)
+            while recentHead < recentPresents.count, recentPresents[recentHead] <= t - 1_000_000_000 {
+                recentHead += 1
+            }
+            if recentHead > 1024 {
+                recentPresents.removeFirst(recentHead)
+                recentHead = 0
+            }
+            counter(Fixed.presentedFPS.rawValue, MetricNumber(Int64(recentPresents.count - recentHead)), at: t)
+        }
+    }
+
+    /// Reports the main thread's busy ratio (RL6's measure) for every whole second that ended
+    /// by `t`, as a counter at the end of that second, when it changed. Seconds wholly idle or
+    /// wholly inside one item are passed in one step, so idle time and long stalls cost nothing.
+    private func reportBusy(before t: Int64) {
+        let second: Int64 = 1_000_000_000
+        guard categories.contains(.counters), t >= (busySecond + 1) * second else { return }
+        let last = t / second  // seconds before `last` are over
+        var s = busySecond
+        while s < last {
+            let lo = s * second
+            let hi = lo + second
+            while busyHead < busyItems.count, busyItems[busyHead].end <= lo { busyHead += 1 }
+            if busyHead == busyItems.count || busyItems[busyHead].start >= hi {
+                setBusy(0, at: hi)
+                let nextBusy = busyHead < busyItems.count ? busyItems[busyHead].start / second : last
+                s = max(s + 1, min(nextBusy, last))
+                continue
+            }
+            let first = busyItems[busyHead]
+            if first.start <= lo && first.end >= hi {
+                setBusy(1000, at: hi)
+                s = max(s + 1, min(first.end / second, last))
+                continue
+            }
+            var busy: Int64 = 0
+            var k = busyHead
+            while k < busyItems.count, busyItems[k].start < hi {
+                busy += min(busyItems[k].end, hi) - max(busyItems[k].start, lo)
+                k += 1
+            }
+            setBusy(MetricNumber(numerator: Int128(busy), denominator: Int128(second)).thousandths, at: hi)
+            s += 1
+        }
+        busySecond = last
+        if busyHead > 1024 {
+            busyItems.removeFirst(busyHead)
+            busyHead = 0
+        }
+    }
+
+    private func setBusy(_ thousandths: Int64, at t: Int64) {
+        guard thousandths != lastBusy else { return }
+        lastBusy = thousandths
+        counter(Fixed.mainBusy.rawValue, MetricNumber(thousandths: thousandths), at: t)
+    }
+
+    private func counter(_ name: Int32, _ value: MetricNumber, at t: Int64) {
+        record(.counter, track: 0, name: name, start: t, end: t, a: value.thousandths)
+    }
+
+    private func modeName(_ mode: RunLoopMode) -> Int32 {
+        mode == .tracking ? Fixed.trackingMode.rawValue : Fixed.defaultMode.rawValue
+    }
+
+    /// Spans still open when observation ends: the last iteration, the current mode.
+    private func closeOpenSpans() {
+        guard let device else { return }
+        closeIteration()
+        let now = device.now.nanoseconds
+        reportBusy(before: now)
+        if categories.contains(.modes), now > modeSince.time {
+            name(track: TraceRecorder.modeTrack)
+            record(
+                .mode, track: TraceRecorder.modeTrack, name: modeName(modeSince.mode), start: modeSince.time,
+                end: now, a: modeSince.mode == .tracking ? 1 : 0)
+            modeSince = (now, modeSince.mode)
+        }
+    }
+
+    // MARK: Tools
+
+    /// A tool's event: an instant on the tools' track, its fields as arguments.
+    public func toolEvent(_ event: ToolEvent) {
+        guard isRecording, categories.contains(.tools) else { return }
+        name(track: TraceRecorder.toolEventTrack)
+        let t = event.time.nanoseconds
+        record(
+            .toolEvent, track: TraceRecorder.toolEventTrack, name: intern(event.name), start: t, end: t,
+            extra: [("message", .string(event.message))] + event.fields)
+    }
+
+    /// A tool's slice on its own track.
+    public func toolSlice(
+        tool: Int, toolName: String, _ name: String, from start: SimTime, to end: SimTime, args: [(String, JSONValue)]
+    ) {
+        guard isRecording, categories.contains(.tools) else { return }
+        let track = TraceRecorder.toolTrackBase + Int32(tool)
+        if trackNames[process]?[track] == nil { trackNames[process, default: [:]][track] = "Tool \(toolName)" }
+        record(
+            .toolSlice, track: track, name: intern(name), start: start.nanoseconds,
+            end: max(start, end).nanoseconds, extra: args)
+    }
+
+    /// A tool's counter.
+    public func toolCounter(toolName: String, _ name: String, _ value: MetricNumber, at time: SimTime) {
+        guard isRecording, categories.contains(.counters) else { return }
+        counter(intern("\(toolName): \(name)"), value, at: time.nanoseconds)
+    }
+
+    // MARK: Reading
+
+    /// The kept records, oldest first, each with its sequence number; then, while recording,
+    /// the spans still open at now — the current run-loop iteration and mode — as they stand.
+    func forEachRecord(_ body: (Int64, TraceRecord) throws -> Void) rethrows {
+        let first = recorded - Int64(ring.count)
+        let start = ring.count < limit ? 0 : head
+        for k in 0..<ring.count {
+            try body(first + Int64(k), ring[(start + k) % ring.count])
+        }
+        guard let device else { return }
+        if let current = iteration {
+            try body(
+                -1,
+                TraceRecord(
+                    start: current.start, end: current.end, a: current.number, b: 0, name: Fixed.iteration.rawValue,
+                    track: TraceRecorder.mainTrack, c: 0, d: 0, kind: .iteration, process: process))
+        }
+        let now = device.now.nanoseconds
+        if categories.contains(.modes), now > modeSince.time {
+            try body(
+                -1,
+                TraceRecord(
+                    start: modeSince.time, end: now, a: modeSince.mode == .tracking ? 1 : 0, b: 0,
+                    name: modeName(modeSince.mode), track: TraceRecorder.modeTrack, c: 0, d: 0, kind: .mode,
+                    process: process))
+        }
+    }
+
+    func extra(_ sequence: Int64) -> [(String, JSONValue)]? { extras[sequence] }
+
+    /// Records what is final by now before the trace is read: the busy ratio of every whole
+    /// second that has ended.
+    func flush() {
+        if let device { reportBusy(before: device.now.nanoseconds) }
+    }
+
+    /// Events dropped because the ring was full.
+    public var dropped: Int64 { recorded - Int64(ring.count) }
+}
