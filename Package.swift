@@ -77,6 +77,12 @@ let package = Package(
             ],
             swiftSettings: strict),
 
+        // The generated files (RuleBook+Generated.swift, docs/Commands.md) and their generator.
+        .target(
+            name: "DocumentGenerators", dependencies: ["DebugShell", "DebugShellInterpreter", "BuiltInTools", core],
+            swiftSettings: strict),
+        .executableTarget(name: "debugsh-generate", dependencies: ["DocumentGenerators"], swiftSettings: strict),
+
         .testTarget(name: "DebugShellCoreTests", dependencies: [core, "DebugShellTesting"], swiftSettings: strict),
         .testTarget(
             name: "DebugShellEngineTests", dependencies: ["DebugShellEngine", "DebugShellTesting", core],
@@ -90,7 +96,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "BuiltInToolsTests",
-            dependencies: ["BuiltInTools", "DebugShell", "DebugShellTrace", "DebugShellTesting"],
+            dependencies: ["BuiltInTools", "DebugShell", "DebugShellTrace", "DebugShellTesting", "DocumentGenerators"],
             swiftSettings: strict),
         .testTarget(
             name: "FPSMeterToolTests",

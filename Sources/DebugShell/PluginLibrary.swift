@@ -1,7 +1,4 @@
 import DebugShellCore
-import DebugShellEngine
-import DebugShellInterpreter
-import DebugShellTrace
 
 #if canImport(Glibc)
     import Glibc
@@ -97,89 +94,6 @@ enum PluginLibrary {
 
     /// `6.3` from 603.
     static func swiftVersion(_ code: Int32) -> String { "\(code / 100).\(code % 100)" }
-}
-
-extension Session {
-    /// `plugin load <path>`: loads a plugin library and registers its tools, all or none.
-    @discardableResult
-    public func loadPlugin(_ path: String) throws(CommandError) -> LoadedPlugin {
-        let file = try PluginLibrary.identify(path)
-        if let loaded = plugins.first(where: { $0.device == file.device && $0.inode == file.inode }) {
-            throw CommandError("'\(path)' is already loaded (plugin '\(loaded.name)' from \(loaded.path))")
-        }
-        let opened = try PluginLibrary.open(path)
-        let manifest = opened.manifest
-        if let loaded = plugins.first(where: { $0.name == manifest.name }) {
-            throw CommandError("'\(path)': a plugin named '\(manifest.name)' is already loaded, from \(loaded.path)")
-        }
-        guard !manifest.tools.isEmpty else { throw CommandError("'\(path)': plugin '\(manifest.name)' has no tools") }
-        do {
-            try addTools(manifest.tools)
-        } catch {
-            throw CommandError("'\(path)': plugin '\(manifest.name)' cannot be registered: \(error)")
-        }
-        let plugin = LoadedPlugin(
-            name: manifest.name, version: manifest.version, path: path, resolvedPath: opened.resolvedPath,
-            tools: manifest.tools.map { $0.descriptor.name }, device: opened.device, inode: opened.inode)
-        plugins.append(plugin)
-        return plugin
-    }
-
-    /// The `plugin` command.
-    func pluginCommand(_ inv: Invocation) throws(CommandError) -> CommandOutput {
-        switch inv.verb {
-        case "load":
-            let plugin = try loadPlugin(inv.word("path") ?? "")
-            return CommandOutput(
-                text: "loaded plugin \(plugin.name) \(plugin.version): \(plugin.tools.joined(separator: ", "))",
-                json: self.pluginJSON(plugin))
-        case "require":
-            let name = inv.word("name") ?? ""
-            if let loaded = plugins.first(where: { $0.name == name }) {
-                return CommandOutput(json: self.pluginJSON(loaded))
-            }
-            guard let path = inv.word("from") else {
-                throw CommandError(
-                    "this needs the plugin '\(name)': load it with 'plugin load <path>' or 'debugsh --plugin <path>'")
-            }
-            let plugin = try loadPlugin(path)
-            guard plugin.name == name else {
-                throw CommandError("'\(path)' is the plugin '\(plugin.name)', not '\(name)' (its tools are loaded)")
-            }
-            return CommandOutput(json: self.pluginJSON(plugin))
-        default:
-            return pluginList()
-        }
-    }
-
-    private func pluginJSON(_ p: LoadedPlugin) -> JSONValue {
-        .fields([
-            "name": .string(p.name), "version": .string(p.version), "path": .string(p.path),
-            "resolved_path": .string(p.resolvedPath), "tools": .array(p.tools.map { .string($0) }),
-        ])
-    }
-
-    /// `plugin list`: the built-in tools, then each loaded library.
-    private func pluginList() -> CommandOutput {
-        let loadedTools = Set(plugins.flatMap(\.tools))
-        let builtIn = registry.toolDescriptors.map(\.name).filter { !loadedTools.contains($0) }
-        var rows = [["name", "version", "path", "tools"]]
-        rows.append(["built-in", DebugShellVersion.text, "(in debugsh)", builtIn.joined(separator: ", ")])
-        for p in plugins { rows.append([p.name, p.version, p.resolvedPath, p.tools.joined(separator: ", ")]) }
-        let widths = (0..<4).map { k in rows.map { $0[k].count }.max() ?? 0 }
-        let text = rows.map { row in
-            row.enumerated().map { k, cell in k == 3 ? cell : cell.padding(widths[k]) }.joined(separator: "  ")
-        }.joined(separator: "\n")
-        var json: [JSONValue] = [
-            .fields([
-                "name": .string("built-in"), "version": .string(DebugShellVersion.text), "path": .null,
-                "resolved_path": .null, "tools": .array(builtIn.map { .string($0) }),
-            ])
-        ]
-        json += plugins.map(pluginJSON)
-        let footer = plugins.isEmpty ? "\nno plugins loaded: 'plugin load <path>' adds one (docs/Plugins.md)" : ""
-        return CommandOutput(text: text + footer, json: .array(json))
-    }
 }
 
 /// debugsh's version, for `--version` and `plugin list`.

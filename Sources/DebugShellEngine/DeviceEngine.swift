@@ -17,10 +17,10 @@ public final class DeviceEngine: SimulatedDevice {
 
     @exclusivity(unchecked) public internal(set) var now: SimTime = .zero
     /// Whether the events at `now` have been processed (after `step` and `run until`).
-    @exclusivity(unchecked) public var instantDone = false
-    /// Set by the shell when it saw an interrupt during an instant (in a scheduled command):
-    /// time stops after that instant rather than at the next poll, 256 instants on.
-    @exclusivity(unchecked) public var stopAfterInstant = false
+    @exclusivity(unchecked) public internal(set) var instantDone = false
+    /// Set when the driver saw an interrupt during an instant (in a scheduled command): time
+    /// stops after that instant rather than at the next poll, 256 instants on.
+    @exclusivity(unchecked) var stopAfterInstant = false
     /// Instants processed since the start, each time an advance went through one (an instant
     /// already done is processed again by the next advance that starts there).
     @exclusivity(unchecked) public internal(set) var instantsProcessed = 0
@@ -242,6 +242,10 @@ public final class DeviceEngine: SimulatedDevice {
     }
 
     // MARK: - Scheduled commands (S4.1)
+
+    /// Stops time after the instant being processed: the driver saw an interrupt while one of
+    /// its scheduled actions ran, and time should not run on to the next poll.
+    public func stopAfterThisInstant() { stopAfterInstant = true }
 
     /// Schedules `action` at `time`, after everything already scheduled for that time.
     public func schedule(at time: SimTime, _ action: @escaping () -> Void) {

@@ -5,8 +5,8 @@ public struct ParsedCommand: Sendable {
     public var command: RegisteredCommand
     public var verb: VerbSpec
     public var invocation: Invocation
-    /// The rest argument's words, left unparsed as a slice of the words parsed, when the caller
-    /// asked for that (`after`, `at`, `every`: see ``CommandParser/parse(_:text:keepingRestOf:)``).
+    /// The rest argument's words, left unparsed as a slice of the words parsed, for a command that
+    /// takes a command (``CommandTraits/takesCommand``: `after`, `at`, `every`).
     public var rest: ArraySlice<Word>?
     /// `--help` stood where the verb's options do: the command prints its help instead of
     /// running (``CommandParser/asksForHelp(_:verb:)``).
@@ -38,12 +38,10 @@ public struct CommandParser {
 
     /// Parses a command.
     ///
-    /// - Parameter keepingRestOf: built-in commands whose rest argument is not copied into the
-    ///   invocation but left in ``ParsedCommand/rest`` as a slice of `words`: parsing then costs
-    ///   time in proportion to the words before it, however long the rest is.
-    public func parse(
-        _ words: ArraySlice<Word>, text: String, keepingRestOf: Set<String> = []
-    ) throws(CommandError) -> ParsedCommand {
+    /// The rest argument of a command that takes a command (``CommandTraits/takesCommand``) is
+    /// not copied into the invocation but left in ``ParsedCommand/rest`` as a slice of `words`:
+    /// parsing then costs time in proportion to the words before it, however long the rest is.
+    public func parse(_ words: ArraySlice<Word>, text: String) throws(CommandError) -> ParsedCommand {
         guard let first = words.first else { throw CommandError("empty command") }
         let command = try resolveCommand(first)
         var rest = words.dropFirst()
@@ -64,7 +62,7 @@ public struct CommandParser {
             return parsed
         }
         let label = verb.name.isEmpty ? command.spec.name : "\(command.spec.name) \(verb.name)"
-        let keepsRest = command.owner == .builtIn && keepingRestOf.contains(command.spec.name)
+        let keepsRest = command.traits.contains(.takesCommand)
         let (values, flags, restSlice) = try parseArguments(rest, verb: verb, label: label, keepingRest: keepsRest)
         return ParsedCommand(
             command: command, verb: verb,

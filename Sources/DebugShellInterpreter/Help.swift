@@ -13,7 +13,7 @@ public struct HelpRenderer {
 
     public func overview() -> String {
         var out = "debugsh — a debug-tools shell for frame pacing, on a simulated iOS device.\n\nBUILT-IN COMMANDS:\n"
-        let builtIns = registry.commands.filter { $0.owner == .builtIn }
+        let builtIns = registry.commands.filter { $0.owner.isBuiltIn }
         out += table(builtIns.map { ($0.spec.name, $0.spec.abstract) })
         out += "\nTOOLS:\n"
         if registry.toolDescriptors.isEmpty {

@@ -35,15 +35,49 @@ public enum RegistrationError: Error, Equatable, Sendable, CustomStringConvertib
 
 /// Who runs a command.
 public enum CommandOwner: Sendable, Equatable {
-    case builtIn
+    /// The shell itself, by the command's index among the built-ins.
+    case builtIn(Int)
     /// A tool, by its index in registration order.
     case tool(Int)
+
+    public var isBuiltIn: Bool {
+        if case .builtIn = self { return true }
+        return false
+    }
+}
+
+/// What a built-in command does besides its output, declared with it: the traits the session's
+/// rules about scheduling, recording and parsing read (LLDB's command flags).
+public struct CommandTraits: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    /// Moves virtual time or sets how it follows the wall clock (`run`, `step`, `play`,
+    /// `pause`): it cannot run from a scheduled command, and a recording's own time lines stand
+    /// for it.
+    public static let movesTime = CommandTraits(rawValue: 1 << 0)
+    /// Ends the session or replaces the simulation (`quit`, `exit`, `reset`): it cannot be
+    /// scheduled, and a recording starts after it.
+    public static let controlsSession = CommandTraits(rawValue: 1 << 1)
+    /// Changes nothing a replay of the simulation needs (`help`, `history`, `record`,
+    /// `plugin`, whose libraries a recording requires at its top): it is not recorded.
+    public static let notRecorded = CommandTraits(rawValue: 1 << 2)
+    /// Its rest argument is a command, kept as the words it came in (`after`, `at`, `every`),
+    /// so that parsing a deeply nested one costs time in proportion to its length.
+    public static let takesCommand = CommandTraits(rawValue: 1 << 3)
+
+    /// Whether a scheduled command may be this one.
+    public var isSchedulable: Bool { isDisjoint(with: [.movesTime, .controlsSession]) }
+    /// Whether `record` writes it.
+    public var isRecorded: Bool { isDisjoint(with: [.movesTime, .controlsSession, .notRecorded]) }
 }
 
 /// A command the shell knows, with its owner.
 public struct RegisteredCommand: Sendable {
     public var spec: CommandSpec
     public var owner: CommandOwner
+    /// A built-in's traits; a tool's commands have none.
+    public var traits: CommandTraits = []
 }
 
 /// Every command, metric and setting the shell knows: built-ins and the registered tools'.
@@ -58,8 +92,29 @@ public struct ToolRegistry: Sendable {
     private var byName: [String: Int] = [:]
     private var byAlias: [String: Int] = [:]
 
-    public init(builtIns: [CommandSpec], tools: [ToolDescriptor]) throws(RegistrationError) {
-        for spec in builtIns { try add(spec, owner: .builtIn, ownerName: "debugsh") }
+    /// The shell's own metrics (`clock.now`), found by name like a tool's.
+    public private(set) var shellMetrics: [MetricSpec] = []
+    /// Namespaces the shell's own metrics and settings use: no tool may take them.
+    private var reservedNamespaces: Set<String> = []
+
+    /// Registers the built-in commands, the shell's own metrics and settings, then the tools.
+    ///
+    /// - Parameters:
+    ///   - builtIns: Each built-in command's declaration and traits, in the order help lists them.
+    ///   - shellMetrics: The shell's own metrics.
+    ///   - shellSettings: The shell's own settings (only their namespaces are kept here).
+    ///   - tools: The tools, in registration order.
+    public init(
+        builtIns: [(spec: CommandSpec, traits: CommandTraits)], shellMetrics: [MetricSpec] = [],
+        shellSettings: [SettingSpec] = [], tools: [ToolDescriptor]
+    ) throws(RegistrationError) {
+        for (index, builtIn) in builtIns.enumerated() {
+            try add(builtIn.spec, owner: .builtIn(index), traits: builtIn.traits, ownerName: "debugsh")
+        }
+        self.shellMetrics = shellMetrics
+        for name in shellMetrics.map(\.name) + shellSettings.map(\.name) {
+            if let space = name.split(separator: ".").first { reservedNamespaces.insert(String(space)) }
+        }
         for descriptor in tools { try register(descriptor) }
     }
 
@@ -88,18 +143,18 @@ public struct ToolRegistry: Sendable {
         }
         let index = toolDescriptors.count
         for spec in d.commands {
-            if let existing = byName[spec.name] ?? byAlias[spec.name], commands[existing].owner == .builtIn {
+            if let existing = byName[spec.name] ?? byAlias[spec.name], commands[existing].owner.isBuiltIn {
                 throw .clashesWithBuiltIn(command: spec.name, tool: d.name)
             }
             for name in [spec.name] + spec.aliases {
                 if let by = holder(ofCommand: name) { throw .taken(kind: "command", name: name, tool: d.name, by: by) }
             }
-            try add(spec, owner: .tool(index), ownerName: owner)
+            try add(spec, owner: .tool(index), traits: [], ownerName: owner)
         }
         var spaces = Set([d.name])
         for spec in d.commands { spaces.insert(spec.name) }
         for space in spaces {
-            if ["clock", "main", "render", "shell", "runloop"].contains(space) {
+            if reservedNamespaces.contains(space) {
                 throw .clashesWithBuiltIn(command: space, tool: d.name)
             }
             if let holder = namespaces[space] {
@@ -137,7 +192,9 @@ public struct ToolRegistry: Sendable {
         toolDescriptors.append(d)
     }
 
-    private mutating func add(_ spec: CommandSpec, owner: CommandOwner, ownerName: String) throws(RegistrationError) {
+    private mutating func add(
+        _ spec: CommandSpec, owner: CommandOwner, traits: CommandTraits, ownerName: String
+    ) throws(RegistrationError) {
         guard ToolRegistry.isIdentifier(spec.name) else {
             throw .badName(kind: "command", name: spec.name, owner: ownerName)
         }
@@ -184,7 +241,7 @@ public struct ToolRegistry: Sendable {
             throw .badName(kind: "default verb", name: "\(spec.name) \(d)", owner: ownerName)
         }
         let index = commands.count
-        commands.append(RegisteredCommand(spec: spec, owner: owner))
+        commands.append(RegisteredCommand(spec: spec, owner: owner, traits: traits))
         byName[spec.name] = index
         for alias in spec.aliases { byAlias[alias] = index }
     }
@@ -217,8 +274,10 @@ public struct ToolRegistry: Sendable {
         return namespaces[String(name[start..<end])]
     }
 
-    /// The declared metric a name refers to (exactly or as an instance of a family).
+    /// The declared metric a name refers to (exactly or as an instance of a family): the
+    /// shell's or a tool's.
     public func metricSpec(_ name: String) -> MetricSpec? {
+        if let shell = shellMetrics.first(where: { $0.name == name }) { return shell }
         guard let index = toolIndex(forNamespace: name) else { return nil }
         let metrics = toolDescriptors[index].metrics
         return metrics.first { $0.name == name } ?? metrics.first { $0.matches(name) }

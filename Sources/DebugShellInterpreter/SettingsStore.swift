@@ -1,25 +1,16 @@
 import DebugShellCore
 
-/// Typed, described settings: the shell's own (`shell.*`, `runloop.*`) and each tool's.
-public struct SettingsStore {
+/// Typed, described settings — the shell's own and each tool's — and their values.
+///
+/// A setting the user has not set reads as its default, resolved at the refresh rate in force
+/// when it is read: a default of `2f` is two frames at 60 Hz and at 120 Hz alike. A value the
+/// user sets is parsed once, at the rate in force then, as any command's value is.
+public struct SettingsStore: Sendable {
     public private(set) var specs: [SettingSpec] = []
+    /// Values the user (or a tool's command) set.
     private var values: [String: ArgumentValue] = [:]
-
-    /// The shell's own settings.
-    public static let shellSettings: [SettingSpec] = [
-        SettingSpec(
-            "shell.stop-on-error", .boolean, default: "on",
-            abstract: "Stop a script at the first failed command (--keep-going turns it off)."),
-        SettingSpec(
-            "shell.echo", .boolean, default: "off",
-            abstract: "Print each script command, as '> command', before running it (like --echo)."),
-        SettingSpec(
-            "shell.history-size", .integer(0...100_000), default: "1000",
-            abstract: "How many commands the interactive history file keeps."),
-        SettingSpec(
-            "runloop.coalescing", .boolean, default: "off",
-            abstract: "Coalesce timer wake-ups within tolerance and leeway (T5, D2)."),
-    ]
+    /// Defaults that read the same at any rate, parsed once.
+    private var fixedDefaults: [String: ArgumentValue] = [:]
 
     public init(specs: [SettingSpec]) {
         add(specs)
@@ -29,19 +20,38 @@ public struct SettingsStore {
     public mutating func add(_ more: [SettingSpec]) {
         for spec in more {
             specs.append(spec)
-            // Tools' defaults are validated at registration (RegistrationError.badDefault) and the
-            // shell's are checked by a unit test, so this parse does not fail.
-            values[spec.name] = try? ValueParser.parse(spec.defaultValue, as: spec.kind, rate: 60)
+            // Defaults are validated at registration (RegistrationError.badDefault) and the
+            // shell's own by a unit test, so these parses do not fail.
+            if !SettingsStore.dependsOnRate(spec) {
+                fixedDefaults[spec.name] = try? ValueParser.parse(spec.defaultValue, as: spec.kind, rate: 60)
+            }
         }
+    }
+
+    /// Whether a default reads differently at different rates: a duration in frames.
+    static func dependsOnRate(_ spec: SettingSpec) -> Bool {
+        spec.kind == .duration && spec.defaultValue.hasSuffix("f")
     }
 
     public func spec(_ name: String) -> SettingSpec? { specs.first { $0.name == name } }
 
-    public func value(_ name: String) -> ArgumentValue? { values[name] }
+    /// A setting's value at the refresh rate `rate` (its default, if not set); nil for an unknown
+    /// name.
+    public func value(_ name: String, rate: Int) -> ArgumentValue? {
+        if let value = values[name] ?? fixedDefaults[name] { return value }
+        guard let spec = spec(name) else { return nil }
+        return try? ValueParser.parse(spec.defaultValue, as: spec.kind, rate: rate)
+    }
 
-    public func boolean(_ name: String) -> Bool {
-        if case .boolean(let b)? = values[name] { return b }
-        return false
+    /// A typed setting's value at the refresh rate `rate`.
+    public func value<Value>(_ key: SettingKey<Value>, rate: Int) -> Value {
+        key.value(from: value(key.name, rate: rate))
+    }
+
+    /// A setting's default at the refresh rate `rate`.
+    public func defaultValue(_ name: String, rate: Int) -> ArgumentValue? {
+        guard let spec = spec(name) else { return nil }
+        return fixedDefaults[name] ?? (try? ValueParser.parse(spec.defaultValue, as: spec.kind, rate: rate))
     }
 
     /// Sets a setting from the user's text, checking its type.
@@ -58,8 +68,14 @@ public struct SettingsStore {
         }
     }
 
-    /// Sets a value directly (a tool's command that is a setting, `fps tiers`).
+    /// Sets a value directly (a tool's command that is a setting, `fps tiers`); an unknown name
+    /// is ignored.
     public mutating func set(_ name: String, value: ArgumentValue) {
         if spec(name) != nil { values[name] = value }
+    }
+
+    /// Sets a typed setting.
+    public mutating func set<Value>(_ key: SettingKey<Value>, to value: Value) {
+        set(key.name, value: key.argumentValue(of: value))
     }
 }

@@ -34,7 +34,7 @@ public enum Transcript {
     ///   - tools: the tools to register.
     public static func replay(_ transcript: String, tools: [any DebugTool.Type]) throws -> Result {
         let sink = MemorySink()
-        let session = try Session(tools: tools, options: SessionOptions(interactive: true), sink: sink)
+        let session = try Session(tools: tools, options: SessionOptions(), sink: sink)
         return replay(transcript, in: session, sink: sink)
     }
 
@@ -80,7 +80,7 @@ public struct LabeledExample: Sendable, CustomStringConvertible {
 extension Transcript {
     /// Every example declared by the built-ins and the given tools.
     public static func allExamples(tools: [any DebugTool.Type]) -> [LabeledExample] {
-        var specs = Session.builtInSpecs
+        var specs = Session.builtInCommandSpecs
         for tool in tools { specs += tool.descriptor.commands }
         var out: [LabeledExample] = []
         for spec in specs {

@@ -47,9 +47,8 @@ struct InteractiveSession {
     /// - Returns: the exit status: 0 for Ctrl-D and `quit`, `n` for `exit n`, 128 + the signal
     ///   for a hang-up or termination.
     func run() -> Int32 {
-        session.options.interactive = true
         guard let signalPipe = Signals.openSignalPipe() else {
-            report("debugsh: cannot create a pipe for signals: \(String(cString: strerror(errno)))")
+            session.output.frontEndMessage("cannot create a pipe for signals: \(String(cString: strerror(errno)))")
             return 1
         }
         let paths = StatePaths()
@@ -76,7 +75,7 @@ struct InteractiveSession {
             session.finishRecording()
             sink.flush()
             LineEditor.historyLimit = historySize()
-            if let message = LineEditor.saveHistory(to: paths.history) { report("debugsh: \(message)") }
+            if let message = LineEditor.saveHistory(to: paths.history) { session.output.frontEndMessage(message) }
             return status
         }
 
@@ -207,8 +206,7 @@ struct InteractiveSession {
         do {
             text = try FileIO.readScript(path)
         } catch {
-            sink.flush()
-            report("\(error.line.map { "\(path):\($0): error: " } ?? "debugsh: ")\(error.message)")
+            session.output.unreadableScript(error.message, path: path, line: error.line)
             return .failed
         }
         return session.runScript(text, origin: ScriptOrigin(name: path, directory: FileIO.directory(of: path)))
@@ -322,9 +320,4 @@ struct StatePaths {
 /// An environment variable's value, nil when it is not set.
 func environmentValue(_ name: String) -> String? {
     getenv(name).map { String(cString: $0) }
-}
-
-/// A message on standard error, on a line of its own.
-private func report(_ message: String) {
-    TerminalSink.writeAll(fd: 2, Array((message + "\n").utf8))
 }

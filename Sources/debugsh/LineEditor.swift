@@ -1,6 +1,7 @@
 @preconcurrency import CReadline
 import DebugShell
 import DebugShellCore
+import DebugShellInterpreter
 
 #if canImport(Glibc)
     import Glibc

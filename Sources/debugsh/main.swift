@@ -8,15 +8,18 @@ import DebugShellCore
 #endif
 
 /// debugsh's entry point: parse the command line, then run scripts, commands, stdin or an
-/// interactive session (README, Command line).
+/// interactive session (README, Command line). Everything it prints, its own messages included,
+/// leaves through one ``OutputRouter``.
 func main() -> Int32 {
     // A reader that goes away ends debugsh quietly, as it ends other tools, even when a parent
     // left SIGPIPE ignored.
     signal(SIGPIPE, SIG_DFL)
+    let sink = TerminalSink()
+    let output = OutputRouter(sink: sink)
+    defer { output.flush() }
     // CommandLine.arguments repairs invalid UTF-8; scripts refuse it, and so does the command line.
     if let bad = firstArgumentNotUTF8() {
-        TerminalSink.writeAll(
-            fd: 2, Array("debugsh: argument \(bad) is not UTF-8 text: debugsh reads UTF-8, as its scripts are\n".utf8))
+        output.frontEndMessage("argument \(bad) is not UTF-8 text: debugsh reads UTF-8, as its scripts are")
         return 2
     }
     let options: DebugshOptions
@@ -25,18 +28,16 @@ func main() -> Int32 {
     } catch {
         let code = DebugshOptions.exitCode(for: error).rawValue
         if code == 0 {
-            writeStandardOutput(DebugshOptions.fullMessage(for: error) + "\n")
+            output.frontEndText(DebugshOptions.fullMessage(for: error) + "\n")
             return 0
         }
         let message = DebugshOptions.message(for: error)
-        TerminalSink.writeAll(
-            fd: 2, Array("debugsh: \(message)\nUsage: debugsh [options] [script.dsh ...] (see 'debugsh --help')\n".utf8)
-        )
+        output.frontEndMessage("\(message)\nUsage: debugsh [options] [script.dsh ...] (see 'debugsh --help')")
         // ArgumentParser's usage errors exit 64 (EX_USAGE); ours exit 2 (docs/JSON.md).
         return code == 64 ? 2 : code
     }
     if options.version {
-        writeStandardOutput("debugsh \(DebugShellVersion.text) (plugin API \(DebugShellPlugin.apiVersion))\n")
+        output.frontEndText("debugsh \(DebugShellVersion.text) (plugin API \(DebugShellPlugin.apiVersion))\n")
         return 0
     }
 
@@ -48,18 +49,16 @@ func main() -> Int32 {
 
     // A missing script is a usage error, found before anything runs.
     for path in options.scripts where !FileIO.exists(path) {
-        TerminalSink.writeAll(fd: 2, Array("debugsh: cannot open '\(path)': No such file or directory\n".utf8))
+        output.frontEndMessage("cannot open '\(path)': No such file or directory")
         return 2
     }
 
-    let sink = TerminalSink()
-    let sessionOptions = SessionOptions(
-        json: options.json, echo: options.echo, keepGoing: options.keepGoing, interactive: false)
+    let sessionOptions = SessionOptions(json: options.json, echo: options.echo, keepGoing: options.keepGoing)
     let session: Session
     do {
-        session = try Session(tools: BuiltInTools.all, options: sessionOptions, sink: sink)
+        session = try Session(tools: BuiltInTools.all, options: sessionOptions, output: output)
     } catch {
-        TerminalSink.writeAll(fd: 2, Array("debugsh: a built-in tool is declared wrongly: \(error)\n".utf8))
+        output.frontEndMessage("a built-in tool is declared wrongly: \(error)")
         return 1
     }
     // Plugins: the configured folder's libraries (a broken one is skipped with a warning), then
@@ -69,7 +68,7 @@ func main() -> Int32 {
             do {
                 try session.loadPlugin(path)
             } catch {
-                TerminalSink.writeAll(fd: 2, Array("debugsh: warning: skipped plugin: \(error.message)\n".utf8))
+                output.frontEndMessage("warning: skipped plugin: \(error.message)")
             }
         }
     }
@@ -77,7 +76,7 @@ func main() -> Int32 {
         do {
             try session.loadPlugin(path)
         } catch {
-            TerminalSink.writeAll(fd: 2, Array("debugsh: --plugin: \(error.message)\n".utf8))
+            output.frontEndMessage("--plugin: \(error.message)")
             return 2
         }
     }
@@ -85,16 +84,16 @@ func main() -> Int32 {
         do {
             try session.startTrace()
         } catch {
-            TerminalSink.writeAll(fd: 2, Array("debugsh: --trace: \(error.message)\n".utf8))
+            output.frontEndMessage("--trace: \(error.message)")
             return 2
         }
         // The whole run is recorded, however it ends; a trace that cannot be written fails it.
         let status = run(session, options: options, sink: sink, interactive: goInteractive)
-        sink.flush()
+        output.flush()
         do {
             try session.saveTrace(to: file)
         } catch {
-            TerminalSink.writeAll(fd: 2, Array("debugsh: --trace: \(error.message)\n".utf8))
+            output.frontEndMessage("--trace: \(error.message)")
             return status == 0 ? 1 : status
         }
         return status
@@ -123,12 +122,10 @@ func run(_ session: Session, options: DebugshOptions, sink: TerminalSink, intera
             text = try FileIO.readScript(path) { Signals.isInterrupted }
         } catch {
             if Signals.isInterrupted {
-                TerminalSink.writeAll(fd: 2, Array("debugsh: interrupted while reading '\(path)'\n".utf8))
+                session.output.frontEndMessage("interrupted while reading '\(path)'")
                 return 130
             }
-            sink.flush()
-            let location = error.line.map { "\(path):\($0): error: " } ?? "debugsh: "
-            TerminalSink.writeAll(fd: 2, Array("\(location)\(error.message)\n".utf8))
+            session.output.unreadableScript(error.message, path: path, line: error.line)
             return 1
         }
         let origin = ScriptOrigin(name: path, directory: FileIO.directory(of: path))
@@ -151,11 +148,6 @@ func run(_ session: Session, options: DebugshOptions, sink: TerminalSink, intera
         if let status = finish(StdinScript(session: session).run()) { return status }
     }
     return session.failures > 0 ? 1 : 0
-}
-
-/// Writes text to standard output at once; a failed write ends debugsh (see ``TerminalSink``).
-func writeStandardOutput(_ text: String) {
-    if let failure = TerminalSink.writeAll(fd: 1, Array(text.utf8)) { TerminalSink.endAfterWriteFailure(failure) }
 }
 
 /// The 1-based position of the first command-line argument that is not valid UTF-8, if any.

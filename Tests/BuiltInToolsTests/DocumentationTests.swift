@@ -1,19 +1,22 @@
-import BuiltInTools
-import DebugShellTesting
+import DocumentGenerators
 import Foundation
 import Testing
 
-/// docs/Commands.md is generated from the declarations and must match them.
+/// The generated files (docs/Commands.md from the declarations, RuleBook+Generated.swift from
+/// docs/Semantics.md) are what `debugsh-generate` makes now: a test run never writes them.
 @Suite struct DocumentationTests {
-    @Test func theCommandReferenceIsUpToDate() throws {
-        let url = PluginRegistrationTests.packageRoot.appendingPathComponent("docs/Commands.md")
-        let generated = try Documentation.commandsMarkdown(tools: BuiltInTools.all)
-        if ProcessInfo.processInfo.environment["DEBUGSH_UPDATE_DOCS"] != nil {
-            try generated.write(to: url, atomically: true, encoding: .utf8)
-        }
-        let current = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
+    @Test(arguments: GeneratedFiles.all.map(\.path))
+    func theGeneratedFileIsUpToDate(_ path: String) throws {
+        let file = try #require(GeneratedFiles.all.first { $0.path == path })
         #expect(
-            current == generated,
-            "docs/Commands.md is out of date: run DEBUGSH_UPDATE_DOCS=1 swift test --filter DocumentationTests")
+            try file.isCurrent(root: GeneratedFiles.repositoryRoot),
+            "\(path) is out of date with \(file.source): run 'swift run debugsh-generate'")
+    }
+
+    /// The generator finds the repository the tests run in.
+    @Test func theGeneratorsRootIsTheRepository() {
+        #expect(
+            GeneratedFiles.repositoryRoot.standardizedFileURL == PluginRegistrationTests.packageRoot.standardizedFileURL
+        )
     }
 }

@@ -139,7 +139,7 @@ import Testing
             let lines = generator.session(recordingTo: path)
             let liveSink = MemorySink()
             let live = try Session(
-                tools: BuiltInTools.all, options: SessionOptions(interactive: true), sink: liveSink)
+                tools: BuiltInTools.all, options: SessionOptions(), sink: liveSink)
             for line in lines { _ = live.runLine(line) }
             let text = try String(contentsOfFile: path, encoding: .utf8)
             let replaySink = MemorySink()
@@ -178,7 +178,7 @@ import Testing
         let path = FileManager.default.temporaryDirectory
             .appendingPathComponent("debugsh-replay-\(UUID().uuidString).dsh").path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let live = try Session(tools: BuiltInTools.all, options: SessionOptions(interactive: true), sink: MemorySink())
+        let live = try Session(tools: BuiltInTools.all, options: SessionOptions(), sink: MemorySink())
         for line in ["record \(path)"] + typed + ["record stop"] {
             #expect(live.runLine(line) == .finished, "\(line)")
         }
@@ -191,7 +191,7 @@ import Testing
         #expect(sink.combined.split(separator: "\n").last.map(String.init) == expected, "\(text)\n\(sink.combined)")
         // The same answer in a live session that was not recorded.
         let liveSink = MemorySink()
-        let again = try Session(tools: BuiltInTools.all, options: SessionOptions(interactive: true), sink: liveSink)
+        let again = try Session(tools: BuiltInTools.all, options: SessionOptions(), sink: liveSink)
         for line in typed { _ = again.runLine(line) }
         for line in check.components(separatedBy: "\n> ") { _ = again.runLine(line) }
         #expect(liveSink.combined.split(separator: "\n").last.map(String.init) == expected, "live")

@@ -20,7 +20,7 @@ final class WatchingSink: OutputSink {
 /// The session's own bounds and its interrupts (issue 15), in process.
 @Suite struct SessionBoundsTests {
     func session(_ sink: any OutputSink = MemorySink()) throws -> Session {
-        try Session(tools: [CounterTool.self], options: SessionOptions(interactive: true), sink: sink)
+        try Session(tools: [CounterTool.self], options: SessionOptions(), sink: sink)
     }
 
     @Test func anInterruptStopsAScriptBeforeItsNextCommand() throws {
@@ -76,7 +76,7 @@ final class WatchingSink: OutputSink {
     @Test func tooManyWaitingCommandsIsAnError() throws {
         let sink = MemorySink()
         let s = try session(sink)
-        s.pendingLimit = 3
+        s.scheduler.pendingLimit = 3
         for _ in 1...4 { _ = s.runLine("after 1s echo x") }
         #expect(sink.standardError == "error: too many scheduled commands: at most 3 may wait at once\n")
         _ = s.runLine("run 2s")
@@ -85,7 +85,7 @@ final class WatchingSink: OutputSink {
         _ = s.runLine("after 1s echo z")
         _ = s.runLine("run 3s")
         #expect(sink.standardOutput == "x\nx\nx\ny\nz\ny\n")
-        #expect(s.pendingScheduled == 0)
+        #expect(s.scheduler.pending == 0)
     }
 
     @Test func nestedSchedulingKeepsEachLevelsCommand() throws {

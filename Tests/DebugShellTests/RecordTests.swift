@@ -18,7 +18,7 @@ import Testing
     @Test func aRecordingReplaysToTheSameMetrics() throws {
         let path = tempPath()
         let sink = MemorySink()
-        let live = try Session(tools: [CounterTool.self], options: SessionOptions(interactive: true), sink: sink)
+        let live = try Session(tools: [CounterTool.self], options: SessionOptions(), sink: sink)
         for line in [
             "counter tick --until 5", "animate 2s", "load gpu 20ms", "run 250ms", "alias st = stall %1",
             "st 120ms", "record \(path)", "step 3", "set counter.step 2", "scroll 300ms", "run 1.5s",
@@ -70,7 +70,7 @@ import Testing
     }
 
     @Test func playFollowsTheWallClockInSlices() throws {
-        let session = try Session(tools: [], options: SessionOptions(interactive: true), sink: MemorySink())
+        let session = try Session(tools: [], options: SessionOptions(), sink: MemorySink())
         session.supportsPlay = true
         #expect(session.runLine("play 2") == .finished)
         #expect(session.playTick(wallNanoseconds: 10_000_000))
@@ -80,7 +80,7 @@ import Testing
         session.playTick(wallNanoseconds: 1)  // 0.5 + 0.5 = 1
         #expect(session.engine.now == SimTime(nanoseconds: 20_000_002))
         let sink = MemorySink()
-        let s2 = try Session(tools: [], options: SessionOptions(interactive: true), sink: sink)
+        let s2 = try Session(tools: [], options: SessionOptions(), sink: sink)
         s2.supportsPlay = true
         _ = s2.runLine("play 0")
         #expect(sink.standardError == "error: play speed must be above 0 and at most 1000000 (got 0)\n")

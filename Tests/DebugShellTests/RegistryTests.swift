@@ -18,7 +18,7 @@ final class DeclaredTool: DebugTool {
 @Suite(.serialized) struct RegistryTests {
     func register(_ d: ToolDescriptor) -> RegistrationError? {
         do {
-            _ = try ToolRegistry(builtIns: Session.builtInSpecs, tools: [CounterTool.descriptor, d])
+            _ = try Session.makeRegistry(tools: [CounterTool.descriptor, d])
             return nil
         } catch {
             return error
@@ -28,7 +28,7 @@ final class DeclaredTool: DebugTool {
     static let verb = VerbSpec("go", abstract: "Go.", examples: [])
 
     @Test func goodDeclarationsRegister() throws {
-        let registry = try ToolRegistry(builtIns: Session.builtInSpecs, tools: [CounterTool.descriptor])
+        let registry = try Session.makeRegistry(tools: [CounterTool.descriptor])
         #expect(registry.command(exactly: "ctr")?.spec.name == "counter")
         #expect(registry.toolIndex(forNamespace: "counter.total") == 0)
         #expect(registry.metricSpec("counter.red.hits")?.type == .integer)
@@ -115,8 +115,25 @@ final class DeclaredTool: DebugTool {
         #expect(register(good) == nil)
     }
 
+    /// Each built-in's traits, declared with it, decide what a scheduled command may be and what
+    /// `record` writes: these are the rules docs/Decisions.md states (Recording, Scheduling).
+    @Test func theBuiltInsTraitsSayWhatIsScheduledAndRecorded() throws {
+        let builtIns = try Session.makeRegistry(tools: []).commands.filter(\.owner.isBuiltIn)
+        func names(_ keep: (CommandTraits) -> Bool) -> Set<String> {
+            Set(builtIns.filter { keep($0.traits) }.map(\.spec.name))
+        }
+        #expect(
+            names { !$0.isRecorded } == [
+                "run", "step", "play", "pause", "record", "quit", "exit", "reset", "history", "help", "apropos",
+                "tools",
+                "alias", "unalias", "source", "plugin",
+            ])
+        #expect(names { !$0.isSchedulable } == ["run", "step", "reset", "exit", "quit", "play", "pause"])
+        #expect(names { $0.contains(.takesCommand) } == ["after", "at", "every"])
+    }
+
     @Test func theShellsOwnSettingDefaultsParse() throws {
-        for spec in SettingsStore.shellSettings {
+        for spec in Session.shellSettings {
             _ = try ValueParser.parse(spec.defaultValue, as: spec.kind, rate: 60)
         }
     }

@@ -152,7 +152,7 @@ func runScript(_ script: String, options: SessionOptions = SessionOptions()) thr
 
     @Test func statusLinesAndToggles() throws {
         let sink = MemorySink()
-        let session = try Session(tools: [CounterTool.self], options: SessionOptions(interactive: true), sink: sink)
+        let session = try Session(tools: [CounterTool.self], options: SessionOptions(), sink: sink)
         _ = session.runLine("counter add 2")
         _ = session.runLine("status")
         #expect(sink.standardOutput == "counter 2\n")

@@ -20,7 +20,7 @@ final class MeterRun {
 
     init(json: Bool) throws {
         session = try Session(
-            tools: [FPSMeter.self], options: SessionOptions(json: json, interactive: true), sink: sink)
+            tools: [FPSMeter.self], options: SessionOptions(json: json), sink: sink)
     }
 
     var engine: any SimulatedDevice { session.engine }

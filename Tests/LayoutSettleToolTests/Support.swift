@@ -30,7 +30,7 @@ struct LayoutSession {
 
     init() throws {
         sink = MemorySink()
-        session = try Session(tools: [LayoutSettleChecker.self], options: SessionOptions(interactive: true), sink: sink)
+        session = try Session(tools: [LayoutSettleChecker.self], options: SessionOptions(), sink: sink)
     }
 
     /// The tool now (`reset` makes a new one).

@@ -19,7 +19,7 @@ final class Driver {
     let session: Session
 
     init(json: Bool = false) throws {
-        session = try Session(tools: tools, options: SessionOptions(json: json, interactive: true), sink: sink)
+        session = try Session(tools: tools, options: SessionOptions(json: json), sink: sink)
     }
 
     /// Runs lines; returns everything they printed (both streams), without the last newline.

@@ -73,6 +73,13 @@ public struct SettingKey<Value: Sendable>: SettingDeclaration {
     let write: @Sendable (Value) -> ArgumentValue
 
     public var name: String { settingSpec.name }
+
+    /// The typed value of a stored one: the value, or the default when none is stored or it is
+    /// of another kind. For hosts, which store settings as ``ArgumentValue``s.
+    public func value(from stored: ArgumentValue?) -> Value { read(stored) }
+
+    /// How a value is stored. For hosts.
+    public func argumentValue(of value: Value) -> ArgumentValue { write(value) }
 }
 
 // MARK: - Reading
@@ -365,16 +372,18 @@ extension ArgumentSpec {
     ///
     /// - Parameters:
     ///   - name: The argument's name in help (`<words…>`).
+    ///   - kind: What the words are, for completion (`.path` completes file names).
     ///   - abstract: One sentence for help.
     ///   - optional: Whether the command runs without any.
     ///   - allowsOptions: The verb's own options may still stand among the words
     ///     (`run until <condition> --timeout 5s`); otherwise every remaining word is taken as is.
     public static func words(
-        _ name: String, abstract: String, optional: Bool = false, allowsOptions: Bool = false
+        _ name: String, _ kind: ValueKind = .word, abstract: String, optional: Bool = false,
+        allowsOptions: Bool = false
     ) -> ArgumentKey<[Word]> {
         ArgumentKey(
             argumentSpec: ArgumentSpec(
-                name, .word, abstract: abstract, optional: optional, rest: true, restAllowsOptions: allowsOptions)
+                name, kind, abstract: abstract, optional: optional, rest: true, restAllowsOptions: allowsOptions)
         ) {
             if case .words(let words)? = $0 { return words }
             return []

@@ -1,14 +1,31 @@
 import DebugShellCore
-import DebugShellEngine
-import DebugShellInterpreter
-import DebugShellTrace
 
-extension Session {
-    var helpRenderer: HelpRenderer { HelpRenderer(registry: registry, width: options.width) }
+/// The `help` and `apropos` answers: every topic the shell can explain — commands and verbs,
+/// metrics, settings, aliases and the rules of the simulated device — from the declarations.
+public struct HelpTopics {
+    var registry: ToolRegistry
+    var settings: SettingsStore
+    var aliases: AliasTable
+    /// Columns the text is wrapped to.
+    var width: Int
+
+    public init(registry: ToolRegistry, settings: SettingsStore, aliases: AliasTable, width: Int) {
+        self.registry = registry
+        self.settings = settings
+        self.aliases = aliases
+        self.width = width
+    }
+
+    private var parser: CommandParser { CommandParser(registry: registry, rate: 60) }
+
+    /// The text `help <topic>` prints (generated docs use it); empty when there is no such topic.
+    public func text(of topic: String) -> String {
+        (try? self.topic(topic.split(separator: " ").map(String.init)).text) ?? ""
+    }
 
     /// `help [command [verb]]`, `help <metric>`, `help <setting>`, `help <rule>`.
-    func help(_ topic: [String]) throws(CommandError) -> CommandOutput {
-        let renderer = helpRenderer
+    public func topic(_ topic: [String]) throws(CommandError) -> CommandOutput {
+        let renderer = HelpRenderer(registry: registry, width: width)
         guard let first = topic.first else {
             return CommandOutput(text: renderer.overview(), json: .fields(["topic": .null]))
         }
@@ -28,7 +45,7 @@ extension Session {
                 ]))
         }
         if first.contains(".") {
-            if let spec = Session.coreMetrics.first(where: { $0.name == first }) ?? registry.metricSpec(first) {
+            if let spec = registry.metricSpec(first) {
                 let text = "\(first) (metric, \(spec.type.rawValue)) — \(spec.abstract)"
                 return CommandOutput(
                     text: text + renderer.rulesCited(in: text).dropLast(),
@@ -71,9 +88,11 @@ extension Session {
     }
 
     /// `help r`: what the alias stands for, then the help of the command it runs.
-    private func aliasHelp(_ name: String, _ alias: UserAlias, topic: [String]) throws(CommandError) -> CommandOutput {
+    private func aliasHelp(_ name: String, _ alias: AliasTable.Alias, topic: [String]) throws(CommandError)
+        -> CommandOutput
+    {
         let head =
-            "\(name) is an alias\(alias.builtIn ? " (built-in)" : ""): \(name) = \(Session.escaped(alias.expansion))"
+            "\(name) is an alias\(alias.builtIn ? " (built-in)" : ""): \(name) = \(VisibleText.escaped(alias.expansion))"
         let expansion = (try? Lexer.lexLine(alias.expansion, line: 1).first?.words.map(\.text)) ?? nil
         guard let words = expansion, let command = words.first, registry.command(exactly: command) != nil else {
             return CommandOutput(
@@ -82,17 +101,17 @@ extension Session {
         // `help r` is `help run`; a verb typed after the alias counts as the expansion's (`help c`).
         let verbWord = words.count > 1 ? words[1] : topic.dropFirst().first
         var withVerb: CommandOutput?
-        if let verbWord { withVerb = try? help([command, verbWord]) }
+        if let verbWord { withVerb = try? self.topic([command, verbWord]) }
         let inner: CommandOutput
-        if let withVerb { inner = withVerb } else { inner = try help([command]) }
+        if let withVerb { inner = withVerb } else { inner = try self.topic([command]) }
         return CommandOutput(
             text: head + "\n\n" + inner.text,
             json: .object([("alias", .string(name)), ("expansion", .string(alias.expansion)), ("help", inner.json)]))
     }
 
     /// `<command> --help` and `<command> <verb> --help`: what `help <command> [<verb>]` prints.
-    func helpAsked(by parsed: ParsedCommand) -> CommandOutput {
-        let renderer = helpRenderer
+    public func asked(by parsed: ParsedCommand) -> CommandOutput {
+        let renderer = HelpRenderer(registry: registry, width: width)
         let spec = parsed.command.spec
         if parsed.verbNamed || spec.namedVerbs.isEmpty {
             let label = parsed.verb.name.isEmpty ? spec.name : "\(spec.name) \(parsed.verb.name)"
@@ -107,7 +126,7 @@ extension Session {
     /// (`main.hangs` for `hangs`), then starting a word of the name (`main.hangs` for `hang`),
     /// then a whole word of the help text, then starting a word of it, then anywhere (`changes`
     /// for `hang`). Ties keep the order of `help`.
-    func apropos(_ phrase: String) -> CommandOutput {
+    public func apropos(_ phrase: String) -> CommandOutput {
         let needle = Array(phrase.lowercased().unicodeScalars)
         var hits: [(rank: Int, topic: String, abstract: String)] = []
         /// The rank of a topic: its name, then its texts; nil when nothing mentions the phrase.
@@ -135,7 +154,7 @@ extension Session {
                 }
             }
         }
-        let metrics = Session.coreMetrics + registry.toolDescriptors.flatMap(\.metrics)
+        let metrics = registry.shellMetrics + registry.toolDescriptors.flatMap(\.metrics)
         for m in metrics { add(rank(name: m.name, m.abstract), "metric \(m.name)", m.abstract) }
         for s in settings.specs { add(rank(name: s.name, s.abstract), "setting \(s.name)", s.abstract) }
         for e in registry.toolDescriptors.flatMap(\.events) {
@@ -166,23 +185,4 @@ extension Session {
                     ])
                 }))
     }
-}
-
-extension Session {
-    /// The text `help <topic>` prints, for generated docs.
-    public func helpTextForDocs(_ topic: String) -> String {
-        let words = topic.split(separator: " ").map(String.init)
-        return (try? help(words).text) ?? ""
-    }
-
-    /// A settings table row for generated docs.
-    public func runHelpText(_ setting: String) -> String? {
-        guard let spec = settings.spec(setting) else { return nil }
-        return "| `\(spec.name)` | `\(spec.kind.placeholder)` | \(spec.defaultValue) | \(spec.abstract) |\n"
-    }
-}
-
-extension Session {
-    /// The user's text with control characters escaped (``VisibleText``).
-    static func escaped(_ text: String) -> String { VisibleText.escaped(text) }
 }

@@ -1,7 +1,4 @@
 import DebugShellCore
-import DebugShellEngine
-import DebugShellInterpreter
-import DebugShellTrace
 
 /// What to complete at the cursor.
 public struct Completion: Equatable, Sendable {
@@ -16,20 +13,61 @@ public struct Completion: Equatable, Sendable {
     }
 }
 
-extension Session {
+/// Completes a command line from the declarations: commands, verbs, options and their values,
+/// and the names the shell and its tools know. What follows a command's rest argument (the
+/// command of `after`, the condition of `expect`) the command itself says, through
+/// ``restCompletion``.
+public struct Completer {
+    var registry: ToolRegistry
+    var aliases: AliasTable
+    var settings: SettingsStore
+    /// Every metric name now, the tools' dynamic ones included.
+    var metricNames: () -> [String]
+    /// The names the tools know in a domain (views, timers).
+    var toolCandidates: (NameDomain) -> [String]
+    /// Completes the words after a rest argument, given the command's label (`run until`), the
+    /// words so far, the word being typed and this completer; nil for nothing.
+    var restCompletion: (String, [String], String, Completer) -> Completion?
+
+    public init(
+        registry: ToolRegistry, aliases: AliasTable, settings: SettingsStore, metricNames: @escaping () -> [String],
+        toolCandidates: @escaping (NameDomain) -> [String],
+        restCompletion: @escaping (String, [String], String, Completer) -> Completion?
+    ) {
+        self.registry = registry
+        self.aliases = aliases
+        self.settings = settings
+        self.metricNames = metricNames
+        self.toolCandidates = toolCandidates
+        self.restCompletion = restCompletion
+    }
+
+    private var parser: CommandParser { CommandParser(registry: registry, rate: 60) }
+
+    /// Every command name and declared alias.
+    public var commandNames: [String] { registry.allCommandNames }
+    /// The registered tools' names.
+    public var toolNames: [String] { registry.toolDescriptors.map(\.name) }
+    /// The aliases' names, in the order first defined.
+    public var aliasNames: [String] { aliases.names }
+
+    /// The command named exactly `name` or by a declared alias.
+    public func command(exactly name: String) -> RegisteredCommand? { registry.command(exactly: name) }
+
     /// Completion candidates for the word at the end of `text` (the line up to the cursor):
     /// commands, verbs, options, option values, and names that tools supply.
     public func complete(_ text: String) -> Completion {
-        let (words, current) = Session.splitForCompletion(text)
+        let (words, current) = Completer.splitForCompletion(text)
         let result = complete(words: words, current: current)
         var seen = Set<String>()
         let filtered = result.candidates.filter { $0.hasPrefix(current) && seen.insert($0).inserted }
         return Completion(candidates: filtered, filePaths: result.filePaths)
     }
 
-    private func complete(words: [String], current: String) -> Completion {
+    /// Candidates (not yet filtered by `current`) after the complete `words` of a command.
+    public func complete(words: [String], current: String) -> Completion {
         guard let first = words.first else {
-            return Completion(candidates: registry.allCommandNames + aliasesInOrder.map(\.name))
+            return Completion(candidates: registry.allCommandNames + aliases.names)
         }
         var words = words
         if let alias = aliases[first],
@@ -94,53 +132,34 @@ extension Session {
     }
 
     private func completeRest(_ argument: ArgumentSpec, words: [String], current: String, label: String) -> Completion {
-        switch label {
-        case "after", "at", "every":
-            // A scheduled command completes like a typed one.
-            return complete(words: words, current: current)
-        case "expect", "run until":
-            // A metric at the start of each term.
-            if words.isEmpty || ["and", "or"].contains(words.last ?? "") {
-                return Completion(candidates: allMetricNames())
-            }
-            if words.count % 4 == 1 { return Completion(candidates: Condition.Op.allCases.map(\.rawValue)) }
-            if words.count % 4 == 3 { return Completion(candidates: ["and", "or"]) }
-            return Completion(candidates: [])
-        case "help":
-            if words.isEmpty {
-                // Rule ids only once the word starts like one, so 'help <tab>' stays the commands.
-                let rules = current.first?.isUppercase == true ? RuleBook.rules.map(\.id) : []
-                return Completion(candidates: registry.allCommandNames + rules)
-            }
-            if words.count == 1, let c = registry.command(exactly: words[0]) {
-                return Completion(candidates: c.spec.namedVerbs.map(\.name))
-            }
-            return Completion(candidates: [])
-        case "status":
-            if words.isEmpty { return Completion(candidates: ["on", "off"] + registry.toolDescriptors.map(\.name)) }
-            if words.count == 1 { return Completion(candidates: ["on", "off"]) }
-            return Completion(candidates: [])
-        case "alias":
-            return Completion(candidates: words.isEmpty ? aliasesInOrder.map(\.name) : [])
-        default:
-            return Completion(candidates: [])
+        restCompletion(label, words, current, self) ?? Completion(candidates: [])
+    }
+
+    /// What comes next in a condition (`expect`, `run until`): a metric at the start of each
+    /// term, then an operator, a value, and `and` or `or`.
+    public func conditionCompletion(words: [String]) -> Completion {
+        if words.isEmpty || ["and", "or"].contains(words.last ?? "") {
+            return Completion(candidates: metricNames())
         }
+        if words.count % 4 == 1 { return Completion(candidates: Condition.Op.allCases.map(\.rawValue)) }
+        if words.count % 4 == 3 { return Completion(candidates: ["and", "or"]) }
+        return Completion(candidates: [])
     }
 
     /// Values of a kind: choices, booleans, rates, and names from the shell and the tools.
-    private func candidates(for kind: ValueKind, command: String, previous: [String]) -> [String] {
+    func candidates(for kind: ValueKind, command: String, previous: [String]) -> [String] {
         switch kind {
         case .boolean: return ["on", "off"]
         case .choice(let words): return words
         case .rate: return ["60Hz", "120Hz"]
         case .name(let domain):
             switch domain {
-            case .metric: return allMetricNames()
+            case .metric: return metricNames()
             case .setting: return settings.specs.map(\.name)
             case .tool: return registry.toolDescriptors.map(\.name)
             case .command: return registry.allCommandNames
-            case .alias: return aliasesInOrder.map(\.name)
-            default: return tools.flatMap { $0.candidates(for: domain) }
+            case .alias: return aliases.names
+            default: return toolCandidates(domain)
             }
         case .word where command == "set":
             // `set <setting> <value>`: values of the setting's kind.
@@ -154,7 +173,7 @@ extension Session {
 
     /// The complete words before the cursor and the partial word at it; quotes are honoured
     /// and only the last `;`-separated command counts.
-    static func splitForCompletion(_ text: String) -> (words: [String], current: String) {
+    public static func splitForCompletion(_ text: String) -> (words: [String], current: String) {
         var words: [String] = []
         var current = ""
         var inWord = false

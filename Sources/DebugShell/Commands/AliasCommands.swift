@@ -1,0 +1,175 @@
+import DebugShellCore
+import DebugShellInterpreter
+
+/// `alias`: define an alias, show one, or list them all.
+struct AliasCommand: BuiltInCommand {
+    static let definition = ArgumentSpec.words(
+        "definition", abstract: "<name> = <expansion…>, or a name to show.", optional: true)
+
+    static let spec = CommandSpec(
+        "alias", abstract: "Define an alias ('alias name = expansion', %1…%9 and %*), or list them.",
+        discussion:
+            "debugsh starts with LLDB's one-letter aliases: c (play, as continue), p (get, as print), q (quit), "
+            + "r (run) and s (step). 'alias' lists them beside yours; 'alias r = …' replaces one and 'unalias r' "
+            + "removes it. A command's own name wins over an alias.",
+        arguments: [
+            definition
+        ],
+        examples: [
+            Example(
+                """
+                > alias twice = echo %1 %1
+                > twice hey
+                hey hey
+                > alias
+                built-in, as in LLDB ('alias <name> = …' replaces one, 'unalias <name>' removes it):
+                  c = play  LLDB's continue: time runs on, with the wall clock, until 'pause' or Ctrl-C
+                  p = get   LLDB's print: one metric, as 'name = value'
+                  q = quit  LLDB's quit
+                  r = run   LLDB's run
+                  s = step  LLDB's step: to the next vsync
+                yours:
+                  twice = echo %1 %1
+                """)
+        ])
+
+    static let traits: CommandTraits = .notRecorded
+
+    /// The one-letter aliases LLDB users type without thinking, defined at the start like the
+    /// user's own: `alias` lists them, `alias r = …` replaces one, `unalias r` removes it.
+    static let builtIns: [(name: String, expansion: String, lldb: String)] = [
+        ("c", "play", "continue: time runs on, with the wall clock, until 'pause' or Ctrl-C"),
+        ("p", "get", "print: one metric, as 'name = value'"),
+        ("q", "quit", "quit"),
+        ("r", "run", "run"),
+        ("s", "step", "step: to the next vsync"),
+    ]
+
+    static func run(_ call: BuiltInCall, in session: Session) throws -> CommandOutput {
+        let words = call[definition]
+        if words.isEmpty { return list(session.aliases) }
+        let name = words[0].text
+        if words.count == 1 {
+            guard let found = session.aliases[name] else { throw CommandError("unknown alias '\(name)'") }
+            return CommandOutput(
+                text: "\(name) = \(VisibleText.escaped(found.expansion))\(found.builtIn ? " (built-in)" : "")",
+                json: .fields([
+                    "name": .string(name), "expansion": .string(found.expansion), "built_in": .bool(found.builtIn),
+                ]))
+        }
+        guard words[1].text == "=", !words[1].quoted else {
+            throw CommandError("expected 'alias \(name) = <expansion>'")
+        }
+        guard ValueParser.isName(name) else {
+            throw CommandError("'\(VisibleText.escaped(name))' is not a valid alias name: \(ValueParser.nameRule)")
+        }
+        if session.registry.command(exactly: name) != nil {
+            throw CommandError("'\(name)' is a command; an alias cannot replace it")
+        }
+        let expansion = words.dropFirst(2).map(\.raw).joined(separator: " ")
+        guard !expansion.isEmpty else { throw CommandError("alias '\(name)' needs an expansion") }
+        session.aliases.define(name, as: expansion)
+        return CommandOutput(json: .fields(["name": .string(name), "expansion": .string(expansion)]))
+    }
+
+    /// `alias`: the built-in one-letter aliases still in force, then the user's, each in the
+    /// order first defined; says so when the user has none.
+    private static func list(_ aliases: AliasTable) -> CommandOutput {
+        let all = aliases.inOrder
+        let builtIn = all.filter(\.alias.builtIn)
+        let own = all.filter { !$0.alias.builtIn }
+        var lines: [String] = []
+        if !builtIn.isEmpty {
+            let width = builtIn.map { $0.name.count + 3 + $0.alias.expansion.count }.max() ?? 0
+            lines.append("built-in, as in LLDB ('alias <name> = …' replaces one, 'unalias <name>' removes it):")
+            for entry in builtIn {
+                let lldb = builtIns.first { $0.name == entry.name }?.lldb ?? ""
+                lines.append("  " + "\(entry.name) = \(entry.alias.expansion)".padding(width) + "  LLDB's \(lldb)")
+            }
+        }
+        if own.isEmpty {
+            lines.append("no aliases of your own: 'alias <name> = <expansion>' defines one")
+        } else {
+            if !builtIn.isEmpty { lines.append("yours:") }
+            let indent = builtIn.isEmpty ? "" : "  "
+            lines += own.map { "\(indent)\($0.name) = \(VisibleText.escaped($0.alias.expansion))" }
+        }
+        return CommandOutput(
+            text: lines.joined(separator: "\n"),
+            json: .array(
+                all.map {
+                    .fields([
+                        "name": .string($0.name), "expansion": .string($0.alias.expansion),
+                        "built_in": .bool($0.alias.builtIn),
+                    ])
+                }))
+    }
+
+    static func completeRest(label: String, words: [String], current: String, completer: Completer) -> Completion? {
+        Completion(candidates: words.isEmpty ? completer.aliasNames : [])
+    }
+}
+
+/// `unalias`: remove an alias.
+struct UnaliasCommand: BuiltInCommand {
+    static let name = ArgumentSpec.name("name", .alias, abstract: "The alias.")
+
+    static let spec = CommandSpec(
+        "unalias", abstract: "Remove an alias.",
+        arguments: [name],
+        examples: [
+            Example(
+                """
+                > alias greet = echo hi
+                > greet
+                hi
+                > unalias greet
+                > greet
+                error: unknown command 'greet'; did you mean 'get'?
+                > unalias greet
+                error: unknown alias 'greet'
+                """),
+            Example(
+                """
+                > unalias s
+                > s
+                error: ambiguous command 's': status, step, scroll, stall, source, set, settings
+                """),
+        ])
+
+    static let traits: CommandTraits = .notRecorded
+
+    static func run(_ call: BuiltInCall, in session: Session) throws -> CommandOutput {
+        let name = call[name]
+        guard session.aliases.remove(name) else { throw CommandError("unknown alias '\(name)'") }
+        return .silent
+    }
+}
+
+/// `history`: the session's commands, numbered since the start.
+struct HistoryCommand: BuiltInCommand {
+    static let count = ArgumentSpec.optional("n", .integer(1...Int64.max), abstract: "How many.", as: Int64.self)
+
+    static let spec = CommandSpec(
+        "history", abstract: "Show the session's commands (the last 10,000 are kept), the last n of them.",
+        arguments: [count],
+        examples: [Example("> echo a\na\n> history 2\n    1  echo a\n    2  history 2")])
+
+    static let traits: CommandTraits = .notRecorded
+
+    static func run(_ call: BuiltInCall, in session: Session) throws -> CommandOutput {
+        let history = session.commandHistory
+        let kept = history.entries.count
+        let shown = call[count].map { Int(min($0, Int64(kept))) } ?? kept
+        let start = kept - shown
+        var lines: [String] = []
+        for i in start..<kept {
+            let number = String(history.dropped + i + 1)
+            lines.append(
+                String(repeating: " ", count: max(0, 5 - number.count)) + number + "  "
+                    + VisibleText.escaped(history.entries[i]))
+        }
+        return CommandOutput(
+            text: lines.joined(separator: "\n"), json: .array(history.entries[start...].map { .string($0) }))
+    }
+}

@@ -1,0 +1,91 @@
+import DebugShellCore
+import DebugShellInterpreter
+
+/// A built-in command: its declaration, its traits and its behaviour in one type, as LLDB's
+/// `CommandObject` keeps a command's syntax, help and `DoExecute` together. The registry takes
+/// the declaration like any tool's (help, completion, validation and docs/Commands.md come from
+/// it); the session runs the command through the same path as a tool's.
+///
+/// A command with verbs declares them as an enum (``BuiltInVerbs``): its declaration and its
+/// `run` both switch over the enum, so the compiler checks that every declared verb is
+/// implemented and every implemented one declared.
+///
+/// Adding one: a type in the file of its family under Commands/, and a line in
+/// ``BuiltInCommands/all`` (CONTRIBUTING.md).
+protocol BuiltInCommand: SendableMetatype {
+    /// How the command is declared.
+    static var spec: CommandSpec { get }
+    /// What it does besides its output: moves time, controls the session, is recorded, takes a
+    /// command.
+    static var traits: CommandTraits { get }
+    /// Runs the command in the session.
+    static func run(_ call: BuiltInCall, in session: Session) throws -> CommandOutput
+    /// Completes the words after the command's rest argument (the command of `after`, the
+    /// condition of `expect`); nil when it completes nothing there.
+    static func completeRest(label: String, words: [String], current: String, completer: Completer) -> Completion?
+}
+
+extension BuiltInCommand {
+    static var traits: CommandTraits { [] }
+    static func completeRest(label: String, words: [String], current: String, completer: Completer) -> Completion? {
+        nil
+    }
+}
+
+/// The verbs of a built-in command, as an enum whose raw values are the verbs' names (`""` for
+/// the unnamed one).
+protocol BuiltInVerbs: CaseIterable, RawRepresentable where RawValue == String {
+    /// The verb's declaration.
+    var declaration: VerbSpec { get }
+}
+
+extension BuiltInVerbs {
+    /// Every verb's declaration, in the enum's order (the order help lists them).
+    static var declarations: [VerbSpec] { allCases.map(\.declaration) }
+}
+
+/// A built-in command as it runs: its parsed values, where it was issued, and the command it
+/// takes (`after 1s <command>`).
+struct BuiltInCall {
+    let invocation: Invocation
+    let location: SourceLocation
+    /// The rest argument of a command that takes a command, as the words it came in.
+    let rest: ArraySlice<Word>
+
+    init(_ parsed: ParsedCommand, at location: SourceLocation) {
+        invocation = parsed.invocation
+        self.location = location
+        rest = parsed.rest ?? []
+    }
+
+    subscript<Value>(_ key: OptionKey<Value>) -> Value { invocation[key] }
+    subscript(_ key: FlagKey) -> Bool { invocation[key] }
+    subscript<Value>(_ key: ArgumentKey<Value>) -> Value { invocation[key] }
+
+    /// The command's name (`after`).
+    var command: String { invocation.command }
+
+    /// The verb, as the command's enum. The parser only hands a command verbs it declared.
+    func verb<Verb: BuiltInVerbs>(_ type: Verb.Type) throws(CommandError) -> Verb {
+        guard let verb = Verb(rawValue: invocation.verb) else {
+            throw CommandError("'\(invocation.command)' has no verb '\(invocation.verb)'")
+        }
+        return verb
+    }
+
+    /// Whether the command was typed at the prompt, not read from a script or a sourced file.
+    var isTyped: Bool { location.origin.name == nil }
+}
+
+/// The built-in commands, in the order help lists them. Adding a command is adding a line here.
+enum BuiltInCommands {
+    static let all: [any BuiltInCommand.Type] = [
+        HelpCommand.self, AproposCommand.self, ToolsCommand.self, StatusCommand.self, ClockCommand.self,
+        DisplayCommand.self, RunCommand.self, StepCommand.self, LoadCommand.self, AnimateCommand.self,
+        ScrollCommand.self, StallCommand.self, AfterCommand.self, AtCommand.self, EveryCommand.self,
+        GetCommand.self, MetricsCommand.self, ExpectCommand.self, EchoCommand.self, SourceCommand.self,
+        AliasCommand.self, UnaliasCommand.self, HistoryCommand.self, SetCommand.self, SettingsCommand.self,
+        ResetCommand.self, PlayCommand.self, PauseCommand.self, RecordCommand.self, TraceCommand.self,
+        PluginCommand.self, QuitCommand.self, ExitCommand.self,
+    ]
+}

@@ -1,0 +1,252 @@
+import DebugShellCore
+import DebugShellEngine
+import DebugShellInterpreter
+
+/// `clock`: now, the vsync count, the rate, the run loop's mode and the main thread.
+struct ClockCommand: BuiltInCommand {
+    static let spec = CommandSpec(
+        "clock", abstract: "Show now, the vsync count, the refresh rate, the run-loop mode and the main thread.",
+        examples: [
+            Example(
+                """
+                > stall 40ms
+                > run 25ms
+                > clock
+                now     25ms
+                vsyncs  2
+                rate    60 Hz
+                mode    default
+                main    busy until 40ms
+                """)
+        ])
+
+    static func run(_ call: BuiltInCall, in session: Session) throws -> CommandOutput {
+        let engine = session.engine
+        let busy = engine.busyUntil > engine.now
+        let main = busy ? "busy until \(engine.busyUntil)" : "idle"
+        let text = [
+            "now     \(engine.now)",
+            "vsyncs  \(engine.vsyncCount)",
+            "rate    \(DisplayCommand.describe(engine))",
+            "mode    \(engine.mode.rawValue)",
+            "main    \(main)",
+        ].joined(separator: "\n")
+        return CommandOutput(
+            text: text,
+            json: .fields([
+                "now_ns": .int(engine.now.nanoseconds), "vsyncs": .int(engine.vsyncCount),
+                "rate_hz": .int(Int64(engine.refreshRate.hertz)), "mode": .string(engine.mode.rawValue),
+                "busy_until_ns": .int(engine.busyUntil.nanoseconds), "busy": .bool(busy),
+            ]))
+    }
+}
+
+/// `display`: the refresh rate (S2).
+struct DisplayCommand: BuiltInCommand {
+    static let rate = ArgumentSpec.rate("rate", abstract: "1…1000 Hz, as 120Hz or 120.")
+
+    enum Verb: String, BuiltInVerbs {
+        case show = ""
+        case rate
+
+        var declaration: VerbSpec {
+            switch self {
+            case .show:
+                return VerbSpec(
+                    "", abstract: "Show the refresh rate, and a change waiting for its vsync.",
+                    examples: [Example("> display\n60 Hz")])
+            case .rate:
+                return VerbSpec(
+                    "rate", abstract: "Set the refresh rate from the first vsync at or after now.",
+                    arguments: [DisplayCommand.rate],
+                    examples: [
+                        Example(
+                            """
+                            > run 5ms
+                            > display rate 120Hz
+                            > display
+                            60 Hz (120 Hz from 16.666666ms)
+                            """)
+                    ])
+            }
+        }
+    }
+
+    static let spec = CommandSpec(
+        "display", abstract: "Show or set the refresh rate (default 60 Hz, S2).", verbs: Verb.declarations,
+        defaultVerb: Verb.show.rawValue)
+
+    static func run(_ call: BuiltInCall, in session: Session) throws -> CommandOutput {
+        let engine = session.engine
+        switch try call.verb(Verb.self) {
+        case .show:
+            var json: [(String, JSONValue)] = [("rate_hz", .int(Int64(engine.refreshRate.hertz)))]
+            if let pending = engine.pendingRate {
+                json += [
+                    ("pending_rate_hz", .int(Int64(pending.rate.hertz))),
+                    ("pending_from_ns", .int(pending.at.nanoseconds)),
+                ]
+            }
+            return CommandOutput(text: describe(engine), json: .object(json))
+        case .rate:
+            let rate = call[Self.rate]
+            engine.setRefreshRate(rate)
+            return CommandOutput(json: .fields(["rate_hz": .int(Int64(rate.hertz))]))
+        }
+    }
+
+    /// `60 Hz`, or `60 Hz (120 Hz from 16.666666ms)` while a change waits for its vsync.
+    static func describe(_ engine: DeviceEngine) -> String {
+        var text = "\(engine.refreshRate)"
+        if let pending = engine.pendingRate { text += " (\(pending.rate) from \(pending.at))" }
+        return text
+    }
+}
+
+/// `load`: the app's costs per animation tick, per commit and per frame on the GPU.
+struct LoadCommand: BuiltInCommand {
+    static let cost = ArgumentSpec.duration("duration", abstract: "The cost.")
+
+    enum Verb: String, BuiltInVerbs {
+        case show = ""
+        case frame, commit, gpu, off
+
+        var declaration: VerbSpec {
+            switch self {
+            case .show:
+                return VerbSpec(
+                    "", abstract: "Show the costs.",
+                    examples: [Example("> load gpu 20ms\n> load\nframe 0s · commit 0s · gpu 20ms")])
+            case .frame:
+                return VerbSpec(
+                    "frame", abstract: "Main-thread work per animation tick (A1).",
+                    arguments: [LoadCommand.cost],
+                    examples: [Example("> load frame 4ms")])
+            case .commit:
+                return VerbSpec(
+                    "commit", abstract: "Main-thread work per Core Animation commit (RL4.2).",
+                    arguments: [LoadCommand.cost],
+                    examples: [Example("> load commit 2ms")])
+            case .gpu:
+                return VerbSpec(
+                    "gpu", abstract: "Render-server time per frame (R1).",
+                    arguments: [LoadCommand.cost],
+                    examples: [Example("> load gpu 20ms")])
+            case .off:
+                return VerbSpec(
+                    "off", abstract: "Set every cost back to 0.",
+                    examples: [Example("> load gpu 20ms\n> load off\n> load\nframe 0s · commit 0s · gpu 0s")])
+            }
+        }
+    }
+
+    static let spec = CommandSpec(
+        "load", abstract: "Show or set the app's costs per animation tick, per commit and per frame on the GPU.",
+        verbs: Verb.declarations, defaultVerb: Verb.show.rawValue)
+
+    static func run(_ call: BuiltInCall, in session: Session) throws -> CommandOutput {
+        let engine = session.engine
+        switch try call.verb(Verb.self) {
+        case .show:
+            return CommandOutput(
+                text: "frame \(engine.frameCost) · commit \(engine.commitCost) · gpu \(engine.gpuCost)",
+                json: .fields([
+                    "frame_ns": .int(engine.frameCost.nanoseconds), "commit_ns": .int(engine.commitCost.nanoseconds),
+                    "gpu_ns": .int(engine.gpuCost.nanoseconds),
+                ]))
+        case .frame: engine.frameCost = call[cost]
+        case .commit: engine.commitCost = call[cost]
+        case .gpu: engine.gpuCost = call[cost]
+        case .off:
+            engine.frameCost = .zero
+            engine.commitCost = .zero
+            engine.gpuCost = .zero
+        }
+        return .silent
+    }
+}
+
+/// `animate`: the app's UI link ticks at every vsync for a while (A1).
+struct AnimateCommand: BuiltInCommand {
+    static let duration = ArgumentSpec.duration("duration", abstract: "How long.")
+
+    static let spec = CommandSpec(
+        "animate", abstract: "The app animates: its UI link ticks at every vsync for this long (A1).",
+        arguments: [duration],
+        examples: [Example("> animate 1s\n> run 1s\n> get render.presents\nrender.presents = 58")])
+
+    static func run(_ call: BuiltInCall, in session: Session) throws -> CommandOutput {
+        let d = try positive(call[duration], for: call.command, in: session)
+        session.engine.animate(for: d)
+        let end = session.engine.now + d
+        return CommandOutput(json: .fields(["until_ns": .int(end.nanoseconds)]))
+    }
+
+    /// A positive duration whose end is before the horizon (S1).
+    static func positive(_ d: SimDuration, for command: String, in session: Session) throws(CommandError) -> SimDuration
+    {
+        guard d > .zero else { throw CommandError("\(command) needs a positive duration") }
+        _ = try later(session.engine.now, by: d)
+        return d
+    }
+}
+
+/// `scroll`: tracking mode and an animation for a while (A1).
+struct ScrollCommand: BuiltInCommand {
+    static let duration = ArgumentSpec.duration("duration", abstract: "How long.")
+
+    static let spec = CommandSpec(
+        "scroll", abstract: "The user scrolls: tracking mode and an animation for this long (A1).",
+        arguments: [duration],
+        examples: [
+            Example(
+                "> scroll 1s\n> get clock.mode\nclock.mode = default\n> run 1ms\n> get clock.mode\nclock.mode = tracking"
+            )
+        ])
+
+    static func run(_ call: BuiltInCall, in session: Session) throws -> CommandOutput {
+        let d = try AnimateCommand.positive(call[duration], for: call.command, in: session)
+        session.engine.scroll(for: d)
+        let end = session.engine.now + d
+        return CommandOutput(json: .fields(["until_ns": .int(end.nanoseconds)]))
+    }
+}
+
+/// `stall`: one main-queue block of a given cost.
+struct StallCommand: BuiltInCommand {
+    static let cost = ArgumentSpec.duration("duration", abstract: "The block's cost.")
+    static let ui = OptionSpec.flag("ui", abstract: "The block changes the UI, so a commit follows.")
+
+    static let spec = CommandSpec(
+        "stall", abstract: "Enqueue one main-queue block of this cost: heavy work on the main thread.",
+        discussion: "The queued blocks must end before the 2^62 ns horizon (S1).",
+        arguments: [cost],
+        options: [ui],
+        examples: [Example("> stall 300ms\n> run 1s\n> get main.hangs\nmain.hangs = 1")])
+
+    static func run(_ call: BuiltInCall, in session: Session) throws -> CommandOutput {
+        let d = call[cost]
+        let dirtiesUI = call[ui]
+        // S1: blocks run one after another, so this one ends no earlier than the thread's current
+        // item, the stalls queued before it and its own cost; that must be before the horizon.
+        let engine = session.engine
+        let after = max(engine.now, engine.busyUntil, session.stallsEndNoEarlierThan)
+        guard let end = try? after.adding(d), end < .horizon else {
+            throw CommandError(
+                "stall \(d) would end at or beyond the 2^62 ns horizon: the main thread's work already queued ends at \(after) at the earliest"
+            )
+        }
+        session.stallsEndNoEarlierThan = end
+        engine.stall(d, dirtiesUI: dirtiesUI)
+        return CommandOutput(json: .fields(["cost_ns": .int(d.nanoseconds), "ui": .bool(dirtiesUI)]))
+    }
+}
+
+/// `t + d`, or a command error beyond the 2^62 ns horizon (S1).
+func later(_ t: SimTime, by d: SimDuration) throws(CommandError) -> SimTime {
+    do {
+        return try t.adding(d)
+    } catch {
+        throw CommandError(error.description)
+    }
+}

@@ -1,0 +1,152 @@
+import DebugShellCore
+import DebugShellInterpreter
+
+/// `get`: one metric, as `name = value`.
+struct GetCommand: BuiltInCommand {
+    static let metric = ArgumentSpec.name("metric", .metric, abstract: "The metric's name.")
+
+    static let spec = CommandSpec(
+        "get", abstract: "Print one metric as 'name = value', exactly as 'expect' compares it.",
+        arguments: [metric],
+        examples: [Example("> get clock.rate\nclock.rate = 60")])
+
+    static func run(_ call: BuiltInCall, in session: Session) throws -> CommandOutput {
+        let name = call[metric]
+        let (type, value) = try session.readMetric(name)
+        return CommandOutput(
+            text: "\(name) = \(value.text)",
+            json: .fields(["metric": .string(name), "type": .string(type.rawValue), "value": value.json]))
+    }
+}
+
+/// `metrics`: every metric, or those starting with a prefix.
+struct MetricsCommand: BuiltInCommand {
+    static let prefix = ArgumentSpec.optional(
+        "prefix", .word, abstract: "Only metrics whose names start with it.", as: String.self)
+
+    static let spec = CommandSpec(
+        "metrics", abstract: "Print every metric, or those starting with a prefix.",
+        arguments: [
+            prefix
+        ],
+        examples: [Example("> metrics render\nrender.commits = 0\nrender.presents = 0")])
+
+    static func run(_ call: BuiltInCall, in session: Session) throws -> CommandOutput {
+        let prefix = call[prefix] ?? ""
+        let names = session.allMetricNames().filter { $0.hasPrefix(prefix) }
+        guard !names.isEmpty else { throw CommandError("no metric starts with '\(prefix)'") }
+        var lines: [String] = []
+        var json: [(String, JSONValue)] = []
+        for name in names {
+            let value = session.metricValueOrNone(name)
+            lines.append("\(name) = \(value.text)")
+            json.append((name, value.json))
+        }
+        return CommandOutput(text: lines.joined(separator: "\n"), json: .object(json))
+    }
+}
+
+/// `expect`: fail unless a condition holds.
+struct ExpectCommand: BuiltInCommand {
+    static let condition = ArgumentSpec.words("condition", abstract: "The condition.")
+
+    static let spec = CommandSpec(
+        "expect", abstract: "Fail unless a condition holds: <metric> <op> <value>, joined by and/or.",
+        discussion:
+            "Values are written as 'get' prints them, so a printed value pastes back. == and != take a tolerance, "
+            + "'± <value>' or '+- <value>': an event's time stamp has three decimals, so 'expect "
+            + "layout.settled_at == 0.617s ± 1ms' holds for the stamp [0.617s].",
+        arguments: [condition],
+        examples: [
+            Example(
+                """
+                > expect clock.rate == 60 and clock.mode == default
+                > expect clock.vsyncs > 0
+                error: expectation failed: clock.vsyncs > 0 (clock.vsyncs = 0)
+                > expect main.busy_ratio >= 0.5
+                error: expectation failed: main.busy_ratio has no value yet
+                """),
+            Example(
+                """
+                > step 37
+                > get clock.now
+                clock.now = 600ms
+                > step
+                > get clock.now
+                clock.now = 616.666666ms
+                > expect clock.now == 0.617s ± 1ms and clock.now != 0.6s +- 10ms
+                > expect clock.now == 0.617s
+                error: expectation failed: clock.now == 0.617s (clock.now = 616.666666ms)
+                """),
+        ])
+
+    static func run(_ call: BuiltInCall, in session: Session) throws -> CommandOutput {
+        let condition = try session.parseCondition(call[Self.condition])
+        let (holds, missing) = condition.evaluate(session.metricValueOrNone)
+        guard holds else {
+            if let missing { throw CommandError("expectation failed: \(missing) has no value yet") }
+            throw CommandError("expectation failed: \(condition.text) (\(session.describeValues(condition)))")
+        }
+        return CommandOutput(json: .fields(["condition": .string(condition.text), "holds": true]))
+    }
+
+    static func completeRest(label: String, words: [String], current: String, completer: Completer) -> Completion? {
+        completer.conditionCompletion(words: words)
+    }
+}
+
+extension Session {
+    /// A metric's type and value: the shell's own, or a tool's.
+    ///
+    /// - Throws: an unknown metric, with a did-you-mean.
+    func readMetric(_ name: String) throws(CommandError) -> (MetricType, MetricValue) {
+        if let shell = ShellMetrics.named(name) { return (shell.spec.type, shell.read(engine)) }
+        if let index = registry.toolIndex(forNamespace: name), let spec = registry.metricSpec(name),
+            let value = toolSet.instances[index].metric(name)
+        {
+            return (spec.type, value)
+        }
+        var message = "unknown metric '\(name)'"
+        if let guess = Suggest.closest(to: name, in: allMetricNames()) {
+            message += "; did you mean '\(guess)'?"
+        } else {
+            message += " (see 'metrics')"
+        }
+        throw CommandError(message)
+    }
+
+    /// A metric's value, or `none` for an unknown one (conditions, after parsing).
+    public func metricValueOrNone(_ name: String) -> MetricValue {
+        (try? readMetric(name))?.1 ?? .none
+    }
+
+    /// Reads one metric again and again (`run until` after each instant): the name is resolved
+    /// once, so a check costs the tool's read and nothing else, even for a name with no value.
+    func metricReader(_ name: String) -> () -> MetricValue {
+        if let shell = ShellMetrics.named(name) {
+            return { [unowned self] in shell.read(engine) }
+        }
+        if let index = registry.toolIndex(forNamespace: name), registry.metricSpec(name) != nil {
+            let tool = toolSet.instances[index]
+            return { tool.metric(name) ?? .none }
+        }
+        return { .none }
+    }
+
+    /// Every metric name now: the shell's, then each tool's in registration order.
+    public func allMetricNames() -> [String] {
+        ShellMetrics.all.map(\.spec.name) + toolSet.instances.flatMap { $0.metricNames() }
+    }
+
+    /// A condition of `expect` or `run until`, its metrics checked to exist.
+    func parseCondition(_ words: [Word]) throws(CommandError) -> Condition {
+        try Condition.parse(words, rate: engine.refreshRate.hertz) { name throws(CommandError) in
+            try readMetric(name).0
+        }
+    }
+
+    /// `a = 1, b = none`: the values a condition compared, for its failure.
+    func describeValues(_ condition: Condition) -> String {
+        condition.metrics.map { "\($0) = \(metricValueOrNone($0).text)" }.joined(separator: ", ")
+    }
+}

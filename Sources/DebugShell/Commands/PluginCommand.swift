@@ -1,0 +1,140 @@
+import DebugShellCore
+import DebugShellInterpreter
+
+/// `plugin`: load tools from a plugin library built outside debugsh, and list what is loaded.
+struct PluginCommand: BuiltInCommand {
+    static let path = ArgumentSpec.path("path", abstract: "The library (a .so file).")
+    static let name = ArgumentSpec.word("name", abstract: "The plugin's name (see 'plugin list').")
+    static let from = OptionSpec.path("from", abstract: "The library to load when it is not loaded.")
+
+    enum Verb: String, BuiltInVerbs {
+        case list, load, require
+
+        var declaration: VerbSpec {
+            switch self {
+            case .list:
+                return VerbSpec(
+                    "list", abstract: "The built-in tools and each loaded plugin: name, version, path, tools.",
+                    examples: [
+                        Example(
+                            "> plugin list\nname      version  path          tools\nbuilt-in  0.2.0    (in debugsh)  fps, layout, timer\nno plugins loaded: 'plugin load <path>' adds one (docs/Plugins.md)"
+                        )
+                    ])
+            case .load:
+                return VerbSpec(
+                    "load", abstract: "Load a plugin library and register its tools (all or none).",
+                    arguments: [PluginCommand.path],
+                    examples: [
+                        Example(
+                            "> plugin load no-such-plugin.so\nerror: cannot load plugin 'no-such-plugin.so': No such file or directory"
+                        )
+                    ])
+            case .require:
+                return VerbSpec(
+                    "require", abstract: "Need a plugin by name: nothing if it is loaded, else load it from --from.",
+                    discussion:
+                        "Recordings start with it for every plugin loaded, so that a replay works whether or not the plugin was loaded at start.",
+                    arguments: [PluginCommand.name],
+                    options: [PluginCommand.from],
+                    examples: [
+                        Example(
+                            "> plugin require hangs\nerror: this needs the plugin 'hangs': load it with 'plugin load <path>' or 'debugsh --plugin <path>'"
+                        )
+                    ])
+            }
+        }
+    }
+
+    static let spec = CommandSpec(
+        "plugin", abstract: "Load tools from a plugin library built outside debugsh, and list what is loaded.",
+        discussion:
+            "A plugin is a shared library built against debugsh's DebugShellCore package with the same Swift toolchain (docs/Plugins.md). Its tools are tools like the built-in ones. Libraries in $XDG_CONFIG_HOME/debugsh/plugins/ load at start unless --no-plugins; --plugin <path> loads one from the command line.",
+        verbs: Verb.declarations, defaultVerb: Verb.list.rawValue)
+
+    /// A recording requires its plugins at its top instead.
+    static let traits: CommandTraits = .notRecorded
+
+    static func run(_ call: BuiltInCall, in session: Session) throws -> CommandOutput {
+        switch try call.verb(Verb.self) {
+        case .load:
+            let plugin = try session.loadPlugin(call[path])
+            return CommandOutput(
+                text: "loaded plugin \(plugin.name) \(plugin.version): \(plugin.tools.joined(separator: ", "))",
+                json: json(plugin))
+        case .require:
+            let name = call[name]
+            if let loaded = session.plugins.first(where: { $0.name == name }) {
+                return CommandOutput(json: json(loaded))
+            }
+            guard let path = call[from] else {
+                throw CommandError(
+                    "this needs the plugin '\(name)': load it with 'plugin load <path>' or 'debugsh --plugin <path>'")
+            }
+            let plugin = try session.loadPlugin(path)
+            guard plugin.name == name else {
+                throw CommandError("'\(path)' is the plugin '\(plugin.name)', not '\(name)' (its tools are loaded)")
+            }
+            return CommandOutput(json: json(plugin))
+        case .list:
+            return list(session)
+        }
+    }
+
+    private static func json(_ p: LoadedPlugin) -> JSONValue {
+        .fields([
+            "name": .string(p.name), "version": .string(p.version), "path": .string(p.path),
+            "resolved_path": .string(p.resolvedPath), "tools": .array(p.tools.map { .string($0) }),
+        ])
+    }
+
+    /// `plugin list`: the built-in tools, then each loaded library.
+    private static func list(_ session: Session) -> CommandOutput {
+        let plugins = session.plugins
+        let loadedTools = Set(plugins.flatMap(\.tools))
+        let builtIn = session.registry.toolDescriptors.map(\.name).filter { !loadedTools.contains($0) }
+        var rows = [["name", "version", "path", "tools"]]
+        rows.append(["built-in", DebugShellVersion.text, "(in debugsh)", builtIn.joined(separator: ", ")])
+        for p in plugins { rows.append([p.name, p.version, p.resolvedPath, p.tools.joined(separator: ", ")]) }
+        let widths = (0..<4).map { k in rows.map { $0[k].count }.max() ?? 0 }
+        let text = rows.map { row in
+            row.enumerated().map { k, cell in k == 3 ? cell : cell.padding(widths[k]) }.joined(separator: "  ")
+        }.joined(separator: "\n")
+        var json: [JSONValue] = [
+            .fields([
+                "name": .string("built-in"), "version": .string(DebugShellVersion.text), "path": .null,
+                "resolved_path": .null, "tools": .array(builtIn.map { .string($0) }),
+            ])
+        ]
+        json += plugins.map(Self.json)
+        let footer = plugins.isEmpty ? "\nno plugins loaded: 'plugin load <path>' adds one (docs/Plugins.md)" : ""
+        return CommandOutput(text: text + footer, json: .array(json))
+    }
+}
+
+extension Session {
+    /// `plugin load <path>`: loads a plugin library and registers its tools, all or none.
+    @discardableResult
+    public func loadPlugin(_ path: String) throws(CommandError) -> LoadedPlugin {
+        let file = try PluginLibrary.identify(path)
+        if let loaded = plugins.first(where: { $0.device == file.device && $0.inode == file.inode }) {
+            throw CommandError("'\(path)' is already loaded (plugin '\(loaded.name)' from \(loaded.path))")
+        }
+        let opened = try PluginLibrary.open(path)
+        let manifest = opened.manifest
+        if let loaded = plugins.first(where: { $0.name == manifest.name }) {
+            throw CommandError("'\(path)': a plugin named '\(manifest.name)' is already loaded, from \(loaded.path)")
+        }
+        guard !manifest.tools.isEmpty else { throw CommandError("'\(path)': plugin '\(manifest.name)' has no tools") }
+        do {
+            try addTools(manifest.tools)
+        } catch {
+            throw CommandError("'\(path)': plugin '\(manifest.name)' cannot be registered: \(error)")
+        }
+        let plugin = LoadedPlugin(
+            name: manifest.name, version: manifest.version, path: path, resolvedPath: opened.resolvedPath,
+            tools: manifest.tools.map { $0.descriptor.name }, device: opened.device, inode: opened.inode)
+        plugins.append(plugin)
+        return plugin
+    }
+
+}

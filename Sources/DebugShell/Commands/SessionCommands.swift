@@ -1,0 +1,60 @@
+import DebugShellCore
+import DebugShellInterpreter
+
+/// `reset`: a fresh simulation; tools, settings, aliases and the rate stay.
+struct ResetCommand: BuiltInCommand {
+    static let spec = CommandSpec(
+        "reset",
+        abstract:
+            "A fresh simulation: keeps tools, settings, aliases and the rate; clears time, loads, timers, views and metrics.",
+        examples: [Example("> run 1s\n> reset\n> get clock.now\nclock.now = 0s")])
+
+    static let traits: CommandTraits = .controlsSession
+
+    static func run(_ call: BuiltInCall, in session: Session) throws -> CommandOutput {
+        guard !session.nesting.inScheduledCommand else {
+            throw CommandError("reset cannot run from a scheduled command")
+        }
+        session.resetSimulation()
+        session.timeDidMove()
+        return .silent
+    }
+}
+
+/// `quit`: leave debugsh, with status 1 when a command failed.
+struct QuitCommand: BuiltInCommand {
+    static let spec = CommandSpec("quit", abstract: "Leave debugsh.")
+
+    static let traits: CommandTraits = .controlsSession
+
+    static func run(_ call: BuiltInCall, in session: Session) throws -> CommandOutput {
+        try ExitCommand.leaving(call, in: session)
+        throw SessionControl.exit(session.failures > 0 ? 1 : 0)
+    }
+}
+
+/// `exit`: leave debugsh with a status.
+struct ExitCommand: BuiltInCommand {
+    static let status = ArgumentSpec.optional(
+        "status", .integer(0...255), abstract: "0…255 (default 0).", default: Int64(0))
+
+    static let spec = CommandSpec(
+        "exit", abstract: "Leave debugsh with an exit status (from inside 'source' too).",
+        arguments: [status])
+
+    static let traits: CommandTraits = .controlsSession
+
+    static func run(_ call: BuiltInCall, in session: Session) throws -> CommandOutput {
+        try leaving(call, in: session)
+        throw SessionControl.exit(Int32(call[status]))
+    }
+
+    /// Reached through a `source` that a scheduled command runs, leaving cannot happen: like
+    /// `run`, it would end the session in the middle of time moving.
+    static func leaving(_ call: BuiltInCall, in session: Session) throws(CommandError) {
+        guard !session.nesting.inScheduledCommand else {
+            throw CommandError(
+                "'\(call.command)' cannot run from a scheduled command (it would end the session mid-run)")
+        }
+    }
+}

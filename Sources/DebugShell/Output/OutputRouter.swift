@@ -1,0 +1,138 @@
+import DebugShellCore
+import DebugShellInterpreter
+import DebugShellTrace
+
+/// The one way out of the session: commands' results, errors and warnings, tool events, echoed
+/// commands, notices, and the front end's own start-up messages all leave through here, in text
+/// or as JSON lines (docs/JSON.md), to the ``OutputSink`` — and tool events to the trace too.
+///
+/// The user's words in a message never reach the terminal raw: errors and warnings are escaped
+/// (`unknown command 'run\x01'`).
+public final class OutputRouter {
+    let sink: any OutputSink
+    /// JSON lines on standard output (`--json`).
+    public private(set) var json = false
+    /// Where a command's text is shown: its width and whether it may use colour.
+    public private(set) var display = TextDisplay.script
+    /// Polled between the lines of a long listing: an interrupt stops it.
+    var isInterrupted: () -> Bool = { false }
+    /// Events printed since the last ``startCounting()``: `run`'s JSON result counts them.
+    private(set) var eventsPrinted = 0
+    /// Where tool events also go while a trace records.
+    var trace: TraceRecorder?
+
+    public init(sink: any OutputSink) {
+        self.sink = sink
+    }
+
+    /// Takes the session's options: JSON or text, the width and colour.
+    func apply(_ options: SessionOptions) {
+        json = options.json
+        display = TextDisplay(columns: options.width, color: options.color && !options.json)
+    }
+
+    // MARK: Commands
+
+    /// A command's result: its warnings, then its text (streamed line by line when it is long)
+    /// or its JSON line.
+    func result(
+        _ output: CommandOutput, command: @autoclosure () -> String, location: SourceLocation,
+        extra: [(String, JSONValue)] = []
+    ) {
+        for warning in output.warnings {
+            sink.write(
+                VisibleText.escaped("\(location.prefix("warning"))\(warning)\(location.suffix)") + "\n",
+                to: .standardError)
+        }
+        if json {
+            let line = JSONValue.object(
+                [("command", .string(command())), ("ok", .bool(true)), ("result", output.json)] + extra)
+            sink.write(line.serialized + "\n", to: .standardOutput)
+        } else if let streamed = output.streamed {
+            // Each line goes out as it is made; an interrupt stops the listing.
+            streamed.writeText { line in
+                sink.write(line + "\n", to: .standardOutput)
+                return !isInterrupted()
+            }
+        } else if !output.text.isEmpty {
+            sink.write(output.text.hasSuffix("\n") ? output.text : output.text + "\n", to: .standardOutput)
+        }
+    }
+
+    /// A failure: `file:line: error: message` on standard error, and under `--json` a line on
+    /// standard output for a command.
+    func error(
+        _ message: String, command: @autoclosure () -> String?, location: SourceLocation,
+        extra: [(String, JSONValue)] = []
+    ) {
+        if json, let command = command() {
+            let line = JSONValue.object(
+                [("command", .string(command)), ("ok", .bool(false)), ("error", .string(message))] + extra)
+            sink.write(line.serialized + "\n", to: .standardOutput)
+        }
+        let line = "\(location.prefix("error"))\(message)\(location.suffix)"
+        sink.write(VisibleText.escaped(line) + "\n", to: .standardError)
+    }
+
+    /// Ctrl-C stopped a command or a script at `now`.
+    func interrupted(at now: SimTime, command: String?, location: SourceLocation) {
+        let message = "interrupted at \(now)"
+        if json, let command {
+            let line = JSONValue.object(
+                [("command", .string(command)), ("ok", .bool(false)), ("error", .string(message))])
+            sink.write(line.serialized + "\n", to: .standardOutput)
+        }
+        sink.write("\(location.prefix("error"))\(message)\(location.suffix)\n", to: .standardError)
+    }
+
+    /// A command as it runs (`--echo`): on standard output, or standard error under `--json`,
+    /// which keeps standard output to JSON lines.
+    func echo(_ line: String) {
+        sink.write(line + "\n", to: json ? .standardError : .standardOutput)
+    }
+
+    // MARK: Events and notices
+
+    /// A tool's event, printed as it happens (docs/JSON.md), and kept by a recording trace.
+    func event(_ event: ToolEvent) {
+        trace?.toolEvent(event)
+        eventsPrinted += 1
+        sink.write((json ? event.json.serialized : event.text) + "\n", to: .standardOutput)
+    }
+
+    /// Starts counting the events printed (an advance of time begins).
+    func startCounting() { eventsPrinted = 0 }
+
+    /// Something the session says outside any command's result — `warning: …`, `error: …` —
+    /// on standard error.
+    func notice(_ line: String) {
+        sink.write(line + "\n", to: .standardError)
+    }
+
+    // MARK: The front end's own
+
+    /// A message of the front end before or around the session (`debugsh: cannot open …`), on
+    /// standard error.
+    public func frontEndMessage(_ message: String) {
+        sink.write("debugsh: \(message)\n", to: .standardError)
+    }
+
+    /// A script the front end could not read: `file:line: error: message` when the problem is
+    /// at a line (not UTF-8 text there), else `debugsh: message`.
+    public func unreadableScript(_ message: String, path: String, line: Int?) {
+        if let line {
+            error(message, command: nil, location: SourceLocation(origin: ScriptOrigin(name: path), line: line))
+        } else {
+            frontEndMessage(message)
+        }
+    }
+
+    /// Text the front end prints as it is (`--version`, `--help`), on standard output.
+    public func frontEndText(_ text: String) {
+        sink.write(text, to: .standardOutput)
+    }
+
+    /// Pushes buffered output out: before time runs, so that what came before a long `run` is
+    /// seen while it runs, and before the front end waits.
+    public func flush() { sink.flush() }
+}

@@ -1,0 +1,48 @@
+import DebugShellCore
+import DebugShellEngine
+
+/// One of the shell's own metrics: its declaration and how it is read from the device, in one
+/// place (docs/Commands.md lists them).
+struct ShellMetric: Sendable {
+    let spec: MetricSpec
+    let read: @Sendable (DeviceEngine) -> MetricValue
+
+    init(_ name: String, _ type: MetricType, abstract: String, read: @escaping @Sendable (DeviceEngine) -> MetricValue)
+    {
+        spec = MetricSpec(name, type, abstract: abstract)
+        self.read = read
+    }
+}
+
+/// The shell's own metrics: the clock, the main thread and the render server. Their
+/// namespaces (`clock`, `main`, `render`) are the shell's; no tool may take them.
+enum ShellMetrics {
+    static let all: [ShellMetric] = [
+        ShellMetric("clock.now", .time, abstract: "Virtual time now.") { .time($0.now) },
+        ShellMetric("clock.vsyncs", .integer, abstract: "Vsyncs since the start.") { .integer($0.vsyncCount) },
+        ShellMetric("clock.rate", .integer, abstract: "The refresh rate in force, in Hz.") {
+            .integer(Int64($0.refreshRate.hertz))
+        },
+        ShellMetric("clock.mode", .word, abstract: "The run loop's mode: default or tracking.") {
+            .word($0.mode.rawValue)
+        },
+        ShellMetric("main.busy_until", .time, abstract: "The end of the main thread's current or last item.") {
+            .time($0.busyUntil)
+        },
+        ShellMetric("main.hangs", .integer, abstract: "Main-thread items of 250 ms or more (RL6).") {
+            .integer($0.hangs)
+        },
+        ShellMetric("main.busy_ratio", .number, abstract: "Main-thread busy time over the last whole second (RL6).") {
+            $0.busyRatio().map { .number($0) } ?? .none
+        },
+        ShellMetric("render.commits", .integer, abstract: "Core Animation commits since the start.") {
+            .integer($0.commits)
+        },
+        ShellMetric("render.presents", .integer, abstract: "Frames presented since the start.") {
+            .integer($0.presents)
+        },
+    ]
+
+    /// The metric named `name`, if it is one of the shell's.
+    static func named(_ name: String) -> ShellMetric? { all.first { $0.spec.name == name } }
+}

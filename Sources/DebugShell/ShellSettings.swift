@@ -1,0 +1,21 @@
+import DebugShellCore
+
+/// The shell's own settings, each declared once with its type and default (docs/Commands.md
+/// lists them). Their namespaces (`shell`, `runloop`) are the shell's.
+enum ShellSettings {
+    static let stopOnError = SettingSpec.boolean(
+        "shell.stop-on-error", abstract: "Stop a script at the first failed command (--keep-going turns it off).",
+        default: true)
+    static let echo = SettingSpec.boolean(
+        "shell.echo", abstract: "Print each script command, as '> command', before running it (like --echo).",
+        default: false)
+    static let historySize = SettingSpec.integer(
+        "shell.history-size", in: 0...100_000, abstract: "How many commands the interactive history file keeps.",
+        default: 1000)
+    static let coalescing = SettingSpec.boolean(
+        "runloop.coalescing", abstract: "Coalesce timer wake-ups within tolerance and leeway (T5, D2).",
+        default: false)
+
+    /// In the order `settings` lists them.
+    static let all: [any SettingDeclaration] = [stopOnError, echo, historySize, coalescing]
+}
