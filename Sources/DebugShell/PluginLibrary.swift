@@ -83,7 +83,7 @@ enum PluginLibrary {
         guard let pointer = unsafeBitCast(manifestSymbol, to: ManifestFunction.self)() else {
             throw CommandError("'\(path)': \(DebugShellPlugin.manifestSymbol) returned no manifest")
         }
-        let object = Unmanaged<AnyObject>.fromOpaque(pointer).takeRetainedValue()
+        let object = DebugShellPlugin.adopt(manifest: pointer)
         guard let manifest = object as? DebugShellPlugin else {
             throw CommandError(
                 "'\(path)': its manifest is a \(type(of: object)), not a DebugShellPlugin of this debugsh's DebugShellCore"

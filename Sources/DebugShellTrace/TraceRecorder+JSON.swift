@@ -112,10 +112,10 @@ extension TraceRecorder {
         out.raw(", \"args\": {")
         switch r.kind {
         case .mainItem:
-            out.raw("\"kind\": \"\(TraceRecorder.itemKinds[Int(r.a)].rawValue)\", \"iteration\": ")
+            out.raw("\"kind\": \"\(TraceTimeline.itemKinds[Int(r.a)].rawValue)\", \"iteration\": ")
             out.int(r.b)
         case .timerItem, .queueHandler:
-            let itemKind = r.kind == .queueHandler ? "dispatch" : TraceRecorder.itemKinds[Int(r.d >> 8)].rawValue
+            let itemKind = r.kind == .queueHandler ? "dispatch" : TraceTimeline.itemKinds[Int(r.d >> 8)].rawValue
             out.raw("\"kind\": \"\(itemKind)\", \"timer\": ")
             out.int(Int64(r.c))
             out.raw(", \"scheduled_ns\": ")
@@ -124,7 +124,7 @@ extension TraceRecorder {
             out.int(max(0, r.start - r.a))
             out.raw(", \"cause\": ")
             let cause = Int(r.d & 0xFF)
-            out.raw(cause == 0 ? "null" : "\"\(TraceRecorder.causes[cause - 1].rawValue)\"")
+            out.raw(cause == 0 ? "null" : "\"\(TraceTimeline.causes[cause - 1].rawValue)\"")
             out.raw(", \"data\": ")
             out.int(r.b)
         case .iteration:

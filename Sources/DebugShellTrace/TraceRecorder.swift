@@ -80,64 +80,164 @@ struct TraceRecord {
 /// the main thread, the render server, background queues, run-loop modes, counters and the
 /// tools' events, as the device's observations arrive.
 ///
-/// Its stored properties are `@exclusivity(unchecked)`, as the engine's are: it is called for
-/// every observation, from the one isolation domain that owns the device.
+/// An observer of the public device API (``SimulatedDevice``): a timer's label and queue come
+/// from ``SimulatedDevice/timerInfo(_:)``, asked once per timer.
 ///
 /// Bounded: it keeps the newest ``limit`` events in a ring, dropping the oldest once full (as
 /// Perfetto's ring-buffer mode does), and says so. Per event it does a constant amount of work —
 /// a 48-byte record and, for a name seen before, a dictionary lookup; strings and JSON are built
-/// only when the trace is saved.
+/// only when the trace is saved. Everything it records is one value, ``TraceTimeline``, changed
+/// in one access per observation: Swift checks exclusive access to a class's stored properties at
+/// run time, once per access, and a struct's fields inside a mutating method not at all.
 public final class TraceRecorder: DeviceObserver {
     /// The default bound, in events (about 48 MB of records).
     public static let defaultLimit = 1_000_000
 
-    public let categories: TraceCategories
-    public let limit: Int
+    /// What it records.
+    public var categories: TraceCategories { timeline.categories }
+    /// The most events it keeps.
+    public var limit: Int { timeline.limit }
     /// Events recorded in all, kept or dropped.
-    @exclusivity(unchecked) public private(set) var recorded: Int64 = 0
+    public var recorded: Int64 { timeline.recorded }
     /// Whether it still records (`trace stop` ends that; the events stay for `trace save`).
-    @exclusivity(unchecked) public private(set) var isRecording = true
+    public private(set) var isRecording = true
     /// Set once the ring is full and starts dropping: the session reports it once.
-    @exclusivity(unchecked) public var limitReached = false
+    public var limitReached: Bool { timeline.limitReached }
     /// When it started, in the first simulation.
     public let startedAt: SimTime
 
-    @exclusivity(unchecked) private var ring: [TraceRecord] = []
-    @exclusivity(unchecked) private var head = 0
-    /// Tool arguments by record sequence number (only tool events and slices have them).
-    @exclusivity(unchecked) private var extras: [Int64: [(String, JSONValue)]] = [:]
-    /// Interned names, escaped for JSON once.
-    @exclusivity(unchecked) private(set) var names: [String] = []
-    @exclusivity(unchecked) private var nameIndex: [String: Int32] = [:]
-
-    // Per simulation.
+    /// Everything recorded so far.
+    private(set) var timeline: TraceTimeline
+    /// The device of the current simulation, while attached.
     private weak var device: (any SimulatedDevice)?
-    @exclusivity(unchecked) private var token: ObserverToken?
+    private var token: ObserverToken?
+
+    public init(categories: TraceCategories = .all, limit: Int = TraceRecorder.defaultLimit, at time: SimTime) {
+        timeline = TraceTimeline(categories: categories, limit: max(1, limit))
+        startedAt = time
+    }
+
+    /// Records the device's timeline from now on: a fresh simulation is a new process.
+    public func attach(_ device: any SimulatedDevice) {
+        detach()
+        guard isRecording else { return }
+        self.device = device
+        timeline.beginProcess(now: device.now.nanoseconds, mode: device.mode)
+        token = device.addObserver(self, kinds: timeline.observationKinds)
+    }
+
+    /// Stops observing the current device (a `reset` replaces it, or `trace stop`).
+    func detach() {
+        if let device { timeline.closeOpenSpans(now: device.now.nanoseconds) }
+        if let token, let device { device.removeObserver(token) }
+        token = nil
+        device = nil
+    }
+
+    /// `trace stop`: no more events; what was recorded stays.
+    public func stop() {
+        detach()
+        isRecording = false
+    }
+
+    /// Events kept now.
+    public var kept: Int { timeline.kept }
+
+    /// Bytes the trace holds: its records (at least the first reservation), names and tool
+    /// arguments, roughly — computed from counts, so the same trace reports the same figure.
+    public var memoryBytes: Int { timeline.memoryBytes }
+
+    /// Events dropped because the ring was full.
+    public var dropped: Int64 { timeline.dropped }
+
+    public func device(_ device: any SimulatedDevice, observed observation: DeviceObservation) {
+        timeline.observe(observation, device: device)
+    }
+
+    // MARK: Tools
+
+    /// A tool's event: an instant on the tools' track, its fields as arguments.
+    public func toolEvent(_ event: ToolEvent) {
+        guard isRecording else { return }
+        timeline.toolEvent(event)
+    }
+
+    /// A tool's slice on its own track.
+    public func toolSlice(
+        tool: Int, toolName: String, _ name: String, from start: SimTime, to end: SimTime, args: [(String, JSONValue)]
+    ) {
+        guard isRecording else { return }
+        timeline.toolSlice(tool: tool, toolName: toolName, name, from: start, to: end, args: args)
+    }
+
+    /// A tool's counter.
+    public func toolCounter(toolName: String, _ name: String, _ value: MetricNumber, at time: SimTime) {
+        guard isRecording else { return }
+        timeline.toolCounter(toolName: toolName, name, value, at: time)
+    }
+
+    // MARK: Reading
+
+    /// The kept records, oldest first, each with its sequence number; then, while recording,
+    /// the spans still open at now — the current run-loop iteration and mode — as they stand.
+    func forEachRecord(_ body: (Int64, TraceRecord) throws -> Void) rethrows {
+        try timeline.forEachRecord(openAt: device?.now.nanoseconds, body)
+    }
+
+    /// Records what is final by now before the trace is read: the busy ratio of every whole
+    /// second that has ended.
+    func flush() {
+        if let device { timeline.reportBusy(before: device.now.nanoseconds) }
+    }
+
+    var names: [String] { timeline.names }
+    var trackNames: [UInt8: [Int32: String]] { timeline.trackNames }
+    func extra(_ sequence: Int64) -> [(String, JSONValue)]? { timeline.extra(sequence) }
+}
+
+/// Everything a trace has recorded, and the state of the spans it is gathering: one value, so
+/// that an observation changes it in one access.
+struct TraceTimeline {
+    let categories: TraceCategories
+    let limit: Int
+    /// Events recorded in all, kept or dropped.
+    private(set) var recorded: Int64 = 0
+    /// Set once the ring is full and starts dropping.
+    private(set) var limitReached = false
+
+    private var ring: [TraceRecord] = []
+    private var head = 0
+    /// Tool arguments by record sequence number (only tool events and slices have them).
+    private var extras: [Int64: [(String, JSONValue)]] = [:]
+    /// Interned names, escaped for JSON once.
+    private(set) var names: [String] = []
+    private var nameIndex: [String: Int32] = [:]
+
     /// The current simulation's process number (1, then 2 after a `reset`…).
-    @exclusivity(unchecked) private(set) var process: UInt8 = 0
+    private(set) var process: UInt8 = 0
     /// Tracks used, per process, with their names (for the trace's metadata).
-    @exclusivity(unchecked) private(set) var trackNames: [UInt8: [Int32: String]] = [:]
+    private(set) var trackNames: [UInt8: [Int32: String]] = [:]
     /// Which fixed tracks (by bit) and background queues (by timer id) this process has named.
-    @exclusivity(unchecked) private var namedTracks: UInt64 = 0
-    @exclusivity(unchecked) private var namedQueues: [Bool] = []
+    private var namedTracks: UInt64 = 0
+    private var namedQueues: [Bool] = []
     /// Interned timer labels by timer id in this process, -1 unknown.
-    @exclusivity(unchecked) private var timerNames: [Int32] = []
+    private var timerNames: [Int32] = []
     /// Whether each dispatch timer runs on a background queue, by timer id in this process:
     /// 0 not known yet, 1 no, 2 yes. A timer's queue never changes, so the device is asked once.
-    @exclusivity(unchecked) private var timerOnBackground: [UInt8] = []
+    private var timerOnBackground: [UInt8] = []
     /// The iteration being gathered: its number, start and end.
-    @exclusivity(unchecked) private var iteration: (number: Int64, start: Int64, end: Int64)?
+    private var iteration: (number: Int64, start: Int64, end: Int64)?
     /// The start of the current mode's span, and the mode.
-    @exclusivity(unchecked) private var modeSince: (time: Int64, mode: RunLoopMode) = (0, .default)
+    private var modeSince: (time: Int64, mode: RunLoopMode) = (0, .default)
     /// Presents of the last second, for the presented-FPS counter.
-    @exclusivity(unchecked) private var recentPresents: [Int64] = []
-    @exclusivity(unchecked) private var recentHead = 0
+    private var recentPresents: [Int64] = []
+    private var recentHead = 0
     /// Main-thread items whose seconds are not all reported yet, for the busy counter.
-    @exclusivity(unchecked) private var busyItems: [(start: Int64, end: Int64)] = []
-    @exclusivity(unchecked) private var busyHead = 0
+    private var busyItems: [(start: Int64, end: Int64)] = []
+    private var busyHead = 0
     /// The next whole second whose busy ratio is to be reported, and the last value reported.
-    @exclusivity(unchecked) private var busySecond: Int64 = 0
-    @exclusivity(unchecked) private var lastBusy: Int64 = -1
+    private var busySecond: Int64 = 0
+    private var lastBusy: Int64 = -1
 
     // Track numbers within a process.
     static let mainTrack: Int32 = 1
@@ -175,28 +275,15 @@ public final class TraceRecorder: DeviceObserver {
         }
     }
 
-    public init(categories: TraceCategories = .all, limit: Int = TraceRecorder.defaultLimit, at time: SimTime) {
+    init(categories: TraceCategories, limit: Int) {
         self.categories = categories
-        self.limit = max(1, limit)
-        startedAt = time
-        ring.reserveCapacity(min(self.limit, 1 << 16))
+        self.limit = limit
+        ring.reserveCapacity(min(limit, 1 << 16))
         for name in Fixed.allCases { _ = intern(name.text) }
     }
 
-    /// Records the device's timeline from now on: a fresh simulation is a new process.
-    public func attach(_ device: any SimulatedDevice) {
-        detach()
-        guard isRecording else { return }
-        self.device = device
-        process &+= 1
-        iteration = nil
-        modeSince = (device.now.nanoseconds, device.mode)
-        recentPresents = []
-        recentHead = 0
-        busyItems = []
-        busyHead = 0
-        busySecond = device.now.nanoseconds / 1_000_000_000
-        lastBusy = -1
+    /// What the device is asked to tell, for the categories recorded.
+    var observationKinds: ObservationKinds {
         var kinds: ObservationKinds = []
         if categories.contains(.display) { kinds.formUnion([.vsync, .present]) }
         if categories.contains(.main) { kinds.formUnion([.mainItem, .timerFired]) }
@@ -204,36 +291,34 @@ public final class TraceRecorder: DeviceObserver {
         if categories.contains(.render) { kinds.formUnion(.render) }
         if categories.contains(.modes) { kinds.formUnion(.modeChange) }
         if categories.contains(.counters) { kinds.formUnion([.present, .mainItem]) }
-        token = device.addObserver(self, kinds: kinds)
+        return kinds
+    }
+
+    /// A fresh simulation starts at `now` in `mode`: a new process of the trace.
+    mutating func beginProcess(now: Int64, mode: RunLoopMode) {
+        process &+= 1
+        iteration = nil
+        modeSince = (now, mode)
+        recentPresents = []
+        recentHead = 0
+        busyItems = []
+        busyHead = 0
+        busySecond = now / 1_000_000_000
+        lastBusy = -1
         namedTracks = 0
         namedQueues = []
         timerNames = []
         timerOnBackground = []
         // Tracks the open spans of a save need, named before it writes its metadata.
-        if categories.contains(.main) { name(track: TraceRecorder.mainTrack) }
-        if categories.contains(.modes) { name(track: TraceRecorder.modeTrack) }
-    }
-
-    /// Stops observing the current device (a `reset` replaces it, or `trace stop`).
-    func detach() {
-        closeOpenSpans()
-        if let token, let device { device.removeObserver(token) }
-        token = nil
-        device = nil
-    }
-
-    /// `trace stop`: no more events; what was recorded stays.
-    public func stop() {
-        detach()
-        isRecording = false
+        if categories.contains(.main) { name(track: TraceTimeline.mainTrack) }
+        if categories.contains(.modes) { name(track: TraceTimeline.modeTrack) }
     }
 
     /// Events kept now.
-    public var kept: Int { ring.count }
+    var kept: Int { ring.count }
 
-    /// Bytes the trace holds: its records (at least the first reservation), names and tool
-    /// arguments, roughly — computed from counts, so the same trace reports the same figure.
-    public var memoryBytes: Int {
+    /// Bytes the trace holds, roughly (see ``TraceRecorder/memoryBytes``).
+    var memoryBytes: Int {
         max(ring.count, min(limit, 1 << 16)) * MemoryLayout<TraceRecord>.stride
             + names.reduce(0) { $0 + $1.utf8.count + 16 } + extras.count * 96
     }
@@ -241,7 +326,7 @@ public final class TraceRecorder: DeviceObserver {
     // MARK: Recording
 
     @inline(__always)
-    private func append(_ record: TraceRecord, extra: [(String, JSONValue)]? = nil) {
+    private mutating func append(_ record: TraceRecord, extra: [(String, JSONValue)]? = nil) {
         let sequence = recorded
         recorded += 1
         if ring.count < limit {
@@ -257,7 +342,7 @@ public final class TraceRecorder: DeviceObserver {
 
     /// The interned index of a name.
     @inline(__always)
-    func intern(_ text: String) -> Int32 {
+    mutating func intern(_ text: String) -> Int32 {
         if let index = nameIndex[text] { return index }
         let index = Int32(names.count)
         names.append(text)
@@ -267,31 +352,31 @@ public final class TraceRecorder: DeviceObserver {
 
     /// Names one of the fixed tracks in this process, once.
     @inline(__always)
-    private func name(track: Int32) {
+    private mutating func name(track: Int32) {
         guard namedTracks & (1 << UInt64(track)) == 0 else { return }
         namedTracks |= 1 << UInt64(track)
-        trackNames[process, default: [:]][track] = TraceRecorder.trackTitles[Int(track)]
+        trackNames[process, default: [:]][track] = TraceTimeline.trackTitles[Int(track)]
     }
 
     static let trackTitles = ["", "Main thread", "Render server", "Display", "Hitches", "Run loop mode", "Tool events"]
 
     /// The interned name of a timer's label, by its id: one hash per timer, not per firing.
     @inline(__always)
-    private func timerName(_ id: TimerID) -> Int32 {
+    private mutating func timerName(_ id: TimerID, device: any SimulatedDevice) -> Int32 {
         let i = id.rawValue
         if i < timerNames.count, timerNames[i] >= 0 { return timerNames[i] }
         if i >= timerNames.count { timerNames += Array(repeating: -1, count: i + 1 - timerNames.count) }
-        let index = intern(label(id))
+        let index = intern(label(id, device: device))
         timerNames[i] = index
         return index
     }
 
     /// A timer's label, from the device's public timer info.
-    private func label(_ id: TimerID) -> String {
-        device?.timerInfo(id)?.label ?? "timer \(id.rawValue)"
+    private func label(_ id: TimerID, device: any SimulatedDevice) -> String {
+        device.timerInfo(id)?.label ?? "timer \(id.rawValue)"
     }
 
-    private func record(
+    private mutating func record(
         _ kind: TraceRecord.Kind, track: Int32, name: Int32, start: Int64, end: Int64, a: Int64 = 0, b: Int64 = 0,
         c: Int32 = 0, d: Int16 = 0, extra: [(String, JSONValue)]? = nil
     ) {
@@ -301,32 +386,32 @@ public final class TraceRecorder: DeviceObserver {
             extra: extra)
     }
 
-    public func device(_ device: any SimulatedDevice, observed observation: DeviceObservation) {
+    mutating func observe(_ observation: DeviceObservation, device: any SimulatedDevice) {
         switch observation {
         case .vsync(let time, let index):
             reportBusy(before: time.nanoseconds)
             guard categories.contains(.display) else { return }
-            name(track: TraceRecorder.displayTrack)
+            name(track: TraceTimeline.displayTrack)
             record(
-                .vsync, track: TraceRecorder.displayTrack, name: Fixed.vsync.rawValue, start: time.nanoseconds,
+                .vsync, track: TraceTimeline.displayTrack, name: Fixed.vsync.rawValue, start: time.nanoseconds,
                 end: time.nanoseconds, a: index)
         case .mainItem(let item):
             mainItem(item)
         case .timerFired(let firing):
-            timerFired(firing)
+            timerFired(firing, device: device)
         case .renderStarted(let frame, let start, let end):
-            name(track: TraceRecorder.renderTrack)
+            name(track: TraceTimeline.renderTrack)
             record(
-                .render, track: TraceRecorder.renderTrack, name: Fixed.render.rawValue, start: start.nanoseconds,
+                .render, track: TraceTimeline.renderTrack, name: Fixed.render.rawValue, start: start.nanoseconds,
                 end: end.nanoseconds, a: frame)
         case .presented(let info):
             presented(info)
         case .modeChanged(let time, let mode):
             let t = time.nanoseconds
             if t > modeSince.time {
-                name(track: TraceRecorder.modeTrack)
+                name(track: TraceTimeline.modeTrack)
                 record(
-                    .mode, track: TraceRecorder.modeTrack, name: modeName(modeSince.mode), start: modeSince.time,
+                    .mode, track: TraceTimeline.modeTrack, name: modeName(modeSince.mode), start: modeSince.time,
                     end: t, a: modeSince.mode == .tracking ? 1 : 0)
             }
             modeSince = (t, mode)
@@ -335,7 +420,7 @@ public final class TraceRecorder: DeviceObserver {
         }
     }
 
-    private func mainItem(_ item: MainThreadItem) {
+    private mutating func mainItem(_ item: MainThreadItem) {
         let start = item.start.nanoseconds
         let end = item.end.nanoseconds
         reportBusy(before: start)
@@ -356,33 +441,33 @@ public final class TraceRecorder: DeviceObserver {
         case .timer, .displayLink, .dispatchHandler: name = -1
         }
         record(
-            .mainItem, track: TraceRecorder.mainTrack, name: name, start: start, end: end,
-            a: Int64(TraceRecorder.itemKinds.firstIndex(of: item.kind) ?? 0), b: item.iteration)
+            .mainItem, track: TraceTimeline.mainTrack, name: name, start: start, end: end,
+            a: Int64(TraceTimeline.itemKinds.firstIndex(of: item.kind) ?? 0), b: item.iteration)
     }
 
     static let itemKinds: [MainThreadItem.Kind] = [.block, .commit, .timer, .displayLink, .dispatchHandler]
 
-    private func closeIteration() {
+    private mutating func closeIteration() {
         guard let current = iteration else { return }
         iteration = nil
         record(
-            .iteration, track: TraceRecorder.mainTrack, name: Fixed.iteration.rawValue, start: current.start,
+            .iteration, track: TraceTimeline.mainTrack, name: Fixed.iteration.rawValue, start: current.start,
             end: current.end, a: current.number)
     }
 
-    private func timerFired(_ f: TimerFiring) {
-        let cause = Int16(f.cause.map { TraceRecorder.causes.firstIndex(of: $0).map { $0 + 1 } ?? 0 } ?? 0)
-        if f.kind == .dispatchTimer, isBackground(f) {
+    private mutating func timerFired(_ f: TimerFiring, device: any SimulatedDevice) {
+        let cause = Int16(f.cause.map { TraceTimeline.causes.firstIndex(of: $0).map { $0 + 1 } ?? 0 } ?? 0)
+        if f.kind == .dispatchTimer, isBackground(f, device: device) {
             guard categories.contains(.queues) else { return }
             let id = f.id.rawValue
-            let track = TraceRecorder.queueTrackBase + Int32(truncatingIfNeeded: id)
+            let track = TraceTimeline.queueTrackBase + Int32(truncatingIfNeeded: id)
             if id >= namedQueues.count || !namedQueues[id] {
                 if id >= namedQueues.count { namedQueues += Array(repeating: false, count: id + 1 - namedQueues.count) }
                 namedQueues[id] = true
-                trackNames[process, default: [:]][track] = "Queue \(label(f.id))"
+                trackNames[process, default: [:]][track] = "Queue \(label(f.id, device: device))"
             }
             record(
-                .queueHandler, track: track, name: timerName(f.id), start: f.start.nanoseconds,
+                .queueHandler, track: track, name: timerName(f.id, device: device), start: f.start.nanoseconds,
                 end: f.end.nanoseconds,
                 a: f.scheduled.nanoseconds, b: f.data, c: Int32(truncatingIfNeeded: f.id.rawValue), d: cause)
             return
@@ -392,7 +477,7 @@ public final class TraceRecorder: DeviceObserver {
             ring[last].start == f.start.nanoseconds, ring[last].process == process
         else { return }
         let itemKind = Int16(truncatingIfNeeded: ring[last].a)
-        ring[last].name = timerName(f.id)
+        ring[last].name = timerName(f.id, device: device)
         ring[last].kind = .timerItem
         ring[last].a = f.scheduled.nanoseconds
         ring[last].b = f.data
@@ -403,14 +488,14 @@ public final class TraceRecorder: DeviceObserver {
     static let causes: [LatenessCause] = [.mode, .busy, .coalesced, .paused]
 
     /// Whether a dispatch firing ran on a background queue: its device record says.
-    private func isBackground(_ f: TimerFiring) -> Bool {
+    private mutating func isBackground(_ f: TimerFiring, device: any SimulatedDevice) -> Bool {
         let i = f.id.rawValue
         if i < timerOnBackground.count, timerOnBackground[i] != 0 { return timerOnBackground[i] == 2 }
         guard i >= 0 else { return false }
         if i >= timerOnBackground.count {
             timerOnBackground += Array(repeating: 0, count: i + 1 - timerOnBackground.count)
         }
-        let background = device?.timerInfo(f.id)?.queue == .background
+        let background = device.timerInfo(f.id)?.queue == .background
         timerOnBackground[i] = background ? 2 : 1
         return background
     }
@@ -420,19 +505,19 @@ public final class TraceRecorder: DeviceObserver {
         return ring.count < limit ? ring.count - 1 : (head == 0 ? limit - 1 : head - 1)
     }
 
-    private func presented(_ p: PresentInfo) {
+    private mutating func presented(_ p: PresentInfo) {
         let t = p.present.nanoseconds
         reportBusy(before: t)
         if categories.contains(.display) {
-            name(track: TraceRecorder.displayTrack)
+            name(track: TraceTimeline.displayTrack)
             record(
-                .present, track: TraceRecorder.displayTrack, name: Fixed.present.rawValue, start: t, end: t, a: p.frame,
+                .present, track: TraceTimeline.displayTrack, name: Fixed.present.rawValue, start: t, end: t, a: p.frame,
                 b: p.expectedPresent.nanoseconds, c: Int32(clamping: p.mergedFrames))
             if p.counted && p.hitch > .zero {
-                name(track: TraceRecorder.hitchTrack)
+                name(track: TraceTimeline.hitchTrack)
                 let cause: Int32 = (p.commitLate ? 1 : 0) | (p.renderLate ? 2 : 0)
                 record(
-                    .hitch, track: TraceRecorder.hitchTrack, name: Fixed.hitch.rawValue + cause,
+                    .hitch, track: TraceTimeline.hitchTrack, name: Fixed.hitch.rawValue + cause,
                     start: t - p.hitch.nanoseconds,
                     end: t, a: p.frame, b: p.expectedPresent.nanoseconds, c: cause)
             }
@@ -454,7 +539,7 @@ public final class TraceRecorder: DeviceObserver {
     /// Reports the main thread's busy ratio (RL6's measure) for every whole second that ended
     /// by `t`, as a counter at the end of that second, when it changed. Seconds wholly idle or
     /// wholly inside one item are passed in one step, so idle time and long stalls cost nothing.
-    private func reportBusy(before t: Int64) {
+    mutating func reportBusy(before t: Int64) {
         let second: Int64 = 1_000_000_000
         guard categories.contains(.counters), t >= (busySecond + 1) * second else { return }
         let last = t / second  // seconds before `last` are over
@@ -491,13 +576,13 @@ public final class TraceRecorder: DeviceObserver {
         }
     }
 
-    private func setBusy(_ thousandths: Int64, at t: Int64) {
+    private mutating func setBusy(_ thousandths: Int64, at t: Int64) {
         guard thousandths != lastBusy else { return }
         lastBusy = thousandths
         counter(Fixed.mainBusy.rawValue, MetricNumber(thousandths: thousandths), at: t)
     }
 
-    private func counter(_ name: Int32, _ value: MetricNumber, at t: Int64) {
+    private mutating func counter(_ name: Int32, _ value: MetricNumber, at t: Int64) {
         record(.counter, track: 0, name: name, start: t, end: t, a: value.thousandths)
     }
 
@@ -505,16 +590,14 @@ public final class TraceRecorder: DeviceObserver {
         mode == .tracking ? Fixed.trackingMode.rawValue : Fixed.defaultMode.rawValue
     }
 
-    /// Spans still open when observation ends: the last iteration, the current mode.
-    private func closeOpenSpans() {
-        guard let device else { return }
+    /// Spans still open when observation ends at `now`: the last iteration, the current mode.
+    mutating func closeOpenSpans(now: Int64) {
         closeIteration()
-        let now = device.now.nanoseconds
         reportBusy(before: now)
         if categories.contains(.modes), now > modeSince.time {
-            name(track: TraceRecorder.modeTrack)
+            name(track: TraceTimeline.modeTrack)
             record(
-                .mode, track: TraceRecorder.modeTrack, name: modeName(modeSince.mode), start: modeSince.time,
+                .mode, track: TraceTimeline.modeTrack, name: modeName(modeSince.mode), start: modeSince.time,
                 end: now, a: modeSince.mode == .tracking ? 1 : 0)
             modeSince = (now, modeSince.mode)
         }
@@ -523,21 +606,21 @@ public final class TraceRecorder: DeviceObserver {
     // MARK: Tools
 
     /// A tool's event: an instant on the tools' track, its fields as arguments.
-    public func toolEvent(_ event: ToolEvent) {
-        guard isRecording, categories.contains(.tools) else { return }
-        name(track: TraceRecorder.toolEventTrack)
+    mutating func toolEvent(_ event: ToolEvent) {
+        guard categories.contains(.tools) else { return }
+        name(track: TraceTimeline.toolEventTrack)
         let t = event.time.nanoseconds
         record(
-            .toolEvent, track: TraceRecorder.toolEventTrack, name: intern(event.name), start: t, end: t,
+            .toolEvent, track: TraceTimeline.toolEventTrack, name: intern(event.name), start: t, end: t,
             extra: [("message", .string(event.message))] + event.fields)
     }
 
     /// A tool's slice on its own track.
-    public func toolSlice(
+    mutating func toolSlice(
         tool: Int, toolName: String, _ name: String, from start: SimTime, to end: SimTime, args: [(String, JSONValue)]
     ) {
-        guard isRecording, categories.contains(.tools) else { return }
-        let track = TraceRecorder.toolTrackBase + Int32(tool)
+        guard categories.contains(.tools) else { return }
+        let track = TraceTimeline.toolTrackBase + Int32(tool)
         if trackNames[process]?[track] == nil { trackNames[process, default: [:]][track] = "Tool \(toolName)" }
         record(
             .toolSlice, track: track, name: intern(name), start: start.nanoseconds,
@@ -545,47 +628,41 @@ public final class TraceRecorder: DeviceObserver {
     }
 
     /// A tool's counter.
-    public func toolCounter(toolName: String, _ name: String, _ value: MetricNumber, at time: SimTime) {
-        guard isRecording, categories.contains(.counters) else { return }
+    mutating func toolCounter(toolName: String, _ name: String, _ value: MetricNumber, at time: SimTime) {
+        guard categories.contains(.counters) else { return }
         counter(intern("\(toolName): \(name)"), value, at: time.nanoseconds)
     }
 
     // MARK: Reading
 
-    /// The kept records, oldest first, each with its sequence number; then, while recording,
-    /// the spans still open at now — the current run-loop iteration and mode — as they stand.
-    func forEachRecord(_ body: (Int64, TraceRecord) throws -> Void) rethrows {
+    /// The kept records, oldest first, each with its sequence number; then, when `now` is given
+    /// (a device is attached), the spans still open at now — the current run-loop iteration and
+    /// mode — as they stand.
+    func forEachRecord(openAt now: Int64?, _ body: (Int64, TraceRecord) throws -> Void) rethrows {
         let first = recorded - Int64(ring.count)
         let start = ring.count < limit ? 0 : head
         for k in 0..<ring.count {
             try body(first + Int64(k), ring[(start + k) % ring.count])
         }
-        guard let device else { return }
+        guard let now else { return }
         if let current = iteration {
             try body(
                 -1,
                 TraceRecord(
                     start: current.start, end: current.end, a: current.number, b: 0, name: Fixed.iteration.rawValue,
-                    track: TraceRecorder.mainTrack, c: 0, d: 0, kind: .iteration, process: process))
+                    track: TraceTimeline.mainTrack, c: 0, d: 0, kind: .iteration, process: process))
         }
-        let now = device.now.nanoseconds
         if categories.contains(.modes), now > modeSince.time {
             try body(
                 -1,
                 TraceRecord(
                     start: modeSince.time, end: now, a: modeSince.mode == .tracking ? 1 : 0, b: 0,
-                    name: modeName(modeSince.mode), track: TraceRecorder.modeTrack, c: 0, d: 0, kind: .mode,
+                    name: modeName(modeSince.mode), track: TraceTimeline.modeTrack, c: 0, d: 0, kind: .mode,
                     process: process))
         }
     }
 
     func extra(_ sequence: Int64) -> [(String, JSONValue)]? { extras[sequence] }
-
-    /// Records what is final by now before the trace is read: the busy ratio of every whole
-    /// second that has ended.
-    func flush() {
-        if let device { reportBusy(before: device.now.nanoseconds) }
-    }
 
     /// Events dropped because the ring was full.
     public var dropped: Int64 { recorded - Int64(ring.count) }

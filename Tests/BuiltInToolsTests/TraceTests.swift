@@ -49,7 +49,7 @@ import Testing
         #expect(presents.count == Int(metric(session, "render.presents")))
         #expect(presents.count > 50)
         // R4: one hitch slice per hitch the meter counted, with the same causes.
-        let hitches = all.filter { $0["tid"] as? Int == Int(TraceRecorder.hitchTrack) && $0["ph"] as? String == "X" }
+        let hitches = all.filter { $0["tid"] as? Int == Int(TraceTimeline.hitchTrack) && $0["ph"] as? String == "X" }
         #expect(hitches.count == Int(metric(session, "fps.hitches")))
         let sink = MemorySink()
         let probe = try Session(tools: BuiltInTools.all, options: SessionOptions(json: true), sink: sink)
@@ -87,7 +87,7 @@ import Testing
         // The background timer's handlers are on its own queue's track, the others on the main thread.
         let bg = all.filter { $0["name"] as? String == "bg" && $0["ph"] as? String == "X" }
         #expect(Set(bg.compactMap { $0["tid"] as? Int }).count == 1)
-        #expect(bg.first?["tid"] as? Int != Int(TraceRecorder.mainTrack))
+        #expect(bg.first?["tid"] as? Int != Int(TraceTimeline.mainTrack))
         // Tool events are instants with their fields as arguments.
         let settled = all.filter { $0["name"] as? String == "layout.settled" }
         #expect(settled.count == 1)

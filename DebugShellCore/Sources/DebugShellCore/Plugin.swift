@@ -72,4 +72,13 @@ public final class DebugShellPlugin {
     public func retainedPointer() -> UnsafeMutableRawPointer {
         Unmanaged.passRetained(self).toOpaque()
     }
+
+    /// Takes what `debugsh_plugin_manifest` returned, and the reference it holds: the host's
+    /// side of ``retainedPointer()``, so that both ends of the hand-off live here.
+    ///
+    /// - Returns: the object, a ``DebugShellPlugin`` unless the library is not a plugin of this
+    ///   API.
+    public static func adopt(manifest pointer: UnsafeMutableRawPointer) -> AnyObject {
+        Unmanaged<AnyObject>.fromOpaque(pointer).takeRetainedValue()
+    }
 }
