@@ -105,7 +105,7 @@ extension Session {
     /// - Returns: `.failed` when it failed (reported already).
     func execute(_ words: ArraySlice<Word>, text: @autoclosure () -> String, as issue: CommandIssue) -> ScriptOutcome {
         let location = issue.location
-        if settings.value(ShellSettings.echo, rate: 60) {
+        if settings.value(ShellSettings.echo, rate: engine.refreshRate.hertz) {
             if issue.isScheduled {
                 output.echo("> [\(engine.now.eventStamp)] \(text())")
             } else if !nesting.inScheduledCommand {

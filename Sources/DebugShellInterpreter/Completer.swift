@@ -42,6 +42,7 @@ public struct Completer {
         self.restCompletion = restCompletion
     }
 
+    /// Resolves command and verb names; the rate is for values, which it never parses here.
     private var parser: CommandParser { CommandParser(registry: registry, rate: 60) }
 
     /// Every command name and declared alias.

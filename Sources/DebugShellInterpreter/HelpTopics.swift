@@ -16,6 +16,7 @@ public struct HelpTopics {
         self.width = width
     }
 
+    /// Resolves command and verb names; the rate is for values, which it never parses here.
     private var parser: CommandParser { CommandParser(registry: registry, rate: 60) }
 
     /// The text `help <topic>` prints (generated docs use it); empty when there is no such topic.

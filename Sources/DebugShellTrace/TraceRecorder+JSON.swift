@@ -93,7 +93,7 @@ extension TraceRecorder {
             out.raw(", \"pid\": ")
             out.int(Int64(r.process))
             out.raw(", \"args\": {\"value\": ")
-            out.raw(MetricNumber(thousandths: r.a).description)
+            out.raw(MetricNumber(thousandths: r.primary).description)
             out.raw("}}")
             return
         case .present, .vsync, .toolEvent:
@@ -112,48 +112,48 @@ extension TraceRecorder {
         out.raw(", \"args\": {")
         switch r.kind {
         case .mainItem:
-            out.raw("\"kind\": \"\(TraceTimeline.itemKinds[Int(r.a)].rawValue)\", \"iteration\": ")
-            out.int(r.b)
+            out.raw("\"kind\": \"\(TraceTimeline.itemKinds[Int(r.primary)].rawValue)\", \"iteration\": ")
+            out.int(r.secondary)
         case .timerItem, .queueHandler:
-            let itemKind = r.kind == .queueHandler ? "dispatch" : TraceTimeline.itemKinds[Int(r.d >> 8)].rawValue
+            let itemKind = r.kind == .queueHandler ? "dispatch" : TraceTimeline.itemKinds[Int(r.code >> 8)].rawValue
             out.raw("\"kind\": \"\(itemKind)\", \"timer\": ")
-            out.int(Int64(r.c))
+            out.int(Int64(r.reference))
             out.raw(", \"scheduled_ns\": ")
-            out.int(r.a)
+            out.int(r.primary)
             out.raw(", \"lateness_ns\": ")
-            out.int(max(0, r.start - r.a))
+            out.int(max(0, r.start - r.primary))
             out.raw(", \"cause\": ")
-            let cause = Int(r.d & 0xFF)
+            let cause = Int(r.code & 0xFF)
             out.raw(cause == 0 ? "null" : "\"\(TraceTimeline.causes[cause - 1].rawValue)\"")
             out.raw(", \"data\": ")
-            out.int(r.b)
+            out.int(r.secondary)
         case .iteration:
             out.raw("\"iteration\": ")
-            out.int(r.a)
+            out.int(r.primary)
         case .render:
             out.raw("\"frame\": ")
-            out.int(r.a)
+            out.int(r.primary)
         case .present:
             out.raw("\"frame\": ")
-            out.int(r.a)
+            out.int(r.primary)
             out.raw(", \"expected_present_ns\": ")
-            out.int(r.b)
+            out.int(r.secondary)
             out.raw(", \"merged_frames\": ")
-            out.int(Int64(r.c))
+            out.int(Int64(r.reference))
         case .hitch:
             out.raw("\"frame\": ")
-            out.int(r.a)
+            out.int(r.primary)
             out.raw(", \"cause\": \"")
-            out.raw(["none", "commit", "render", "both"][Int(r.c & 3)])
+            out.raw(["none", "commit", "render", "both"][Int(r.reference & 3)])
             out.raw("\", \"expected_present_ns\": ")
-            out.int(r.b)
+            out.int(r.secondary)
             out.raw(", \"present_ns\": ")
             out.int(r.end)
             out.raw(", \"hitch_ns\": ")
             out.int(r.end - r.start)
         case .vsync:
             out.raw("\"index\": ")
-            out.int(r.a)
+            out.int(r.primary)
         case .mode, .counter:
             break
         case .toolEvent, .toolSlice:

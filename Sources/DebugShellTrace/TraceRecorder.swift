@@ -36,28 +36,30 @@ public struct TraceCategories: OptionSet, Sendable, Hashable {
 /// kind gives. Variable arguments (a tool's) live beside the ring, by sequence number.
 struct TraceRecord {
     enum Kind: UInt8 {
-        /// A main-thread item; `a`: its `MainThreadItem.Kind` index, `b`: its iteration.
+        /// A main-thread item; primary: its `MainThreadItem.Kind` index, secondary: its iteration.
         case mainItem
-        /// A main-thread item that is a timer's callback or handler: `a` its scheduled time, `b`
-        /// its data, `c` the timer, `d` the item's kind index × 256 + the cause of its lateness
-        /// (0 none).
+        /// A main-thread item that is a timer's callback or handler: primary its scheduled time,
+        /// secondary its data, reference the timer, code the item's kind index × 256 + the cause
+        /// of its lateness (0 none).
         case timerItem
-        /// A run-loop iteration enclosing its items; `a`: its number.
+        /// A run-loop iteration enclosing its items; primary: its number.
         case iteration
-        /// A background dispatch handler on its queue's track; `a`: scheduled, `b`: data, `d`: cause.
+        /// A background dispatch handler on its queue's track; primary: scheduled, secondary:
+        /// data, reference: the timer, code: cause.
         case queueHandler
-        /// A render; `a`: the frame.
+        /// A render; primary: the frame.
         case render
-        /// A present (instant); `a`: the frame, `b`: the expected present, `c`: merged frames.
+        /// A present (instant); primary: the frame, secondary: the expected present, reference:
+        /// merged frames.
         case present
-        /// A hitch `[present − hitch, present)`; `a`: the frame, `b`: expected present, `c`: cause
-        /// (1 commit, 2 render, 3 both).
+        /// A hitch `[present − hitch, present)`; primary: the frame, secondary: expected present,
+        /// reference: cause (1 commit, 2 render, 3 both).
         case hitch
-        /// A vsync (instant); `a`: its index.
+        /// A vsync (instant); primary: its index.
         case vsync
-        /// A run-loop mode span; `a`: 0 default, 1 tracking.
+        /// A run-loop mode span; primary: 0 default, 1 tracking.
         case mode
-        /// A counter value at `start`; `a`: the value in thousandths.
+        /// A counter value at `start`; primary: the value in thousandths.
         case counter
         /// A tool's event (instant) or slice, arguments beside the ring.
         case toolEvent, toolSlice
@@ -65,12 +67,18 @@ struct TraceRecord {
 
     var start: Int64
     var end: Int64
-    var a: Int64
-    var b: Int64
+    /// The kind's main number: a frame, an index, an iteration, a scheduled time, a counter's
+    /// thousandths.
+    var primary: Int64
+    /// Its second number: an expected present, a dispatch timer's data, an item's iteration.
+    var secondary: Int64
+    /// The interned name.
     var name: Int32
     var track: Int32
-    var c: Int32
-    var d: Int16
+    /// What it refers to: a timer's id, a count of merged frames, a hitch's cause.
+    var reference: Int32
+    /// A small code: a lateness cause, with an item's kind in the high byte.
+    var code: Int16
     var kind: Kind
     /// Which simulation (a `reset` starts another): the trace's process id.
     var process: UInt8
@@ -377,12 +385,14 @@ struct TraceTimeline {
     }
 
     private mutating func record(
-        _ kind: TraceRecord.Kind, track: Int32, name: Int32, start: Int64, end: Int64, a: Int64 = 0, b: Int64 = 0,
-        c: Int32 = 0, d: Int16 = 0, extra: [(String, JSONValue)]? = nil
+        _ kind: TraceRecord.Kind, track: Int32, name: Int32, start: Int64, end: Int64, primary: Int64 = 0,
+        secondary: Int64 = 0,
+        reference: Int32 = 0, code: Int16 = 0, extra: [(String, JSONValue)]? = nil
     ) {
         append(
             TraceRecord(
-                start: start, end: end, a: a, b: b, name: name, track: track, c: c, d: d, kind: kind, process: process),
+                start: start, end: end, primary: primary, secondary: secondary, name: name, track: track,
+                reference: reference, code: code, kind: kind, process: process),
             extra: extra)
     }
 
@@ -394,7 +404,7 @@ struct TraceTimeline {
             name(track: TraceTimeline.displayTrack)
             record(
                 .vsync, track: TraceTimeline.displayTrack, name: Fixed.vsync.rawValue, start: time.nanoseconds,
-                end: time.nanoseconds, a: index)
+                end: time.nanoseconds, primary: index)
         case .mainItem(let item):
             mainItem(item)
         case .timerFired(let firing):
@@ -403,7 +413,7 @@ struct TraceTimeline {
             name(track: TraceTimeline.renderTrack)
             record(
                 .render, track: TraceTimeline.renderTrack, name: Fixed.render.rawValue, start: start.nanoseconds,
-                end: end.nanoseconds, a: frame)
+                end: end.nanoseconds, primary: frame)
         case .presented(let info):
             presented(info)
         case .modeChanged(let time, let mode):
@@ -412,7 +422,7 @@ struct TraceTimeline {
                 name(track: TraceTimeline.modeTrack)
                 record(
                     .mode, track: TraceTimeline.modeTrack, name: modeName(modeSince.mode), start: modeSince.time,
-                    end: t, a: modeSince.mode == .tracking ? 1 : 0)
+                    end: t, primary: modeSince.mode == .tracking ? 1 : 0)
             }
             modeSince = (t, mode)
         case .commit, .animationTick:
@@ -442,7 +452,7 @@ struct TraceTimeline {
         }
         record(
             .mainItem, track: TraceTimeline.mainTrack, name: name, start: start, end: end,
-            a: Int64(TraceTimeline.itemKinds.firstIndex(of: item.kind) ?? 0), b: item.iteration)
+            primary: Int64(TraceTimeline.itemKinds.firstIndex(of: item.kind) ?? 0), secondary: item.iteration)
     }
 
     static let itemKinds: [MainThreadItem.Kind] = [.block, .commit, .timer, .displayLink, .dispatchHandler]
@@ -452,7 +462,7 @@ struct TraceTimeline {
         iteration = nil
         record(
             .iteration, track: TraceTimeline.mainTrack, name: Fixed.iteration.rawValue, start: current.start,
-            end: current.end, a: current.number)
+            end: current.end, primary: current.number)
     }
 
     private mutating func timerFired(_ f: TimerFiring, device: any SimulatedDevice) {
@@ -469,20 +479,21 @@ struct TraceTimeline {
             record(
                 .queueHandler, track: track, name: timerName(f.id, device: device), start: f.start.nanoseconds,
                 end: f.end.nanoseconds,
-                a: f.scheduled.nanoseconds, b: f.data, c: Int32(truncatingIfNeeded: f.id.rawValue), d: cause)
+                primary: f.scheduled.nanoseconds, secondary: f.data,
+                reference: Int32(truncatingIfNeeded: f.id.rawValue), code: cause)
             return
         }
         // A main-thread firing: its item was just recorded; it gains the timer's arguments.
         guard categories.contains(.main), let last = lastIndex, ring[last].kind == .mainItem,
             ring[last].start == f.start.nanoseconds, ring[last].process == process
         else { return }
-        let itemKind = Int16(truncatingIfNeeded: ring[last].a)
+        let itemKind = Int16(truncatingIfNeeded: ring[last].primary)
         ring[last].name = timerName(f.id, device: device)
         ring[last].kind = .timerItem
-        ring[last].a = f.scheduled.nanoseconds
-        ring[last].b = f.data
-        ring[last].c = Int32(truncatingIfNeeded: f.id.rawValue)
-        ring[last].d = itemKind << 8 | cause
+        ring[last].primary = f.scheduled.nanoseconds
+        ring[last].secondary = f.data
+        ring[last].reference = Int32(truncatingIfNeeded: f.id.rawValue)
+        ring[last].code = itemKind << 8 | cause
     }
 
     static let causes: [LatenessCause] = [.mode, .busy, .coalesced, .paused]
@@ -511,15 +522,16 @@ struct TraceTimeline {
         if categories.contains(.display) {
             name(track: TraceTimeline.displayTrack)
             record(
-                .present, track: TraceTimeline.displayTrack, name: Fixed.present.rawValue, start: t, end: t, a: p.frame,
-                b: p.expectedPresent.nanoseconds, c: Int32(clamping: p.mergedFrames))
+                .present, track: TraceTimeline.displayTrack, name: Fixed.present.rawValue, start: t, end: t,
+                primary: p.frame,
+                secondary: p.expectedPresent.nanoseconds, reference: Int32(clamping: p.mergedFrames))
             if p.counted && p.hitch > .zero {
                 name(track: TraceTimeline.hitchTrack)
                 let cause: Int32 = (p.commitLate ? 1 : 0) | (p.renderLate ? 2 : 0)
                 record(
                     .hitch, track: TraceTimeline.hitchTrack, name: Fixed.hitch.rawValue + cause,
                     start: t - p.hitch.nanoseconds,
-                    end: t, a: p.frame, b: p.expectedPresent.nanoseconds, c: cause)
+                    end: t, primary: p.frame, secondary: p.expectedPresent.nanoseconds, reference: cause)
             }
         }
         if categories.contains(.counters) {
@@ -583,7 +595,7 @@ struct TraceTimeline {
     }
 
     private mutating func counter(_ name: Int32, _ value: MetricNumber, at t: Int64) {
-        record(.counter, track: 0, name: name, start: t, end: t, a: value.thousandths)
+        record(.counter, track: 0, name: name, start: t, end: t, primary: value.thousandths)
     }
 
     private func modeName(_ mode: RunLoopMode) -> Int32 {
@@ -598,7 +610,7 @@ struct TraceTimeline {
             name(track: TraceTimeline.modeTrack)
             record(
                 .mode, track: TraceTimeline.modeTrack, name: modeName(modeSince.mode), start: modeSince.time,
-                end: now, a: modeSince.mode == .tracking ? 1 : 0)
+                end: now, primary: modeSince.mode == .tracking ? 1 : 0)
             modeSince = (now, modeSince.mode)
         }
     }
@@ -649,15 +661,16 @@ struct TraceTimeline {
             try body(
                 -1,
                 TraceRecord(
-                    start: current.start, end: current.end, a: current.number, b: 0, name: Fixed.iteration.rawValue,
-                    track: TraceTimeline.mainTrack, c: 0, d: 0, kind: .iteration, process: process))
+                    start: current.start, end: current.end, primary: current.number, secondary: 0,
+                    name: Fixed.iteration.rawValue,
+                    track: TraceTimeline.mainTrack, reference: 0, code: 0, kind: .iteration, process: process))
         }
         if categories.contains(.modes), now > modeSince.time {
             try body(
                 -1,
                 TraceRecord(
-                    start: modeSince.time, end: now, a: modeSince.mode == .tracking ? 1 : 0, b: 0,
-                    name: modeName(modeSince.mode), track: TraceTimeline.modeTrack, c: 0, d: 0, kind: .mode,
+                    start: modeSince.time, end: now, primary: modeSince.mode == .tracking ? 1 : 0, secondary: 0,
+                    name: modeName(modeSince.mode), track: TraceTimeline.modeTrack, reference: 0, code: 0, kind: .mode,
                     process: process))
         }
     }

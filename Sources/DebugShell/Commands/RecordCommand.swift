@@ -65,8 +65,10 @@ extension Session {
         var lines: [String] = []
         let rate = engine.pendingRate?.rate ?? engine.refreshRate
         if rate != .sixty { lines.append("display rate \(rate.hertz)") }
+        let hertz = rate.hertz
         for spec in settings.specs where !spec.name.hasPrefix("shell.") {
-            guard let value = settings.value(spec.name, rate: 60), value != settings.defaultValue(spec.name, rate: 60)
+            guard let value = settings.value(spec.name, rate: hertz),
+                value != settings.defaultValue(spec.name, rate: hertz)
             else { continue }
             lines.append("set \(spec.name) \(value)")
         }
