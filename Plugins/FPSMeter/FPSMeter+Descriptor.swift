@@ -4,9 +4,7 @@ extension FPSMeter {
     /// The meter's commands, metrics, settings and events (docs/FPSMeter.md), declared once: help,
     /// completion, validation and docs/FPSMeter.md follow from it.
     static func makeDescriptor() -> ToolDescriptor {
-        let modes = ValueKind.choice(["common", "default", "tracking"])
-        let count = ValueKind.integer(1...1_000_000)
-        return ToolDescriptor(
+        ToolDescriptor(
             name: "fps",
             abstract:
                 "The FPS meter: the classic CADisplayLink frame counter, beside the frames actually presented, hitches and frame times.",
@@ -23,22 +21,7 @@ extension FPSMeter {
                             "start", abstract: "Add the meter's display link (F2) and start counting (F1).",
                             discussion:
                                 "The link is added after the app's UI link, with its first slot at the first vsync at or after now (DL5). Its callback costs --cost of main-thread time. With --label on, the meter sets its label at the end of every window, which dirties the UI (F3): on a static screen, about one commit and one present per window.",
-                            options: [
-                                OptionSpec(
-                                    "mode", modes, abstract: "The run-loop mode the link is added to (DL1).",
-                                    default: "common"),
-                                OptionSpec(
-                                    "window", .duration,
-                                    abstract: "The shortest window the reading counts over (F1); positive.",
-                                    default: "1s"),
-                                OptionSpec(
-                                    "cost", .duration, abstract: "Main-thread cost of each callback (F2).",
-                                    default: "0s"),
-                                OptionSpec(
-                                    "label", .boolean,
-                                    abstract: "Set the label at the end of every window, dirtying the UI (F3).",
-                                    default: "on"),
-                            ],
+                            options: [mode, window, cost, label],
                             examples: FPSMeterExamples.start),
                         VerbSpec(
                             "stop", abstract: "Remove the meter's link (DL6); the metrics keep their values from then.",
@@ -52,17 +35,12 @@ extension FPSMeter {
                                 "A per-frame table: commit end, render start and end, present, expected present, hitch, cause.",
                             discussion:
                                 "The last 1000 presents are kept. Without --worst, the last 20 (or --last n) are shown in time order; --worst n shows the n longest hitches, longest first.",
-                            options: [
-                                OptionSpec("hitches", abstract: "Only frames that hitched (R4)."),
-                                OptionSpec("last", count, abstract: "The last n frames.", default: "20"),
-                                OptionSpec(
-                                    "worst", count, abstract: "The n frames with the longest hitches, longest first."),
-                            ],
+                            options: [hitchesOnly, lastFrames, worst],
                             examples: FPSMeterExamples.frames),
                         VerbSpec(
                             "history",
                             abstract: "One row per completed window, with a sparkline; the last 3600 windows are kept.",
-                            options: [OptionSpec("last", count, abstract: "The last n windows.", default: "20")],
+                            options: [lastWindows],
                             examples: FPSMeterExamples.history),
                         VerbSpec(
                             "plot",
@@ -70,21 +48,8 @@ extension FPSMeter {
                                 "Chart frame time per present, hitches by cause and the label's reading beside the frames presented.",
                             discussion:
                                 "Frame time is the interval from the previous counted present (R4), one bar per present, over dashed lines at 1x and 2x the refresh interval; hitches are coloured by cause (commit, render, both) and marked c, r, b under the bars in the terminal. Below, per window, the FPS label's reading (F1) beside the frames the display presented in the same span: the seed's 'reads 60 while the display shows 30'. Stretches of tracking mode (scrolls) are shaded. With a file, a standalone SVG is written atomically; without one, the chart is drawn at the terminal's width (80 columns in scripts). By default the chart runs from the start (or the oldest present kept) to now.",
-                            arguments: [
-                                ArgumentSpec(
-                                    "file", .path, abstract: "Write the chart to this SVG file instead.",
-                                    optional: true)
-                            ],
-                            options: [
-                                OptionSpec("from", .time, abstract: "Start the chart at this time."),
-                                OptionSpec("to", .time, abstract: "End it at this time.", default: "now"),
-                                OptionSpec(
-                                    "width", .integer(24...1000), abstract: "Columns of the terminal chart.",
-                                    default: "the terminal's"),
-                                OptionSpec(
-                                    "height", .integer(4...200), abstract: "Rows of the terminal chart's panels.",
-                                    default: "15"),
-                            ],
+                            arguments: [plotFile],
+                            options: [plotFrom, plotTo, plotWidth, plotHeight],
                             examples: FPSMeterExamples.plot),
                         VerbSpec(
                             "compare",
@@ -95,33 +60,19 @@ extension FPSMeter {
                             examples: FPSMeterExamples.compare),
                         VerbSpec(
                             "tiers", abstract: "Show or choose the hitch-ratio scale (the setting fps.tiers).",
-                            arguments: [
-                                ArgumentSpec(
-                                    "scale", .choice(["apple", "wwdc20"]),
-                                    abstract: "apple: the Xcode Organizer's; wwdc20: the WWDC20 tech talks'.",
-                                    optional: true)
-                            ],
+                            arguments: [scale],
                             examples: FPSMeterExamples.tiers),
                         VerbSpec(
                             "autohide",
                             abstract:
                                 "Hide the status line 2s after the reading last changed, as HyFPSLabel (the setting fps.autohide).",
-                            arguments: [
-                                ArgumentSpec(
-                                    "state", .boolean, abstract: "on or off; without it, show the setting.",
-                                    optional: true)
-                            ],
+                            arguments: [autohideState],
                             examples: FPSMeterExamples.autohide),
                         VerbSpec(
                             "watch",
                             abstract: "Print hitches or closed windows as events while time runs; 'off' stops both.",
-                            arguments: [
-                                ArgumentSpec(
-                                    "events", .choice(["hitches", "windows", "off"]), abstract: "What to print.")
-                            ],
-                            options: [
-                                OptionSpec("over", .duration, abstract: "Only hitches longer than this.", default: "0s")
-                            ],
+                            arguments: [watchedEvents],
+                            options: [hitchesOver],
                             examples: FPSMeterExamples.watch),
                     ], defaultVerb: "show")
             ],
@@ -146,19 +97,68 @@ extension FPSMeter {
                 MetricSpec("fps.frame_p99", .duration, abstract: "99th percentile of those intervals (nearest rank)."),
                 MetricSpec("fps.frame_max", .duration, abstract: "The longest of those intervals."),
             ],
-            settings: [
-                SettingSpec(
-                    "fps.tiers", .choice(TierScale.allCases.map(\.rawValue)), default: "apple",
-                    abstract:
-                        "The hitch-ratio scale: apple (good <= 10, warning <= 25, critical <= 50 ms/s) or wwdc20 (5, 10)."
-                ),
-                SettingSpec(
-                    "fps.autohide", .boolean, default: "off",
-                    abstract: "Hide the meter's status line 2s after its reading last changed (HyFPSLabel)."),
-            ],
+            settings: [tiersSetting, autohideSetting],
             events: [
                 EventSpec("fps.hitch", abstract: "A counted present was late, with its cause (fps watch hitches)."),
                 EventSpec("fps.window", abstract: "The meter closed a window, with its reading (fps watch windows)."),
             ])
     }
+
+    // MARK: Options, arguments and settings, each read back through its key
+
+    // fps start
+    static let mode = OptionSpec.choice(
+        "mode", among: [RunLoopMode.common, .default, .tracking],
+        abstract: "The run-loop mode the link is added to (DL1).", default: .common)
+    static let window = OptionSpec.duration(
+        "window", abstract: "The shortest window the reading counts over (F1); positive.", default: .seconds(1))
+    static let cost = OptionSpec.duration(
+        "cost", abstract: "Main-thread cost of each callback (F2).", default: .zero)
+    static let label = OptionSpec.boolean(
+        "label", abstract: "Set the label at the end of every window, dirtying the UI (F3).", default: true)
+
+    // fps frames
+    static let hitchesOnly = OptionSpec.flag("hitches", abstract: "Only frames that hitched (R4).")
+    static let lastFrames = OptionSpec.integer(
+        "last", in: 1...1_000_000, abstract: "The last n frames.", default: 20)
+    static let worst = OptionSpec.integer(
+        "worst", in: 1...1_000_000, abstract: "The n frames with the longest hitches, longest first.")
+
+    // fps history
+    static let lastWindows = OptionSpec.integer(
+        "last", in: 1...1_000_000, abstract: "The last n windows.", default: 20)
+
+    // fps plot
+    static let plotFile = ArgumentSpec.optional(
+        "file", .path, abstract: "Write the chart to this SVG file instead.", as: String.self)
+    static let plotFrom = OptionSpec.time("from", abstract: "Start the chart at this time.")
+    static let plotTo = OptionSpec.time("to", abstract: "End it at this time.", defaultText: "now")
+    static let plotWidth = OptionSpec.integer(
+        "width", in: 24...1000, abstract: "Columns of the terminal chart.", defaultText: "the terminal's")
+    static let plotHeight = OptionSpec.integer(
+        "height", in: 4...200, abstract: "Rows of the terminal chart's panels.", default: 15)
+
+    // fps tiers, fps autohide, fps watch
+    static let scale = ArgumentSpec.choice(
+        "scale", abstract: "apple: the Xcode Organizer's; wwdc20: the WWDC20 tech talks'.", optional: true,
+        as: TierScale.self)
+    static let autohideState = ArgumentSpec.optional(
+        "state", .boolean, abstract: "on or off; without it, show the setting.", as: Bool.self)
+    static let watchedEvents = ArgumentSpec.choice("events", abstract: "What to print.", as: WatchedEvents.self)
+    static let hitchesOver = OptionSpec.duration(
+        "over", abstract: "Only hitches longer than this.", default: .zero)
+
+    // Settings
+    static let tiersSetting = SettingSpec.choice(
+        "fps.tiers",
+        abstract: "The hitch-ratio scale: apple (good <= 10, warning <= 25, critical <= 50 ms/s) or wwdc20 (5, 10).",
+        default: TierScale.apple)
+    static let autohideSetting = SettingSpec.boolean(
+        "fps.autohide", abstract: "Hide the meter's status line 2s after its reading last changed (HyFPSLabel).",
+        default: false)
+}
+
+/// What `fps watch` prints: hitches, closed windows, or nothing.
+enum WatchedEvents: String, CommandLineChoice {
+    case hitches, windows, off
 }

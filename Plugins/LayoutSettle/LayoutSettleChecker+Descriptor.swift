@@ -27,6 +27,68 @@ extension LayoutSettleChecker {
 
     static let view = ValueKind.name(viewDomain)
 
+    // MARK: Options and arguments, each read back through its key
+
+    // view add
+    static let newView = ArgumentSpec.name("name", viewDomain, abstract: "A new, unique view name.")
+    static let addParent = OptionSpec.typed("parent", view, abstract: "The parent view.", default: "window")
+    static let addFrame = OptionSpec.rect(
+        "frame", abstract: "The frame relative to the parent.", default: ViewProperties.initial.frame)
+    static let addAlpha = OptionSpec.decimal("alpha", abstract: "Opacity, 0…1.", default: ViewProperties.initial.alpha)
+    static let addHidden = OptionSpec.boolean(
+        "hidden", abstract: "Whether it is hidden.", default: ViewProperties.initial.hidden)
+
+    // view set, animate, spin: an existing view
+    static let existingView = ArgumentSpec.name("name", viewDomain, abstract: "The view.")
+    static let setFrame = OptionSpec.rect("frame", abstract: "The new frame.")
+    static let setAlpha = OptionSpec.decimal("alpha", abstract: "The new alpha, 0…1.")
+    static let setHidden = OptionSpec.boolean("hidden", abstract: "Hide or show it.")
+    static let setParent = OptionSpec.name(
+        "parent", viewDomain, abstract: "Move it (with its subtree) to the end of this view's children.")
+    static let animateFrame = OptionSpec.rect("frame", abstract: "The end frame (required).")
+    static let animateOver = OptionSpec.duration("over", abstract: "The duration (required, positive).")
+    static let spinFor = OptionSpec.duration(
+        "for", abstract: "Spin for this long; without it, until --stop or removal.")
+    static let spinStop = OptionSpec.flag("stop", abstract: "Stop spinning (the rotation stays).")
+
+    // view remove
+    static let removedView = ArgumentSpec.name("name", viewDomain, abstract: "The view; not window.")
+
+    // view grow
+    static let growParent = ArgumentSpec.name("parent", viewDomain, abstract: "Where the subtree hangs.")
+    static let growCount = ArgumentSpec.integer(
+        "count", in: Int64.min...Int64.max, abstract: "How many views, 1…1,000,000.")
+    static let fanout = OptionSpec.integer(
+        "fanout", in: 1...1_000_000, abstract: "Children per generated view.", default: 8)
+
+    // view tree, view count
+    static let subtreeRoot = ArgumentSpec.optional(
+        "name", view, abstract: "The subtree's root.", default: "window")
+    static let treeDepth = OptionSpec.integer("depth", in: 0...1_000_000, abstract: "Levels below the root to show.")
+    static let treeLimit = OptionSpec.integer(
+        "limit", in: 1...1_000_000, abstract: "Lines to show at most.", default: 100)
+
+    // layout watch
+    static let watchRoot = ArgumentSpec.optional("root", view, abstract: "The subtree's root.", default: "window")
+    static let quiet = OptionSpec.duration(
+        "quiet", abstract: "Quiet mode: how long without a change counts as settled (L4).",
+        default: .milliseconds(200))
+    static let timeout = OptionSpec.duration(
+        "timeout", abstract: "Give up after this long, with a diagnosis.", default: .seconds(10))
+    static let watchMode = OptionSpec.choice(
+        "mode", abstract: "quiet (L4) or seed, the original checker (L2).", default: SettleWatch.Mode.quiet)
+    static let poll = OptionSpec.duration(
+        "poll", abstract: "Seed mode: the poll timer's interval, at least 1us (L2).", default: .milliseconds(200))
+    static let leeway = OptionSpec.duration(
+        "leeway", abstract: "Seed mode: the poll timer's leeway (L2, D2).", default: .milliseconds(50))
+    static let costPerView = OptionSpec.duration(
+        "cost-per-view",
+        abstract: "Replace L3's per-view cost (seed 0.5us per view, quiet 0.05us per changed view).")
+
+    // layout diff
+    static let diffLimit = OptionSpec.integer(
+        "limit", in: 1...1_000_000, abstract: "Views to list at most.", default: 20)
+
     static let viewCommand = CommandSpec(
         "view", abstract: "Build and change the simulated app's view tree (L1).",
         discussion: """

@@ -3,17 +3,13 @@ import DebugShellCore
 /// The `view` and `layout` verbs with their examples: every example is replayed as a test and
 /// printed by `help`.
 enum LayoutSettleExamples {
-    static let view = LayoutSettleChecker.view
-
     static let viewVerbs: [VerbSpec] = [
         VerbSpec(
             "add", abstract: "Add a view (default parent window, frame 0,0,0,0, alpha 1, visible).",
-            arguments: [ArgumentSpec("name", view, abstract: "A new, unique view name.")],
+            arguments: [LayoutSettleChecker.newView],
             options: [
-                OptionSpec("parent", view, abstract: "The parent view.", default: "window"),
-                OptionSpec("frame", .rect, abstract: "The frame relative to the parent.", default: "0,0,0,0"),
-                OptionSpec("alpha", .decimal, abstract: "Opacity, 0…1.", default: "1"),
-                OptionSpec("hidden", .boolean, abstract: "Whether it is hidden.", default: "off"),
+                LayoutSettleChecker.addParent, LayoutSettleChecker.addFrame, LayoutSettleChecker.addAlpha,
+                LayoutSettleChecker.addHidden,
             ],
             examples: [
                 Example(
@@ -36,12 +32,10 @@ enum LayoutSettleExamples {
             ]),
         VerbSpec(
             "set", abstract: "Change a view's frame, alpha, hidden or parent (same values are no change, L1).",
-            arguments: [ArgumentSpec("name", view, abstract: "The view.")],
+            arguments: [LayoutSettleChecker.existingView],
             options: [
-                OptionSpec("frame", .rect, abstract: "The new frame."),
-                OptionSpec("alpha", .decimal, abstract: "The new alpha, 0…1."),
-                OptionSpec("hidden", .boolean, abstract: "Hide or show it."),
-                OptionSpec("parent", view, abstract: "Move it (with its subtree) to the end of this view's children."),
+                LayoutSettleChecker.setFrame, LayoutSettleChecker.setAlpha, LayoutSettleChecker.setHidden,
+                LayoutSettleChecker.setParent,
             ],
             examples: [
                 Example(
@@ -72,7 +66,7 @@ enum LayoutSettleExamples {
             ]),
         VerbSpec(
             "remove", abstract: "Remove a view with its subtree (each removed view is a change).",
-            arguments: [ArgumentSpec("name", view, abstract: "The view; not window.")],
+            arguments: [LayoutSettleChecker.removedView],
             examples: [
                 Example(
                     """
@@ -94,11 +88,8 @@ enum LayoutSettleExamples {
             ]),
         VerbSpec(
             "animate", abstract: "Animate a view's frame over a duration, driven by the app's UI-link ticks (L1).",
-            arguments: [ArgumentSpec("name", view, abstract: "The view.")],
-            options: [
-                OptionSpec("frame", .rect, abstract: "The end frame (required)."),
-                OptionSpec("over", .duration, abstract: "The duration (required, positive)."),
-            ],
+            arguments: [LayoutSettleChecker.existingView],
+            options: [LayoutSettleChecker.animateFrame, LayoutSettleChecker.animateOver],
             examples: [
                 Example(
                     """
@@ -114,11 +105,8 @@ enum LayoutSettleExamples {
             ]),
         VerbSpec(
             "spin", abstract: "Spin a view like an activity indicator: its rotation changes at every tick.",
-            arguments: [ArgumentSpec("name", view, abstract: "The view.")],
-            options: [
-                OptionSpec("for", .duration, abstract: "Spin for this long; without it, until --stop or removal."),
-                OptionSpec("stop", abstract: "Stop spinning (the rotation stays)."),
-            ],
+            arguments: [LayoutSettleChecker.existingView],
+            options: [LayoutSettleChecker.spinFor, LayoutSettleChecker.spinStop],
             examples: [
                 Example(
                     """
@@ -134,14 +122,8 @@ enum LayoutSettleExamples {
             ]),
         VerbSpec(
             "grow", abstract: "Add a generated subtree of <count> views named <parent>.1, <parent>.2, …",
-            arguments: [
-                ArgumentSpec("parent", view, abstract: "Where the subtree hangs."),
-                ArgumentSpec(
-                    "count", .integer(Int64.min...Int64.max), abstract: "How many views, 1…1,000,000."),
-            ],
-            options: [
-                OptionSpec("fanout", .integer(1...1_000_000), abstract: "Children per generated view.", default: "8")
-            ],
+            arguments: [LayoutSettleChecker.growParent, LayoutSettleChecker.growCount],
+            options: [LayoutSettleChecker.fanout],
             examples: [
                 Example(
                     """
@@ -160,11 +142,8 @@ enum LayoutSettleExamples {
             ]),
         VerbSpec(
             "tree", abstract: "Print the tree or a subtree: name, frame, and alpha, hidden, rotation when not default.",
-            arguments: [ArgumentSpec("name", view, abstract: "The subtree's root.", optional: true)],
-            options: [
-                OptionSpec("depth", .integer(0...1_000_000), abstract: "Levels below the root to show."),
-                OptionSpec("limit", .integer(1...1_000_000), abstract: "Lines to show at most.", default: "100"),
-            ],
+            arguments: [LayoutSettleChecker.subtreeRoot],
+            options: [LayoutSettleChecker.treeDepth, LayoutSettleChecker.treeLimit],
             examples: [
                 Example(
                     """
@@ -191,7 +170,7 @@ enum LayoutSettleExamples {
             ]),
         VerbSpec(
             "count", abstract: "Count the views of the tree or of a subtree (its root included).",
-            arguments: [ArgumentSpec("name", view, abstract: "The subtree's root.", optional: true)],
+            arguments: [LayoutSettleChecker.subtreeRoot],
             examples: [
                 Example(
                     """
@@ -210,24 +189,10 @@ enum LayoutSettleExamples {
     static let layoutVerbs: [VerbSpec] = [
         VerbSpec(
             "watch", abstract: "Start the checker on a subtree (default window).",
-            arguments: [ArgumentSpec("root", view, abstract: "The subtree's root.", optional: true)],
+            arguments: [LayoutSettleChecker.watchRoot],
             options: [
-                OptionSpec(
-                    "quiet", .duration, abstract: "Quiet mode: how long without a change counts as settled (L4).",
-                    default: "200ms"),
-                OptionSpec(
-                    "timeout", .duration, abstract: "Give up after this long, with a diagnosis.", default: "10s"),
-                OptionSpec(
-                    "mode", .choice(["quiet", "seed"]), abstract: "quiet (L4) or seed, the original checker (L2).",
-                    default: "quiet"),
-                OptionSpec(
-                    "poll", .duration, abstract: "Seed mode: the poll timer's interval, at least 1us (L2).",
-                    default: "200ms"),
-                OptionSpec(
-                    "leeway", .duration, abstract: "Seed mode: the poll timer's leeway (L2, D2).", default: "50ms"),
-                OptionSpec(
-                    "cost-per-view", .duration,
-                    abstract: "Replace L3's per-view cost (seed 0.5us per view, quiet 0.05us per changed view)."),
+                LayoutSettleChecker.quiet, LayoutSettleChecker.timeout, LayoutSettleChecker.watchMode,
+                LayoutSettleChecker.poll, LayoutSettleChecker.leeway, LayoutSettleChecker.costPerView,
             ],
             examples: [
                 Example(
@@ -290,7 +255,7 @@ enum LayoutSettleExamples {
             ]),
         VerbSpec(
             "diff", abstract: "What changed in the last checker frame that saw a change.",
-            options: [OptionSpec("limit", .integer(1...1_000_000), abstract: "Views to list at most.", default: "20")],
+            options: [LayoutSettleChecker.diffLimit],
             examples: [
                 Example(
                     """

@@ -136,7 +136,7 @@ final class FiringLog {
     static let stagingCapacity = 65_536
 
     /// Above it a lateness is late (`timer.late-threshold`); ``lateCount`` counts by it.
-    @exclusivity(unchecked) var lateThreshold = SimDuration.milliseconds(1)
+    @exclusivity(unchecked) var lateThreshold = TimerInspector.lateThresholdSetting.defaultValue
     /// Timers whose largest recorded lateness is above ``lateThreshold`` (`timer.late`, K2).
     var lateCount: Int {
         get {
