@@ -9,8 +9,6 @@ import DebugShellCore
 /// (DXFPSLabel's tracking time). Everything it does per callback, present or vsync is O(1) and
 /// allocation-free once running: bounded rings, no growing arrays.
 public final class FPSMeter: DebugTool {
-    public static let descriptor = FPSMeter.makeDescriptor()
-
     let host: any ToolHost
     /// The device of this simulation; the shell makes a new meter with each new device (`reset`).
     unowned let device: any SimulatedDevice

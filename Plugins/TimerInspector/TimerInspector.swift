@@ -13,31 +13,6 @@ import DebugShellCore
 /// objects the timers retain, and reports. Per firing it does a constant amount of work: an
 /// array lookup from the device's ``TimerID`` to its entry and a ring-buffer write.
 public final class TimerInspector: DebugTool {
-    public static let descriptor = ToolDescriptor(
-        name: "timer",
-        abstract: "NSTimer, CADisplayLink and GCD timers: lateness and its cause, skipped firings, modes, leaks.",
-        commands: [timerCommand, objectCommand],
-        metrics: [
-            MetricSpec("timer.count", .integer, abstract: "Live app timers (scheduled or paused)."),
-            MetricSpec(
-                "timer.late", .integer,
-                abstract: "App timers that ever fired late: lateness above timer.late-threshold (K2)."),
-            MetricSpec(
-                "timer.leaks", .integer, abstract: "Objects released by the shell but kept alive by a timer (K1)."),
-            MetricSpec(
-                "timer.wakeups", .integer, abstract: "Run-loop and dispatch wake-ups that fired app timers (T5, D2)."),
-            MetricSpec("timer.*.fires", .integer, abstract: "Callback or handler invocations of the timer."),
-            MetricSpec(
-                "timer.*.skipped", .integer,
-                abstract: "Grid points or vsyncs passed without a callback (T4, T8, DL7); 0 for GCD."),
-            MetricSpec(
-                "timer.*.max_late", .duration, abstract: "The timer's largest lateness (K2); none before it fired."),
-            MetricSpec("timer.*.last_data", .integer, abstract: "A GCD timer's data at its last handler (D3)."),
-            MetricSpec("timer.*.state", .word, abstract: "scheduled, paused, invalidated or done."),
-        ],
-        settings: [lateThresholdSetting],
-        events: [EventSpec("timer.fired", abstract: "An app timer fired (timer watch on).")])
-
     /// The most timers a session keeps (docs/Limits.md).
     public static let maxTimers = 10_000_000
 
