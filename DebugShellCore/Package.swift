@@ -16,9 +16,9 @@ let package = Package(
         .target(
             name: "DebugShellCore",
             swiftSettings: [.enableUpcomingFeature("ExistentialAny"), .treatAllWarnings(as: .error)],
-            // Rounding a Double (`rounded()`, in the chart renderers and RGB.hue) calls the C
-            // library's floor, ceil, round…: the library names libm itself, so that any program
-            // links against it, not only those that pull libm in another way.
+            // Rounding a Double (`rounded()`, in RGB.hue) calls the C library's floor, ceil, round…:
+            // the library names libm itself, so that any program links against it, not only those
+            // that pull libm in another way.
             linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))])
     ]
 )

@@ -1,3 +1,4 @@
+import DebugShellCharts
 import DebugShellCore
 
 /// `fps plot`: the frame-time chart, as an SVG file or drawn in the terminal (docs/FPSMeter.md).

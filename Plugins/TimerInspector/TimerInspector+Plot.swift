@@ -1,3 +1,4 @@
+import DebugShellCharts
 import DebugShellCore
 
 /// `timer plot <name>`: a timer's lateness per firing over time, as an SVG file or drawn in the
