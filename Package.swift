@@ -44,9 +44,8 @@ let package = Package(
         .target(
             name: "LayoutSettleTool", dependencies: [core], path: "Plugins/LayoutSettle",
             swiftSettings: strict),
-        // The inspector also uses the engine's prefetch hint, for its batched history (FiringLog).
         .target(
-            name: "TimerInspectorTool", dependencies: [core, charts, "CPrefetch"], path: "Plugins/TimerInspector",
+            name: "TimerInspectorTool", dependencies: [core, charts], path: "Plugins/TimerInspector",
             swiftSettings: strict),
         // The one list of built-in tools.
         .target(
