@@ -18,6 +18,8 @@ let package = Package(
         .executable(name: "debugsh", targets: ["debugsh"]),
         // For the separate Benchmarks/ package.
         .library(name: "DebugShell", targets: ["DebugShell"]),
+        // For plugins' tests: transcript replay, so a plugin's examples are tests (Examples/ExternalTool).
+        .library(name: "DebugShellTesting", targets: ["DebugShellTesting"]),
     ],
     dependencies: [
         // The plugin API, its own package with a dynamic library: one copy in the process for the

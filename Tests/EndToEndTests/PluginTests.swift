@@ -234,6 +234,18 @@ import Testing
         #expect(inits.count == 1, "\(inits)")
     }
 
+    /// The example plugin's own tests pass — its examples replayed through DebugShellTesting, its
+    /// watchdog checked — run as its author runs them: `swift test` in Examples/ExternalTool,
+    /// against this checkout. They build in the example's own `.build`, so a second run only
+    /// rebuilds what changed.
+    @Test func theExamplePluginsOwnTestsPass() throws {
+        let package = ExamplePlugin.packageRoot.appendingPathComponent("Examples/ExternalTool").path
+        let (log, status) = try ExamplePlugin.tool(["swift", "test", "--package-path", package])
+        #expect(status == 0, "\(log)")
+        #expect(log.contains("Suite HangDetectorTests passed"), "\(log)")
+        #expect(!log.contains("✘"), "\(log)")
+    }
+
     /// The API's documentation comments and its DocC catalog build, with warnings as errors.
     @Test func theAPIDocumentationBuilds() throws {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("debugsh-docs-\(UUID().uuidString)")
