@@ -9,6 +9,8 @@ let strict: [SwiftSetting] = [
 
 /// The plugin API, by product: every target that sees it links the one dynamic library.
 let core = Target.Dependency.product(name: "DebugShellCore", package: "DebugShellCore")
+/// The chart renderers, for the tools that plot: a static library, a copy in each binary.
+let charts = Target.Dependency.product(name: "DebugShellCharts", package: "DebugShellCharts")
 
 let package = Package(
     name: "debugsh",
@@ -17,11 +19,15 @@ let package = Package(
         // For the separate Benchmarks/ package: the engine alone, and the whole session.
         .library(name: "DebugShellEngine", targets: ["DebugShellEngine"]),
         .library(name: "DebugShell", targets: ["DebugShell"]),
+        // For plugins' tests: transcript replay, so a plugin's examples are tests (Examples/ExternalTool).
+        .library(name: "DebugShellTesting", targets: ["DebugShellTesting"]),
     ],
     dependencies: [
         // The plugin API, its own package with a dynamic library: one copy in the process for the
         // shell, the built-in tools and the tools `plugin load` adds.
         .package(path: "DebugShellCore"),
+        // The chart renderers: a normal library that depends on the plugin API's dynamic one.
+        .package(path: "DebugShellCharts"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
     ],
@@ -54,13 +60,12 @@ let package = Package(
             name: "DebugShellTesting", dependencies: ["DebugShell", "DebugShellInterpreter", core], swiftSettings: strict),
         // The tools: each a folder under Plugins/ that sees only the plugin API.
         .target(
-            name: "FPSMeterTool", dependencies: [core], path: "Plugins/FPSMeter", swiftSettings: strict),
+            name: "FPSMeterTool", dependencies: [core, charts], path: "Plugins/FPSMeter", swiftSettings: strict),
         .target(
             name: "LayoutSettleTool", dependencies: [core], path: "Plugins/LayoutSettle",
             swiftSettings: strict),
-        // The inspector also uses the engine's prefetch hint, for its batched history (FiringLog).
         .target(
-            name: "TimerInspectorTool", dependencies: [core, "CPrefetch"], path: "Plugins/TimerInspector",
+            name: "TimerInspectorTool", dependencies: [core, charts], path: "Plugins/TimerInspector",
             swiftSettings: strict),
         // The one list of built-in tools.
         .target(
@@ -83,7 +88,8 @@ let package = Package(
             swiftSettings: strict),
         .executableTarget(name: "debugsh-generate", dependencies: ["DocumentGenerators"], swiftSettings: strict),
 
-        .testTarget(name: "DebugShellCoreTests", dependencies: [core, "DebugShellTesting"], swiftSettings: strict),
+        .testTarget(
+            name: "DebugShellCoreTests", dependencies: [core, charts, "DebugShellTesting"], swiftSettings: strict),
         .testTarget(
             name: "DebugShellEngineTests", dependencies: ["DebugShellEngine", "DebugShellTesting", core],
             swiftSettings: strict),

@@ -15,10 +15,14 @@ let package = Package(
     targets: [
         .target(
             name: "DebugShellCore",
+            dependencies: ["CDebugShellHints"],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny"), .treatAllWarnings(as: .error)],
-            // Rounding a Double (`rounded()`, in the chart renderers and RGB.hue) calls the C
-            // library's floor, ceil, round…: the library names libm itself, so that any program
-            // links against it, not only those that pull libm in another way.
-            linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))])
+            // Rounding a Double (`rounded()`, in RGB.hue) calls the C library's floor, ceil, round…:
+            // the library names libm itself, so that any program links against it, not only those
+            // that pull libm in another way.
+            linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
+        // A cache prefetch hint, which Swift lacks: one line of C behind `MemoryHint.prefetch`,
+        // header-only, so it is compiled into the tools that call it.
+        .target(name: "CDebugShellHints"),
     ]
 )

@@ -2,9 +2,11 @@
 import PackageDescription
 
 // A debugsh tool built outside debugsh: a shared library that `plugin load` (or
-// `debugsh --plugin`) adds to the shell. It depends on debugsh's plugin API package by path:
-// this checkout's by default, or the one DEBUGSH_CORE names when the example is copied elsewhere.
-let core = Context.environment["DEBUGSH_CORE"] ?? "../../DebugShellCore"
+// `debugsh --plugin`) adds to the shell, with tests that replay its examples. It depends on a
+// debugsh checkout by path: this one by default, or the one DEBUGSH_ROOT names when the example
+// is copied elsewhere — its DebugShellCore (the plugin API) for the tool, and the debugsh
+// package itself for DebugShellTesting, for the tests.
+let debugsh = Context.environment["DEBUGSH_ROOT"] ?? "../.."
 
 let package = Package(
     name: "HangDetector",
@@ -12,11 +14,22 @@ let package = Package(
         // The plugin: a dynamic library that links the one DebugShellCore the shell has loaded.
         .library(name: "HangDetector", type: .dynamic, targets: ["HangDetector"])
     ],
-    dependencies: [.package(path: core)],
+    dependencies: [
+        .package(path: "\(debugsh)/DebugShellCore"),
+        .package(name: "debugsh", path: debugsh),
+    ],
     targets: [
         .target(
             name: "HangDetector",
             dependencies: [.product(name: "DebugShellCore", package: "DebugShellCore")],
-            swiftSettings: [.enableUpcomingFeature("ExistentialAny")])
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]),
+        .testTarget(
+            name: "HangDetectorTests",
+            dependencies: [
+                "HangDetector",
+                .product(name: "DebugShellCore", package: "DebugShellCore"),
+                .product(name: "DebugShellTesting", package: "debugsh"),
+            ],
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]),
     ]
 )

@@ -1,3 +1,4 @@
+import DebugShellCharts
 import DebugShellCore
 
 /// `fps plot`: the frame-time chart, as an SVG file or drawn in the terminal (docs/FPSMeter.md).
@@ -6,9 +7,6 @@ import DebugShellCore
 /// 3,600 windows (`fps history`) and the last 1,000 stretches of tracking mode — so drawing
 /// costs nothing while time runs.
 extension FPSMeter {
-    /// The panels' height in rows when `--height` does not say.
-    static let plotRows = 15
-
     static let onTimeColor = RGB(120, 144, 156)
     static let causeColors: [HitchCause: RGB] = [
         .commit: RGB(230, 145, 56), .render: RGB(214, 69, 65), .both: RGB(142, 68, 173),
@@ -19,8 +17,8 @@ extension FPSMeter {
 
     func plot(_ invocation: Invocation) throws(CommandError) -> CommandOutput {
         try requireStarted()
-        let file = invocation.word("file")
-        if file != nil && (invocation.has("width") || invocation.has("height")) {
+        let file = invocation[Self.plotFile]
+        if file != nil && (invocation.has(Self.plotWidth) || invocation.has(Self.plotHeight)) {
             throw CommandError("--width and --height size the chart in the terminal; an SVG file scales")
         }
         if frames.appended == 0 && windows.isEmpty {
@@ -51,8 +49,8 @@ extension FPSMeter {
             + "\(count(hitchTotal, "hitch", "hitches")) (commit \(hitchCounts[0]), render \(hitchCounts[1]), both \(hitchCounts[2])), "
             + "\(count(shownWindows.count, "window", "windows")), from \(from) to \(to)"
         return try chart.commandOutput(
-            file: file, display: host.display, columns: invocation.integer("width").map { Int($0) },
-            rows: invocation.integer("height").map { Int($0) } ?? FPSMeter.plotRows, summary: summary,
+            file: file, display: host.display, columns: invocation[Self.plotWidth].map { Int($0) },
+            rows: Int(invocation[Self.plotHeight]), summary: summary,
             json: [
                 ("from_ns", JSONValue(from)), ("to_ns", JSONValue(to)), ("presents", JSONValue(kept.count)),
                 ("frame_times", JSONValue(timed.count)),
@@ -72,8 +70,8 @@ extension FPSMeter {
     private func plotRange(_ invocation: Invocation) throws(CommandError) -> (SimTime, SimTime) {
         var defaultFrom = since
         if frames.dropped > 0, let oldest = frames.first { defaultFrom = max(since, oldest.present) }
-        let from = invocation.time("from") ?? defaultFrom
-        let asked = invocation.time("to")
+        let from = invocation[Self.plotFrom] ?? defaultFrom
+        let asked = invocation[Self.plotTo]
         if let asked, from >= asked {
             throw CommandError("--from \(from) is not before --to \(asked)")
         }

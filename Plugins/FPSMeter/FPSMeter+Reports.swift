@@ -106,18 +106,18 @@ extension FPSMeter {
 
     func framesTable(_ invocation: Invocation) throws(CommandError) -> CommandOutput {
         try requireStarted()
-        let worst = invocation.integer("worst")
+        let worst = invocation[Self.worst]
         // The worst frames are the longest hitches: frames on time have nothing to rank.
-        let hitchesOnly = invocation.flag("hitches") || worst != nil
+        let hitchesOnly = invocation[Self.hitchesOnly] || worst != nil
         func what(_ n: Int) -> String {
             hitchesOnly ? (n == 1 ? "hitch" : "hitches") : (n == 1 ? "present" : "presents")
         }
         let total = frames.appended
         var candidates = frames.elements
         if hitchesOnly { candidates = candidates.filter { $0.hitch > 0 } }
-        // --last n narrows to the last n; without --worst, 20 are shown by default.
-        if let last = invocation.integer("last") ?? (worst == nil ? 20 : nil) {
-            candidates = Array(candidates.suffix(Int(clamping: last)))
+        // --last n narrows to the last n; without --worst, its default narrows too.
+        if worst == nil || invocation.has(Self.lastFrames) {
+            candidates = Array(candidates.suffix(Int(clamping: invocation[Self.lastFrames])))
         }
         var kept = candidates
         var title: String
@@ -177,7 +177,7 @@ extension FPSMeter {
             )
         }
         let all = windows.elements
-        let shown = Array(all.suffix(Int(clamping: invocation.integer("last") ?? 20)))
+        let shown = Array(all.suffix(Int(clamping: invocation[Self.lastWindows])))
         let firstNumber = windows.appended - Int64(shown.count) + 1
         let rate = Int64(device.refreshRate.hertz)
         var text =

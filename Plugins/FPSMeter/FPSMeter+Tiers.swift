@@ -1,7 +1,7 @@
 import DebugShellCore
 
 /// A hitch-ratio scale (`fps tiers`), the setting `fps.tiers`.
-enum TierScale: String, CaseIterable {
+enum TierScale: String, CommandLineChoice {
     /// The Xcode Organizer's: good ≤ 10, warning ≤ 25, critical ≤ 50, severe above (ms/s).
     case apple
     /// The WWDC20 tech talks': good < 5, warning 5 to < 10, critical ≥ 10 (ms/s).

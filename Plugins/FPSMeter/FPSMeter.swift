@@ -9,20 +9,18 @@ import DebugShellCore
 /// (DXFPSLabel's tracking time). Everything it does per callback, present or vsync is O(1) and
 /// allocation-free once running: bounded rings, no growing arrays.
 public final class FPSMeter: DebugTool {
-    public static let descriptor = FPSMeter.makeDescriptor()
-
     let host: any ToolHost
     /// The device of this simulation; the shell makes a new meter with each new device (`reset`).
     unowned let device: any SimulatedDevice
 
     // MARK: Configuration
 
-    /// How `fps start` set the meter up.
+    /// How `fps start` set the meter up: its options' defaults until then.
     struct Configuration {
-        var mode = RunLoopMode.common
-        var window = SimDuration.seconds(1)
-        var cost = SimDuration.zero
-        var label = true
+        var mode = FPSMeter.mode.defaultValue
+        var window = FPSMeter.window.defaultValue
+        var cost = FPSMeter.cost.defaultValue
+        var label = FPSMeter.label.defaultValue
     }
 
     /// What `fps watch` prints as events during `run`.
@@ -112,14 +110,10 @@ public final class FPSMeter: DebugTool {
             throw CommandError(
                 "the meter is already running (since \(since)); 'fps stop' first, or 'fps reset' to clear it")
         }
-        var config = Configuration()
-        if let word = invocation.word("mode") { config.mode = RunLoopMode(rawValue: word) ?? .common }
-        if let window = invocation.duration("window") {
-            guard window > .zero else { throw CommandError("--window must be positive (got \(window))") }
-            config.window = window
-        }
-        if let cost = invocation.duration("cost") { config.cost = cost }
-        if let label = invocation.boolean("label") { config.label = label }
+        let config = Configuration(
+            mode: invocation[Self.mode], window: invocation[Self.window], cost: invocation[Self.cost],
+            label: invocation[Self.label])
+        guard config.window > .zero else { throw CommandError("--window must be positive (got \(config.window))") }
         configuration = config
         clearStatistics()
         skippedBase = 0
@@ -191,8 +185,8 @@ public final class FPSMeter: DebugTool {
 
     /// `fps tiers [apple|wwdc20]`: the hitch-ratio scale, kept as the setting `fps.tiers`.
     private func tiers(_ invocation: Invocation) -> CommandOutput {
-        if let word = invocation.word("scale") {
-            host.setSetting("fps.tiers", to: .word(word))
+        if let scale = invocation[Self.scale] {
+            host.setSetting(Self.tiersSetting, to: scale)
             return CommandOutput(json: self.tiersJSON())
         }
         return CommandOutput(text: tierScale.summary, json: self.tiersJSON())
@@ -204,8 +198,8 @@ public final class FPSMeter: DebugTool {
 
     /// `fps autohide [on|off]`, kept as the setting `fps.autohide`.
     private func autohide(_ invocation: Invocation) -> CommandOutput {
-        if let on = invocation.boolean("state") {
-            host.setSetting("fps.autohide", to: .boolean(on))
+        if let on = invocation[Self.autohideState] {
+            host.setSetting(Self.autohideSetting, to: on)
             return CommandOutput(json: .fields(["autohide": .bool(on)]))
         }
         let text = "autohide \(autohides ? "on" : "off") (the status line hides 2s after the reading last changed)"
@@ -214,17 +208,17 @@ public final class FPSMeter: DebugTool {
 
     /// `fps watch hitches [--over d] | windows | off`.
     private func watchCommand(_ invocation: Invocation) throws(CommandError) -> CommandOutput {
-        let what = invocation.word("events") ?? "off"
-        if invocation.has("over") && what != "hitches" {
+        let events = invocation[Self.watchedEvents] ?? .off
+        if invocation.has(Self.hitchesOver) && events != .hitches {
             throw CommandError("--over applies to 'fps watch hitches' only")
         }
-        switch what {
-        case "hitches":
+        switch events {
+        case .hitches:
             watch.hitches = true
-            watch.over = invocation.duration("over") ?? .zero
-        case "windows":
+            watch.over = invocation[Self.hitchesOver]
+        case .windows:
             watch.windows = true
-        default:
+        case .off:
             watch = Watch()
         }
         return CommandOutput(
@@ -234,15 +228,9 @@ public final class FPSMeter: DebugTool {
             ]))
     }
 
-    var tierScale: TierScale {
-        if case .word(let word)? = host.setting("fps.tiers"), let scale = TierScale(rawValue: word) { return scale }
-        return .apple
-    }
+    var tierScale: TierScale { host.setting(Self.tiersSetting) }
 
-    var autohides: Bool {
-        if case .boolean(let on)? = host.setting("fps.autohide") { return on }
-        return false
-    }
+    var autohides: Bool { host.setting(Self.autohideSetting) }
 
     // MARK: - The link (F1, F3)
 

@@ -128,7 +128,7 @@ extension LayoutSettleChecker {
     // MARK: layout diff
 
     func showDiff(_ invocation: Invocation) -> CommandOutput {
-        let limit = Int(invocation.integer("limit") ?? 20)
+        let limit = Int(invocation[Self.diffLimit])
         guard let w = watch, let frame = w.lastFrame else {
             let text = watch == nil ? "no watch: 'layout watch' starts one" : "no checker frame has seen a change yet"
             return CommandOutput(

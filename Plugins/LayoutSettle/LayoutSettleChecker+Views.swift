@@ -14,8 +14,7 @@ extension LayoutSettleChecker {
         throw CommandError(message)
     }
 
-    private func alpha(_ invocation: Invocation) throws(CommandError) -> Double? {
-        guard let alpha = invocation.decimal("alpha") else { return nil }
+    private func checked(alpha: Double) throws(CommandError) -> Double {
         guard alpha >= 0 && alpha <= 1 else {
             throw CommandError("alpha \(ViewFormat.number(alpha)) is outside 0…1")
         }
@@ -34,18 +33,18 @@ extension LayoutSettleChecker {
     // MARK: view add
 
     func addView(_ invocation: Invocation) throws(CommandError) -> CommandOutput {
-        let name = invocation.word("name") ?? ""
+        let name = invocation[Self.newView]
         if tree.lookup(name) != nil {
             throw CommandError(
                 name == "window"
                     ? "'window' is the root view and always exists" : "a view named '\(name)' already exists")
         }
-        let parent = try resolve(invocation.word("parent") ?? "window", role: "parent view")
+        let parent = try resolve(invocation[Self.addParent], role: "parent view")
         try checkRoom(for: 1)
         var properties = ViewProperties.initial
-        if let frame = invocation.rect("frame") { properties.frame = frame }
-        if let alpha = try alpha(invocation) { properties.alpha = alpha }
-        if let hidden = invocation.boolean("hidden") { properties.hidden = hidden }
+        properties.frame = invocation[Self.addFrame]
+        properties.alpha = try checked(alpha: invocation[Self.addAlpha])
+        properties.hidden = invocation[Self.addHidden]
         let slot = tree.add(name: name, parent: parent, properties: properties)
         // L1: an added view is a change.
         changed(slot, .added, before: nil, at: device.now)
@@ -55,13 +54,15 @@ extension LayoutSettleChecker {
     // MARK: view set
 
     func setView(_ invocation: Invocation) throws(CommandError) -> CommandOutput {
-        let name = invocation.word("name") ?? ""
+        let name = invocation[Self.existingView]
         let slot = try resolve(name)
-        guard invocation.has("frame") || invocation.has("alpha") || invocation.has("hidden") || invocation.has("parent")
+        guard
+            invocation.has(Self.setFrame) || invocation.has(Self.setAlpha) || invocation.has(Self.setHidden)
+                || invocation.has(Self.setParent)
         else { throw CommandError("'view set' needs at least one of --frame, --alpha, --hidden, --parent") }
         let before = tree.properties(slot)
         var properties = before
-        if let frame = invocation.rect("frame") {
+        if let frame = invocation[Self.setFrame] {
             properties.frame = frame
             // An explicit frame wins over a running `view animate` of the view, which stops.
             if let index = animations.firstIndex(where: { $0.slot == slot && isCurrent(slot, serial: $0.serial) }) {
@@ -69,10 +70,10 @@ extension LayoutSettleChecker {
                 animations.remove(at: index)
             }
         }
-        if let alpha = try alpha(invocation) { properties.alpha = alpha }
-        if let hidden = invocation.boolean("hidden") { properties.hidden = hidden }
+        if let alpha = invocation[Self.setAlpha] { properties.alpha = try checked(alpha: alpha) }
+        if let hidden = invocation[Self.setHidden] { properties.hidden = hidden }
         var newParent: ViewSlot?
-        if let parentName = invocation.word("parent") {
+        if let parentName = invocation[Self.setParent] {
             let parent = try resolve(parentName, role: "parent view")
             guard slot != ViewTree.window else { throw CommandError("'window' is the root view and has no parent") }
             guard !tree.isWithin(parent, subtreeOf: slot) else {
@@ -107,7 +108,7 @@ extension LayoutSettleChecker {
     // MARK: view remove
 
     func removeView(_ invocation: Invocation) throws(CommandError) -> CommandOutput {
-        let name = invocation.word("name") ?? ""
+        let name = invocation[Self.removedView]
         let slot = try resolve(name)
         guard slot != ViewTree.window else { throw CommandError("cannot remove 'window': it is the root view") }
         var warnings: [String] = []
@@ -141,10 +142,10 @@ extension LayoutSettleChecker {
     // MARK: view animate
 
     func animateView(_ invocation: Invocation) throws(CommandError) -> CommandOutput {
-        let name = invocation.word("name") ?? ""
+        let name = invocation[Self.existingView]
         let slot = try resolve(name)
-        guard let to = invocation.rect("frame") else { throw CommandError("'view animate' needs --frame x,y,w,h") }
-        guard let over = invocation.duration("over") else {
+        guard let to = invocation[Self.animateFrame] else { throw CommandError("'view animate' needs --frame x,y,w,h") }
+        guard let over = invocation[Self.animateOver] else {
             throw CommandError("'view animate' needs --over <duration>")
         }
         guard over > .zero else { throw CommandError("'view animate' needs a positive --over duration") }
@@ -171,11 +172,13 @@ extension LayoutSettleChecker {
     // MARK: view spin
 
     func spinView(_ invocation: Invocation) throws(CommandError) -> CommandOutput {
-        let name = invocation.word("name") ?? ""
+        let name = invocation[Self.existingView]
         let slot = try resolve(name)
         let running = spins.firstIndex { $0.slot == slot && isCurrent(slot, serial: $0.serial) }
-        if invocation.flag("stop") {
-            guard !invocation.has("for") else { throw CommandError("'view spin' takes --for or --stop, not both") }
+        if invocation[Self.spinStop] {
+            guard !invocation.has(Self.spinFor) else {
+                throw CommandError("'view spin' takes --for or --stop, not both")
+            }
             let wasSpinning = spin(of: slot) != nil
             if let running {
                 if let token = spins[running].token { device.endAnimation(token) }
@@ -186,7 +189,7 @@ extension LayoutSettleChecker {
         }
         let now = device.now
         var end: SimTime?
-        if let duration = invocation.duration("for") {
+        if let duration = invocation[Self.spinFor] {
             guard duration > .zero else { throw CommandError("'view spin' needs a positive --for duration") }
             do { end = try now.adding(duration) } catch { throw CommandError(error.description) }
         }
@@ -210,9 +213,9 @@ extension LayoutSettleChecker {
     // MARK: view grow
 
     func growView(_ invocation: Invocation) throws(CommandError) -> CommandOutput {
-        let parentName = invocation.word("parent") ?? ""
+        let parentName = invocation[Self.growParent]
         let parent = try resolve(parentName, role: "parent view")
-        let count = Int(invocation.integer("count") ?? 0)
+        let count = Int(invocation[Self.growCount])
         guard count >= 1 else { throw CommandError("'view grow' needs a count of at least 1 (got \(count))") }
         guard count <= growLimit else {
             throw CommandError(
@@ -220,7 +223,7 @@ extension LayoutSettleChecker {
             )
         }
         try checkRoom(for: count)
-        let fanout = Int(invocation.integer("fanout") ?? 8)
+        let fanout = Int(invocation[Self.fanout])
         let (batch, first, last) = tree.grow(under: parent, count: count, fanout: fanout)
         if let watch, !watch.detached, watch.state != .stopped, tree.isWithin(parent, subtreeOf: watch.root) {
             let now = device.now
@@ -240,9 +243,9 @@ extension LayoutSettleChecker {
     // MARK: view tree, view count
 
     func showTree(_ invocation: Invocation) throws(CommandError) -> CommandOutput {
-        let root = try resolve(invocation.word("name") ?? "window")
-        let maxDepth = Int(invocation.integer("depth") ?? Int64(Int32.max))
-        let limit = Int(invocation.integer("limit") ?? 100)
+        let root = try resolve(invocation[Self.subtreeRoot])
+        let maxDepth = Int(invocation[Self.treeDepth] ?? Int64(Int32.max))
+        let limit = Int(invocation[Self.treeLimit])
         let rows = tree.preorder(from: root, maxDepth: maxDepth, limit: limit)
         // A row at the depth limit stands for its whole subtree.
         func hidden(_ row: (slot: ViewSlot, depth: Int)) -> Int {
@@ -298,7 +301,7 @@ extension LayoutSettleChecker {
     }
 
     func countViews(_ invocation: Invocation) throws(CommandError) -> CommandOutput {
-        let name = invocation.word("name") ?? "window"
+        let name = invocation[Self.subtreeRoot]
         let slot = try resolve(name)
         let count = tree.count(slot)
         let text =

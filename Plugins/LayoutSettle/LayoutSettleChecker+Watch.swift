@@ -3,15 +3,15 @@ import DebugShellCore
 /// The checker: `layout watch` and its display link and poll timer (L2–L4).
 extension LayoutSettleChecker {
     func startWatch(_ invocation: Invocation) throws(CommandError) -> CommandOutput {
-        let rootName = invocation.word("root") ?? "window"
+        let rootName = invocation[Self.watchRoot]
         let root = try resolve(rootName, role: "root view")
-        let mode = SettleWatch.Mode(rawValue: invocation.word("mode") ?? "quiet") ?? .quiet
-        let quiet = invocation.duration("quiet") ?? .milliseconds(200)
-        let timeout = invocation.duration("timeout") ?? .seconds(10)
-        let poll = invocation.duration("poll") ?? .milliseconds(200)
-        let leeway = invocation.duration("leeway") ?? .milliseconds(50)
+        let mode = invocation[Self.watchMode]
+        let quiet = invocation[Self.quiet]
+        let timeout = invocation[Self.timeout]
+        let poll = invocation[Self.poll]
+        let leeway = invocation[Self.leeway]
         let defaultPerView = mode == .seed ? SettleWatch.seedPerView : SettleWatch.quietPerChangedView
-        let costPerView = invocation.duration("cost-per-view") ?? defaultPerView
+        let costPerView = invocation[Self.costPerView] ?? defaultPerView
         guard quiet > .zero else { throw CommandError("--quiet must be a positive duration") }
         guard timeout > .zero else { throw CommandError("--timeout must be a positive duration") }
         guard poll >= .minimumRepeatInterval else {
@@ -25,11 +25,11 @@ extension LayoutSettleChecker {
         do { _ = try now.adding(timeout) } catch { throw CommandError(error.description) }
         var warnings: [String] = []
         if mode == .quiet {
-            for option in ["poll", "leeway"] where invocation.has(option) {
-                warnings.append("--\(option) applies to --mode seed only; ignored")
+            for option in [Self.poll, Self.leeway] where invocation.has(option) {
+                warnings.append("--\(option.name) applies to --mode seed only; ignored")
             }
         } else {
-            if invocation.has("quiet") { warnings.append("--quiet applies to --mode quiet only; ignored") }
+            if invocation.has(Self.quiet) { warnings.append("--quiet applies to --mode quiet only; ignored") }
             if leeway > SimDuration(nanoseconds: poll.nanoseconds / 2) {
                 warnings.append(
                     "--leeway \(leeway) is above half the poll interval; GCD clamps it to \(SimDuration(nanoseconds: poll.nanoseconds / 2)) (D2)"

@@ -88,7 +88,7 @@ struct StateSummary: Sendable {
 
 /// One `layout watch`: the checker's configuration, its link and poll timer, and what it saw.
 final class SettleWatch {
-    enum Mode: String { case quiet, seed }
+    enum Mode: String, CommandLineChoice { case quiet, seed }
     enum State: String { case settling, settled, timeout, stopped }
 
     /// Changes per frame kept for `layout diff`.

@@ -1,4 +1,3 @@
-import CPrefetch
 import DebugShellCore
 
 /// One firing as the inspector keeps it, packed into 32 bytes: a firing off its timer's grid, or
@@ -136,7 +135,7 @@ final class FiringLog {
     static let stagingCapacity = 65_536
 
     /// Above it a lateness is late (`timer.late-threshold`); ``lateCount`` counts by it.
-    @exclusivity(unchecked) var lateThreshold = SimDuration.milliseconds(1)
+    @exclusivity(unchecked) var lateThreshold = TimerInspector.lateThresholdSetting.defaultValue
     /// Timers whose largest recorded lateness is above ``lateThreshold`` (`timer.late`, K2).
     var lateCount: Int {
         get {
@@ -228,7 +227,7 @@ final class FiringLog {
                         // ring fetched, one 8 on its slot (found from its ring, here by then).
                         // Hints only.
                         if k + 24 < batch.count, batch[k + 24].timer >= 0, batch[k + 24].timer < ringOfTimer.count {
-                            debugsh_prefetch(ringOfTimer.baseAddress! + batch[k + 24].timer)
+                            MemoryHint.prefetch(ringOfTimer.baseAddress! + batch[k + 24].timer)
                         }
                         if k + 16 < batch.count, case let r = ringIndex(batch[k + 16].timer), r >= 0 {
                             FiringLog.prefetchRing(base + r)
@@ -282,15 +281,15 @@ final class FiringLog {
 
     /// Starts bringing in a ring's first and last byte: a ring may straddle two cache lines.
     @inline(__always) private static func prefetchRing(_ ring: UnsafeMutablePointer<Ring>) {
-        debugsh_prefetch(ring)
-        debugsh_prefetch(UnsafeRawPointer(ring) + (MemoryLayout<Ring>.size - 1))
+        MemoryHint.prefetch(ring)
+        MemoryHint.prefetch(UnsafeRawPointer(ring) + (MemoryLayout<Ring>.size - 1))
     }
 
     /// Starts bringing in the slot the ring's next record goes to.
     @inline(__always) private static func prefetchSlot(of ring: UnsafeMutablePointer<Ring>) {
         guard let records = ring.pointee.records else { return }
         let count = ring.pointee.count
-        debugsh_prefetch(records + Int(count < ring.pointee.capacity ? count : ring.pointee.head))
+        MemoryHint.prefetch(records + Int(count < ring.pointee.capacity ? count : ring.pointee.head))
     }
 
     private static func store(_ record: FiringRecord, in ring: UnsafeMutablePointer<Ring>, limit: Int) {

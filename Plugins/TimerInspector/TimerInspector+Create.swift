@@ -7,9 +7,9 @@ extension TimerInspector {
     /// given; tolerance per T5.
     func makeRunLoopTimer(_ inv: Invocation) throws(CommandError) -> CommandOutput {
         let name = try newTimerName(inv)
-        let repeats = inv.flag("repeats")
-        let interval = try requiredInterval(inv, repeats: repeats)
-        var tolerance = inv.duration("tolerance") ?? .zero
+        let repeats = inv[Self.repeats]
+        let interval = try requiredInterval(inv[Self.nstimerInterval], verb: inv.verb, repeats: repeats)
+        var tolerance = inv[Self.tolerance]
         var warnings: [String] = []
         // T5: above the interval is an error; for a repeating timer above interval/2 it is clamped.
         if tolerance > interval {
@@ -17,12 +17,12 @@ extension TimerInspector {
                 "--tolerance \(Format.duration(tolerance)) is above the interval \(Format.duration(interval)) (T5)")
         }
         tolerance = clampedToHalf(tolerance, of: interval, repeats: repeats, option: "tolerance", rule: "T5", &warnings)
-        let mode = RunLoopMode(rawValue: inv.word("mode") ?? "default") ?? .default
+        let mode = inv[Self.nstimerMode]
         let (target, weak) = try targetOption(inv)
         try checkFirstFire(after: interval)
         let config = RunLoopTimerConfig(
-            interval: interval, repeats: repeats, tolerance: tolerance, mode: mode, cost: inv.duration("cost") ?? .zero,
-            dirtiesUI: inv.flag("ui"), owner: .app, label: name)
+            interval: interval, repeats: repeats, tolerance: tolerance, mode: mode, cost: inv[Self.cost],
+            dirtiesUI: inv[Self.ui], owner: .app, label: name)
         return make(name, kind: .runLoopTimer, verb: "nstimer", target: target, weak: weak, warnings: warnings) {
             // T6: a one-shot ends with its first callback.
             device.addRunLoopTimer(config, callback: repeats ? nil : endingCallback($0))
@@ -47,19 +47,19 @@ extension TimerInspector {
     /// interval); leeway per D2.
     func makeDispatchTimer(_ inv: Invocation) throws(CommandError) -> CommandOutput {
         let name = try newTimerName(inv)
-        let once = inv.flag("once")
-        let interval = try requiredInterval(inv, repeats: !once)
-        let start = inv.duration("start") ?? interval
-        var leeway = inv.duration("leeway") ?? .zero
+        let once = inv[Self.once]
+        let interval = try requiredInterval(inv[Self.gcdInterval], verb: inv.verb, repeats: !once)
+        let start = inv[Self.start] ?? interval
+        var leeway = inv[Self.leeway]
         var warnings: [String] = []
         // D2: leeway is clamped to interval/2 for repeating timers, as libdispatch does.
         leeway = clampedToHalf(leeway, of: interval, repeats: !once, option: "leeway", rule: "D2", &warnings)
-        let queue = DispatchQueueKind(rawValue: inv.word("queue") ?? "main") ?? .main
+        let queue = inv[Self.queue]
         let (target, weak) = try targetOption(inv)
         try checkFirstFire(after: start)
         let config = DispatchTimerConfig(
-            interval: interval, start: start, leeway: leeway, queue: queue, cost: inv.duration("cost") ?? .zero,
-            once: once, dirtiesUI: inv.flag("ui"), owner: .app, label: name)
+            interval: interval, start: start, leeway: leeway, queue: queue, cost: inv[Self.cost], once: once,
+            dirtiesUI: inv[Self.ui], owner: .app, label: name)
         return make(name, kind: .dispatchTimer, verb: "gcd", target: target, weak: weak, warnings: warnings) {
             device.addDispatchTimer(config, callback: once ? endingCallback($0) : nil)
         }
@@ -69,11 +69,11 @@ extension TimerInspector {
     /// after now (DL5), mode `common` unless given.
     func makeDisplayLink(_ inv: Invocation) throws(CommandError) -> CommandOutput {
         let name = try newTimerName(inv)
-        let mode = RunLoopMode(rawValue: inv.word("mode") ?? "common") ?? .common
+        let mode = inv[Self.displayLinkMode]
         let (target, weak) = try targetOption(inv)
         let config = DisplayLinkConfig(
-            mode: mode, preferredFramesPerSecond: Int(inv.integer("fps") ?? 0), cost: inv.duration("cost") ?? .zero,
-            dirtiesUI: inv.flag("ui"), owner: .app, label: name)
+            mode: mode, preferredFramesPerSecond: Int(inv[Self.preferredFPS]), cost: inv[Self.cost],
+            dirtiesUI: inv[Self.ui], owner: .app, label: name)
         return make(name, kind: .displayLink, verb: "displaylink", target: target, weak: weak) { _ in
             device.addDisplayLink(config, callback: nil)
         }
@@ -83,15 +83,15 @@ extension TimerInspector {
     /// leeway 10% of the delay clamped to 1 ms…60 s. A delay of 0 is a plain `async`: no leeway.
     func makeAfter(_ inv: Invocation) throws(CommandError) -> CommandOutput {
         let name = try newTimerName(inv)
-        let delay = inv.duration("delay") ?? .zero
+        let delay = inv[Self.delay]
         try checkFirstFire(after: delay)
         let leeway =
             delay == .zero
             ? SimDuration.zero
             : min(max(SimDuration(nanoseconds: delay.nanoseconds / 10), .milliseconds(1)), .seconds(60))
         let config = DispatchTimerConfig(
-            interval: delay, start: delay, leeway: leeway, queue: .main, cost: inv.duration("cost") ?? .zero,
-            once: true, dirtiesUI: inv.flag("ui"), owner: .app, label: name)
+            interval: delay, start: delay, leeway: leeway, queue: .main, cost: inv[Self.cost], once: true,
+            dirtiesUI: inv[Self.ui], owner: .app, label: name)
         return make(name, kind: .dispatchTimer, verb: "after") {
             device.addDispatchTimer(config, callback: endingCallback($0))
         }
@@ -102,7 +102,7 @@ extension TimerInspector {
     /// the main queue (a block that dirties the UI); the last restores it and cancels → `done`.
     func makeCountdown(_ inv: Invocation) throws(CommandError) -> CommandOutput {
         let name = try newTimerName(inv)
-        let from = inv.integer("seconds") ?? 0
+        let from = inv[Self.seconds]
         try checkFirstFire(after: .seconds(from))
         let config = DispatchTimerConfig(
             interval: .seconds(1), start: .zero, queue: .background, handlerLimit: Int(from + 1), owner: .app,
@@ -141,7 +141,7 @@ extension TimerInspector {
 
     /// The `<name>` of a new timer: unique until `reset`, within the limit.
     private func newTimerName(_ inv: Invocation) throws(CommandError) -> String {
-        let name = inv.word("name") ?? ""
+        let name = inv[Self.newTimer]
         if let existing = entryByName[name] {
             let state = info(existing)?.state.rawValue ?? "ended"
             throw CommandError(
@@ -163,9 +163,11 @@ extension TimerInspector {
 
     /// `--interval`: positive, and for a repeating timer at least 1 µs, the one minimum of
     /// everything that repeats (``SimDuration/minimumRepeatInterval``).
-    private func requiredInterval(_ inv: Invocation, repeats: Bool) throws(CommandError) -> SimDuration {
-        guard let interval = inv.duration("interval") else {
-            throw CommandError("'timer \(inv.verb)' needs --interval <duration>, e.g. --interval 50ms")
+    private func requiredInterval(_ given: SimDuration?, verb: String, repeats: Bool) throws(CommandError)
+        -> SimDuration
+    {
+        guard let interval = given else {
+            throw CommandError("'timer \(verb)' needs --interval <duration>, e.g. --interval 50ms")
         }
         guard interval > .zero else { throw CommandError("--interval must be positive (got \(interval))") }
         guard !repeats || interval >= .minimumRepeatInterval else {
@@ -192,8 +194,8 @@ extension TimerInspector {
 
     /// `--target <object> [--weak]` (K1): the object must exist and still be the shell's.
     private func targetOption(_ inv: Invocation) throws(CommandError) -> (Int?, Bool) {
-        let weak = inv.flag("weak")
-        guard let name = inv.word("target") else {
+        let weak = inv[Self.weak]
+        guard let name = inv[Self.target] else {
             if weak { throw CommandError("--weak needs --target <object>") }
             return (nil, false)
         }
@@ -244,7 +246,7 @@ extension TimerInspector {
     // MARK: Pause, resume, invalidate (T8, D4, DL4, DL6)
 
     func pause(_ inv: Invocation) throws(CommandError) -> CommandOutput {
-        let index = try entry(named: inv.word("name") ?? "")
+        let index = try entry(named: inv[Self.existingTimer])
         let state = info(index)?.state ?? .invalidated
         guard state == .scheduled else {
             throw CommandError(
@@ -255,7 +257,7 @@ extension TimerInspector {
     }
 
     func resume(_ inv: Invocation) throws(CommandError) -> CommandOutput {
-        let index = try entry(named: inv.word("name") ?? "")
+        let index = try entry(named: inv[Self.existingTimer])
         let state = info(index)?.state ?? .invalidated
         guard state == .paused else {
             throw CommandError("timer '\(entries[index].name)' is \(state.rawValue), not paused")
@@ -274,7 +276,7 @@ extension TimerInspector {
     }
 
     func invalidate(_ inv: Invocation) throws(CommandError) -> CommandOutput {
-        let index = try entry(named: inv.word("name") ?? "")
+        let index = try entry(named: inv[Self.existingTimer])
         let state = info(index)?.state ?? .invalidated
         guard state == .scheduled || state == .paused else {
             throw CommandError("timer '\(entries[index].name)' is already \(state.rawValue)")

@@ -1,29 +1,120 @@
 import DebugShellCore
 
 extension TimerInspector {
-    private static let modes: ValueKind = .choice(["default", "common", "tracking"])
+    /// The inspector's commands, metrics, settings and events (docs/TimerInspector.md), declared
+    /// once: help, completion, validation and docs/Commands.md follow from it.
+    public static let descriptor = ToolDescriptor(
+        name: "timer",
+        abstract: "NSTimer, CADisplayLink and GCD timers: lateness and its cause, skipped firings, modes, leaks.",
+        commands: [timerCommand, objectCommand],
+        metrics: [
+            MetricSpec("timer.count", .integer, abstract: "Live app timers (scheduled or paused)."),
+            MetricSpec(
+                "timer.late", .integer,
+                abstract: "App timers that ever fired late: lateness above timer.late-threshold (K2)."),
+            MetricSpec(
+                "timer.leaks", .integer, abstract: "Objects released by the shell but kept alive by a timer (K1)."),
+            MetricSpec(
+                "timer.wakeups", .integer, abstract: "Run-loop and dispatch wake-ups that fired app timers (T5, D2)."),
+            MetricSpec("timer.*.fires", .integer, abstract: "Callback or handler invocations of the timer."),
+            MetricSpec(
+                "timer.*.skipped", .integer,
+                abstract: "Grid points or vsyncs passed without a callback (T4, T8, DL7); 0 for GCD."),
+            MetricSpec(
+                "timer.*.max_late", .duration, abstract: "The timer's largest lateness (K2); none before it fired."),
+            MetricSpec("timer.*.last_data", .integer, abstract: "A GCD timer's data at its last handler (D3)."),
+            MetricSpec("timer.*.state", .word, abstract: "scheduled, paused, invalidated or done."),
+        ],
+        settings: [lateThresholdSetting],
+        events: [EventSpec("timer.fired", abstract: "An app timer fired (timer watch on).")])
 
-    private static func common(cost: Bool = true, target: Bool = true) -> [OptionSpec] {
-        var options: [OptionSpec] = []
-        if cost {
-            options += [
-                OptionSpec(
-                    "cost", .duration, abstract: "Main-thread (or own-queue) time each callback takes.", default: "0"),
-                OptionSpec("ui", abstract: "Each callback dirties the UI, so a commit follows (RL5)."),
-            ]
-        }
-        if target {
-            options += [
-                OptionSpec(
-                    "target", .name(objectDomain), abstract: "The object the timer calls, which it retains (K1)."),
-                OptionSpec("weak", abstract: "Target the object through a weak proxy (seed 004): no retain cycle."),
-            ]
-        }
-        return options
+    // MARK: Options and arguments, each read back through its key
+
+    /// The options every new timer takes: its callback's cost and UI, and its target (K1).
+    private static func common(target: Bool = true) -> [any OptionDeclaration] {
+        target ? [cost, ui, self.target, weak] : [cost, ui]
     }
 
-    private static let nameArgument = ArgumentSpec("name", .name(newTimerDomain), abstract: "A name for the new timer.")
-    private static let existingTimer = ArgumentSpec("name", .name(timerDomain), abstract: "The timer.")
+    static let newTimer = ArgumentSpec.name("name", newTimerDomain, abstract: "A name for the new timer.")
+    static let existingTimer = ArgumentSpec.name("name", timerDomain, abstract: "The timer.")
+
+    static let cost = OptionSpec.duration(
+        "cost", abstract: "Main-thread (or own-queue) time each callback takes.", default: .zero, defaultText: "0")
+    static let ui = OptionSpec.flag("ui", abstract: "Each callback dirties the UI, so a commit follows (RL5).")
+    static let target = OptionSpec.name(
+        "target", objectDomain, abstract: "The object the timer calls, which it retains (K1).")
+    static let weak = OptionSpec.flag(
+        "weak", abstract: "Target the object through a weak proxy (seed 004): no retain cycle.")
+
+    // timer nstimer
+    static let nstimerInterval = OptionSpec.duration(
+        "interval", abstract: "The interval (required, positive; at least 1us with --repeats).")
+    static let repeats = OptionSpec.flag("repeats", abstract: "Repeat on a fixed grid (T4); otherwise fire once (T6).")
+    static let tolerance = OptionSpec.duration(
+        "tolerance", abstract: "At most the interval; above interval/2 clamped for a repeating timer (T5).",
+        default: .zero, defaultText: "0")
+    static let nstimerMode = OptionSpec.choice(
+        "mode", among: [RunLoopMode.default, .common, .tracking],
+        abstract: "The run-loop mode it is added to (RL1, T7).", default: .default)
+
+    // timer gcd
+    static let gcdInterval = OptionSpec.duration(
+        "interval", abstract: "The interval (required, positive; at least 1us unless --once).")
+    static let start = OptionSpec.duration(
+        "start", abstract: "Delay of the first target.", defaultText: "the interval")
+    static let leeway = OptionSpec.duration(
+        "leeway", abstract: "Leeway; clamped to interval/2 when repeating (D2).", default: .zero, defaultText: "0")
+    static let queue = OptionSpec.choice(
+        "queue", among: [DispatchQueueKind.main, .background], abstract: "Where the handler runs (D5).",
+        default: .main)
+    static let once = OptionSpec.flag("once", abstract: "A one-shot timer: done after its first handler.")
+
+    // timer displaylink
+    static let preferredFPS = OptionSpec.integer(
+        "fps", in: 0...1000, abstract: "preferredFramesPerSecond; 0 is the refresh rate (DL3).", default: 0)
+    static let displayLinkMode = OptionSpec.choice(
+        "mode", among: [RunLoopMode.default, .common, .tracking], abstract: "The run-loop mode it is added to (DL1).",
+        default: .common)
+
+    // timer after, timer countdown
+    static let delay = ArgumentSpec.duration("delay", abstract: "The delay; 0 is a plain async.")
+    static let seconds = ArgumentSpec.integer("seconds", in: 0...1_000_000, abstract: "Seconds to count down from.")
+
+    // timer list
+    static let all = OptionSpec.flag("all", abstract: "Also the tools' links and timers and the app's UI link.")
+    static let sort = OptionSpec.choice(
+        "sort", abstract: "Order of the rows.", defaultText: "creation", as: ListOrder.self)
+    static let listLimit = OptionSpec.integer(
+        "limit", in: 1...10_000_000, abstract: "Rows to show before a summary.", default: 50)
+
+    // timer show
+    static let last = OptionSpec.integer(
+        "last", in: 1...1000, abstract: "How many of the kept firings to show.", default: 20)
+
+    // timer plot
+    static let plotFile = ArgumentSpec.optional(
+        "file", .path, abstract: "Write the chart to this SVG file instead.", as: String.self)
+    static let plotFrom = OptionSpec.time("from", abstract: "Start the chart at this scheduled time.")
+    static let plotTo = OptionSpec.time("to", abstract: "End it at this scheduled time.", defaultText: "now")
+    static let plotWidth = OptionSpec.integer(
+        "width", in: 24...1000, abstract: "Columns of the terminal chart.", defaultText: "the terminal's")
+    static let plotHeight = OptionSpec.integer(
+        "height", in: 4...200, abstract: "Rows of the terminal chart's panel.", default: 10)
+
+    // timer watch
+    static let watchState = ArgumentSpec.choice(
+        "state", abstract: "on (every firing), late (late ones) or off.", as: WatchedFirings.self)
+
+    // object new, object release
+    static let newObject = ArgumentSpec.name("name", newObjectDomain, abstract: "A name for the object.")
+    static let existingObject = ArgumentSpec.name("name", objectDomain, abstract: "The object.")
+
+    // Settings
+    static let lateThresholdSetting = SettingSpec.duration(
+        "timer.late-threshold", abstract: "A firing is late when its lateness is above this (K2).",
+        default: .milliseconds(1))
+
+    // MARK: Commands
 
     static let timerCommand = CommandSpec(
         "timer", abstract: "Make the app's timers and inspect their firings, lateness and leaks.",
@@ -34,52 +125,22 @@ extension TimerInspector {
         verbs: [
             VerbSpec(
                 "nstimer", abstract: "Schedule an NSTimer on the main run loop: first fire now + interval (T1).",
-                arguments: [nameArgument],
-                options: [
-                    OptionSpec(
-                        "interval", .duration,
-                        abstract: "The interval (required, positive; at least 1us with --repeats)."),
-                    OptionSpec("repeats", abstract: "Repeat on a fixed grid (T4); otherwise fire once (T6)."),
-                    OptionSpec(
-                        "tolerance", .duration,
-                        abstract: "At most the interval; above interval/2 clamped for a repeating timer (T5).",
-                        default: "0"),
-                    OptionSpec(
-                        "mode", modes, abstract: "The run-loop mode it is added to (RL1, T7).", default: "default"),
-                ] + common(),
+                arguments: [newTimer],
+                options: [nstimerInterval, repeats, tolerance, nstimerMode] + common(),
                 examples: TimerInspectorExamples.nstimer),
             VerbSpec(
                 "gcd", abstract: "Make a GCD dispatch-source timer: first target now + --start (D1).",
-                arguments: [nameArgument],
-                options: [
-                    OptionSpec(
-                        "interval", .duration,
-                        abstract: "The interval (required, positive; at least 1us unless --once)."),
-                    OptionSpec("start", .duration, abstract: "Delay of the first target.", default: "the interval"),
-                    OptionSpec(
-                        "leeway", .duration, abstract: "Leeway; clamped to interval/2 when repeating (D2).",
-                        default: "0"),
-                    OptionSpec(
-                        "queue", .choice(["main", "background"]), abstract: "Where the handler runs (D5).",
-                        default: "main"),
-                    OptionSpec("once", abstract: "A one-shot timer: done after its first handler."),
-                ] + common(),
+                arguments: [newTimer],
+                options: [gcdInterval, start, leeway, queue, once] + common(),
                 examples: TimerInspectorExamples.gcd),
             VerbSpec(
                 "displaylink", abstract: "Add a CADisplayLink: first callback at the first grid vsync from now (DL5).",
-                arguments: [nameArgument],
-                options: [
-                    OptionSpec(
-                        "fps", .integer(0...1000), abstract: "preferredFramesPerSecond; 0 is the refresh rate (DL3).",
-                        default: "0"),
-                    OptionSpec("mode", modes, abstract: "The run-loop mode it is added to (DL1).", default: "common"),
-                ] + common(),
+                arguments: [newTimer],
+                options: [preferredFPS, displayLinkMode] + common(),
                 examples: TimerInspectorExamples.displaylink),
             VerbSpec(
                 "after", abstract: "DispatchQueue.main.asyncAfter: a one-shot main-queue timer (D6).",
-                arguments: [
-                    nameArgument, ArgumentSpec("delay", .duration, abstract: "The delay; 0 is a plain async."),
-                ],
+                arguments: [newTimer, delay],
                 options: common(target: false),
                 examples: TimerInspectorExamples.after),
             VerbSpec(
@@ -88,10 +149,7 @@ extension TimerInspector {
                     "A background GCD timer, start now, every 1 s: handlers at now, now + 1 s, …, now + n s. Each sets "
                     + "the button's title on the main queue (a block that dirties the UI); the last restores the "
                     + "title and cancels the timer.",
-                arguments: [
-                    nameArgument,
-                    ArgumentSpec("seconds", .integer(0...1_000_000), abstract: "Seconds to count down from."),
-                ],
+                arguments: [newTimer, seconds],
                 examples: TimerInspectorExamples.countdown),
             VerbSpec(
                 "pause", abstract: "Pause a timer (T8), suspend a dispatch source (D4) or pause a link (DL4).",
@@ -108,21 +166,12 @@ extension TimerInspector {
                     "Columns: name, kind, mode or queue, interval, tolerance or leeway, fires, skipped, max lateness "
                     + "(with its cause when late), next fire, state. --all adds the tools' own links and timers and "
                     + "the app's UI link (as owner:label).",
-                options: [
-                    OptionSpec("all", abstract: "Also the tools' links and timers and the app's UI link."),
-                    OptionSpec(
-                        "sort", .choice(["name", "late", "fires"]), abstract: "Order of the rows.", default: "creation"),
-                    OptionSpec(
-                        "limit", .integer(1...10_000_000), abstract: "Rows to show before a summary.", default: "50"),
-                ],
+                options: [all, sort, listLimit],
                 examples: TimerInspectorExamples.list),
             VerbSpec(
                 "show", abstract: "A timer's firings: scheduled, fired, lateness and its cause (K2), GCD data.",
                 arguments: [existingTimer],
-                options: [
-                    OptionSpec(
-                        "last", .integer(1...1000), abstract: "How many of the kept firings to show.", default: "20")
-                ],
+                options: [last],
                 examples: TimerInspectorExamples.show),
             VerbSpec(
                 "plot", abstract: "Chart a timer's lateness per firing over time, late firings by cause (K2).",
@@ -132,30 +181,15 @@ extension TimerInspector {
                     + "paused — and drawn in the terminal as m, b, c, p (on time: ·). With a file, a standalone SVG "
                     + "is written atomically; without one, the chart is drawn at the terminal's width (80 columns in "
                     + "scripts). By default the chart runs from the start (or the oldest firing kept) to now.",
-                arguments: [
-                    existingTimer,
-                    ArgumentSpec("file", .path, abstract: "Write the chart to this SVG file instead.", optional: true),
-                ],
-                options: [
-                    OptionSpec("from", .time, abstract: "Start the chart at this scheduled time."),
-                    OptionSpec("to", .time, abstract: "End it at this scheduled time.", default: "now"),
-                    OptionSpec(
-                        "width", .integer(24...1000), abstract: "Columns of the terminal chart.",
-                        default: "the terminal's"),
-                    OptionSpec(
-                        "height", .integer(4...200), abstract: "Rows of the terminal chart's panel.", default: "10"),
-                ],
+                arguments: [existingTimer, plotFile],
+                options: [plotFrom, plotTo, plotWidth, plotHeight],
                 examples: TimerInspectorExamples.plot),
             VerbSpec(
                 "watch", abstract: "Print each firing of an app timer as a timer.fired event while time runs.",
                 discussion:
                     "'late' prints only the firings later than timer.late-threshold (K2), each with its cause and "
                     + "scheduled time; 'on' prints every firing.",
-                arguments: [
-                    ArgumentSpec(
-                        "state", .choice(["on", "late", "off"]), abstract: "on (every firing), late (late ones) or off."
-                    )
-                ],
+                arguments: [watchState],
                 examples: TimerInspectorExamples.watch),
             VerbSpec(
                 "leaks",
@@ -169,15 +203,20 @@ extension TimerInspector {
         verbs: [
             VerbSpec(
                 "new", abstract: "Make an object the shell holds a reference to.",
-                arguments: [ArgumentSpec("name", .name(newObjectDomain), abstract: "A name for the object.")],
+                arguments: [newObject],
                 examples: TimerInspectorExamples.objectNew),
             VerbSpec(
                 "release", abstract: "Drop the shell's reference: deallocated, or kept alive by a timer (a leak).",
-                arguments: [ArgumentSpec("name", .name(objectDomain), abstract: "The object.")],
+                arguments: [existingObject],
                 examples: TimerInspectorExamples.objectRelease),
             VerbSpec(
                 "list", abstract: "The objects, their state and the timers that retain them.",
                 examples: TimerInspectorExamples.objectList),
         ],
         defaultVerb: "list")
+}
+
+/// How `timer list --sort` orders the rows; creation order without it.
+enum ListOrder: String, CommandLineChoice {
+    case name, late, fires
 }

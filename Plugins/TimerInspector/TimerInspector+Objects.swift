@@ -67,7 +67,7 @@ extension TimerInspector {
     // MARK: Commands
 
     func newObject(_ inv: Invocation) throws(CommandError) -> CommandOutput {
-        let name = inv.word("name") ?? ""
+        let name = inv[Self.newObject]
         if let o = objectByName[name] {
             throw CommandError("object '\(name)' already exists (\(objects[o].state)); names stay taken until 'reset'")
         }
@@ -79,7 +79,7 @@ extension TimerInspector {
 
     /// `object release`: the shell drops its reference (K1). Prints what became of the object.
     func releaseObject(_ inv: Invocation) throws(CommandError) -> CommandOutput {
-        let o = try object(named: inv.word("name") ?? "")
+        let o = try object(named: inv[Self.existingObject])
         guard objects[o].held else {
             throw CommandError("object '\(objects[o].name)' was already released (\(objects[o].state))")
         }

@@ -1,3 +1,4 @@
+import DebugShellCharts
 import DebugShellCore
 
 /// `timer plot <name>`: a timer's lateness per firing over time, as an SVG file or drawn in the
@@ -7,9 +8,6 @@ import DebugShellCore
 /// ``FiringLog/kept(_:fires:)``, nothing else of the log, so it draws the same whatever way the
 /// log stores them.
 extension TimerInspector {
-    /// The panel's height in rows when `--height` does not say.
-    static let plotRows = 10
-
     static let onTimeColor = RGB(120, 144, 156)
     static let thresholdColor = RGB(200, 60, 60)
 
@@ -23,10 +21,10 @@ extension TimerInspector {
     ]
 
     func plot(_ inv: Invocation) throws(CommandError) -> CommandOutput {
-        let index = try entry(named: inv.word("name") ?? "")
+        let index = try entry(named: inv[Self.existingTimer])
         let name = entries[index].name
-        let file = inv.word("file")
-        if file != nil && (inv.has("width") || inv.has("height")) {
+        let file = inv[Self.plotFile]
+        if file != nil && (inv.has(Self.plotWidth) || inv.has(Self.plotHeight)) {
             throw CommandError("--width and --height size the chart in the terminal; an SVG file scales")
         }
         // Firings have started (K2) by the device's count; the log rebuilds them from its records.
@@ -38,8 +36,8 @@ extension TimerInspector {
         let dropped = total > Int64(kept.count)
 
         // By default from the start (or the oldest firing kept) to now; --to past now stops at now.
-        let from = inv.time("from") ?? (dropped ? oldest.record.scheduled : .zero)
-        let asked = inv.time("to")
+        let from = inv[Self.plotFrom] ?? (dropped ? oldest.record.scheduled : .zero)
+        let asked = inv[Self.plotTo]
         if let asked, from >= asked { throw CommandError("--from \(from) is not before --to \(asked)") }
         let to = min(asked ?? device.now, device.now)
         guard from < to else {
@@ -106,8 +104,8 @@ extension TimerInspector {
             causeJSON.append((style.cause?.rawValue ?? "none", JSONValue(lateCounts[k])))
         }
         return try chart.commandOutput(
-            file: file, display: host.display, columns: inv.integer("width").map { Int($0) },
-            rows: inv.integer("height").map { Int($0) } ?? TimerInspector.plotRows, summary: summary,
+            file: file, display: host.display, columns: inv[Self.plotWidth].map { Int($0) },
+            rows: Int(inv[Self.plotHeight]), summary: summary,
             json: [
                 ("name", .string(name)), ("from_ns", JSONValue(from)), ("to_ns", JSONValue(to)),
                 ("firings", JSONValue(shown.count)), ("first", .int(first.number)), ("last", .int(last.number)),

@@ -38,7 +38,7 @@ extension TimerInspector {
 
     func list(_ inv: Invocation) -> CommandOutput {
         var rows: [ListRow]
-        if inv.flag("all") {
+        if inv[Self.all] {
             rows = device.allTimers().map { info in
                 if let index = log.ring(ofTimer: info.id.rawValue) { return row(entry: index) }
                 return row(foreign: info)
@@ -56,23 +56,23 @@ extension TimerInspector {
                 text: "no timers (make one with 'timer nstimer', 'timer gcd', 'timer displaylink' or 'timer after')",
                 json: .fields(["total": .int(0), "shown": .int(0), "timers": .array([]), "states": statesJSON]))
         }
-        switch inv.word("sort") {
-        case "name": rows.sort { $0.name < $1.name }
-        case "late":
+        switch inv[Self.sort] {
+        case .name?: rows.sort { $0.name < $1.name }
+        case .late?:
             // Latest first; timers that never fired last; ties keep creation order.
             rows = rows.enumerated().sorted { a, b in
                 let x = a.element.maxLate.map { $0.nanoseconds } ?? -1
                 let y = b.element.maxLate.map { $0.nanoseconds } ?? -1
                 return x != y ? x > y : a.offset < b.offset
             }.map(\.element)
-        case "fires":
+        case .fires?:
             rows = rows.enumerated().sorted { a, b in
                 a.element.info.fires != b.element.info.fires
                     ? a.element.info.fires > b.element.info.fires : a.offset < b.offset
             }.map(\.element)
-        default: break
+        case nil: break
         }
-        let limit = Int(inv.integer("limit") ?? Int64(TimerInspector.defaultListLimit))
+        let limit = Int(inv[Self.listLimit])
         let shown = rows.prefix(limit)
         var text = Format.table(
             [
@@ -137,7 +137,7 @@ extension TimerInspector {
     // MARK: timer show
 
     func show(_ inv: Invocation) throws(CommandError) -> CommandOutput {
-        let index = try entry(named: inv.word("name") ?? "")
+        let index = try entry(named: inv[Self.existingTimer])
         let r = row(entry: index)
         let e = entries[index]
         let info = r.info
@@ -169,7 +169,7 @@ extension TimerInspector {
         lines.append(stats.joined(separator: " · "))
         let fix = modeFix(r)
         if let fix { lines.append("fix: \(fix)") }
-        let wanted = Int(inv.integer("last") ?? Int64(TimerInspector.defaultShowCount))
+        let wanted = Int(inv[Self.last])
         let total = info.fires
         let firings = log.last(wanted, of: index, fires: total)
         let kept = log.kept(index, fires: total)

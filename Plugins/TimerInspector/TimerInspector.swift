@@ -13,41 +13,8 @@ import DebugShellCore
 /// objects the timers retain, and reports. Per firing it does a constant amount of work: an
 /// array lookup from the device's ``TimerID`` to its entry and a ring-buffer write.
 public final class TimerInspector: DebugTool {
-    public static let descriptor = ToolDescriptor(
-        name: "timer",
-        abstract: "NSTimer, CADisplayLink and GCD timers: lateness and its cause, skipped firings, modes, leaks.",
-        commands: [timerCommand, objectCommand],
-        metrics: [
-            MetricSpec("timer.count", .integer, abstract: "Live app timers (scheduled or paused)."),
-            MetricSpec(
-                "timer.late", .integer,
-                abstract: "App timers that ever fired late: lateness above timer.late-threshold (K2)."),
-            MetricSpec(
-                "timer.leaks", .integer, abstract: "Objects released by the shell but kept alive by a timer (K1)."),
-            MetricSpec(
-                "timer.wakeups", .integer, abstract: "Run-loop and dispatch wake-ups that fired app timers (T5, D2)."),
-            MetricSpec("timer.*.fires", .integer, abstract: "Callback or handler invocations of the timer."),
-            MetricSpec(
-                "timer.*.skipped", .integer,
-                abstract: "Grid points or vsyncs passed without a callback (T4, T8, DL7); 0 for GCD."),
-            MetricSpec(
-                "timer.*.max_late", .duration, abstract: "The timer's largest lateness (K2); none before it fired."),
-            MetricSpec("timer.*.last_data", .integer, abstract: "A GCD timer's data at its last handler (D3)."),
-            MetricSpec("timer.*.state", .word, abstract: "scheduled, paused, invalidated or done."),
-        ],
-        settings: [
-            SettingSpec(
-                "timer.late-threshold", .duration, default: "1ms",
-                abstract: "A firing is late when its lateness is above this (K2).")
-        ],
-        events: [EventSpec("timer.fired", abstract: "An app timer fired (timer watch on).")])
-
     /// The most timers a session keeps (docs/Limits.md).
     public static let maxTimers = 10_000_000
-    /// Rows `timer list` shows before it summarises.
-    static let defaultListLimit = 50
-    /// Firings `timer show` prints unless `--last` says otherwise.
-    static let defaultShowCount = 20
 
     static let timerDomain = NameDomain("timer")
     static let objectDomain = NameDomain("object")
@@ -76,7 +43,7 @@ public final class TimerInspector: DebugTool {
     /// The largest lateness of any app timer's firing, and its cause, for the status line.
     var maxLate: SimDuration? { log.maxLate?.lateness }
     var maxLateCause: LatenessCause? { log.maxLate?.cause }
-    @exclusivity(unchecked) var lateThreshold = SimDuration.milliseconds(1)
+    @exclusivity(unchecked) var lateThreshold = TimerInspector.lateThresholdSetting.defaultValue
     @exclusivity(unchecked) var watching = WatchedFirings.off
     /// Records every firing, on-grid ones too: the reference the run-length history is tested
     /// against.
@@ -107,7 +74,7 @@ public final class TimerInspector: DebugTool {
         case ("timer", "show"): return try show(invocation)
         case ("timer", "plot"): return try plot(invocation)
         case ("timer", "watch"):
-            watching = WatchedFirings(rawValue: invocation.word("state") ?? "off") ?? .off
+            watching = invocation[Self.watchState] ?? .off
             subscribe()
             return CommandOutput(
                 json: .fields(["watch": .bool(self.watching != .off), "late_only": .bool(self.watching == .late)]))
@@ -208,7 +175,7 @@ public final class TimerInspector: DebugTool {
     }
 
     public func settingDidChange(_ name: String) {
-        guard name == "timer.late-threshold" else { return }
+        guard name == Self.lateThresholdSetting.name else { return }
         readThreshold()
         // Whether a timer ever fired late is whether its largest lateness is above the threshold.
         log.lateCount = entries.indices.reduce(0) { count, index in
@@ -218,18 +185,16 @@ public final class TimerInspector: DebugTool {
     }
 
     private func readThreshold() {
-        if case .duration(let d)? = host.setting("timer.late-threshold") {
-            lateThreshold = d
-            log.lateThreshold = d
-        }
+        lateThreshold = host.setting(Self.lateThresholdSetting)
+        log.lateThreshold = lateThreshold
     }
 
     func isLate(_ lateness: SimDuration) -> Bool { lateness > lateThreshold }
 }
 
 /// What `timer watch` prints: nothing, every firing (`on`), or the late ones (`late`).
-enum WatchedFirings: String {
-    case off, all = "on", late
+enum WatchedFirings: String, CommandLineChoice {
+    case all = "on", late, off
 }
 
 // MARK: - Firings

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The example outside tool (Examples/ExternalTool), copied to a temporary folder outside the
-/// repository and built there with `swift build` against this checkout's DebugShellCore — as
+/// repository and built there with `swift build` against this checkout (`DEBUGSH_ROOT`) — as
 /// someone who writes their own tool would.
 public enum ExamplePlugin {
     public struct BuildError: Error, CustomStringConvertible {
@@ -33,7 +33,7 @@ public enum ExamplePlugin {
         let source = root.appendingPathComponent("Examples/ExternalTool")
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            for item in ["Package.swift", "Sources"] {
+            for item in ["Package.swift", "Sources", "Tests"] {
                 try FileManager.default.copyItem(
                     at: source.appendingPathComponent(item), to: folder.appendingPathComponent(item))
             }
@@ -50,7 +50,7 @@ public enum ExamplePlugin {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["swift", "build", "--package-path", folder.path]
         var environment = ProcessInfo.processInfo.environment
-        environment["DEBUGSH_CORE"] = root.appendingPathComponent("DebugShellCore").path
+        environment["DEBUGSH_ROOT"] = root.path
         process.environment = environment
         let output = Pipe()
         process.standardOutput = output

@@ -80,8 +80,17 @@ public struct LabeledExample: Sendable, CustomStringConvertible {
 extension Transcript {
     /// Every example declared by the built-ins and the given tools.
     public static func allExamples(tools: [any DebugTool.Type]) -> [LabeledExample] {
-        var specs = Session.builtInCommandSpecs
-        for tool in tools { specs += tool.descriptor.commands }
+        examples(in: Session.builtInCommandSpecs + tools.flatMap { $0.descriptor.commands })
+    }
+
+    /// Every example the given tools declare, each labelled with its command and verb: the
+    /// arguments of a parameterized test (see ``expectMatch(_:tools:sourceLocation:)``). The
+    /// shell's own commands' examples are not among them.
+    public static func examples(of tools: any DebugTool.Type...) -> [LabeledExample] {
+        examples(in: tools.flatMap { $0.descriptor.commands })
+    }
+
+    private static func examples(in specs: [CommandSpec]) -> [LabeledExample] {
         var out: [LabeledExample] = []
         for spec in specs {
             for verb in spec.verbs {

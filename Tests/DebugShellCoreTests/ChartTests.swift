@@ -1,3 +1,4 @@
+import DebugShellCharts
 import DebugShellCore
 import DebugShellTesting
 import Foundation

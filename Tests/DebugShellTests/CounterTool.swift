@@ -11,22 +11,12 @@ final class CounterTool: DebugTool {
                 verbs: [
                     VerbSpec(
                         "add", abstract: "Add to the count.",
-                        arguments: [ArgumentSpec("amount", .integer(0...1000), abstract: "How much.")],
-                        options: [
-                            OptionSpec("label", .name(NameDomain("counter-label")), abstract: "A label for this add.")
-                        ],
+                        arguments: [amount], options: [label],
                         examples: [Example("> counter add 2 --label two\n> get counter.total\ncounter.total = 2")]),
                     VerbSpec("show", abstract: "Show the count.", examples: [Example("> counter\ncount 0")]),
                     VerbSpec(
                         "tick", abstract: "Count vsync callbacks of a display link; emit an event at a target.",
-                        options: [
-                            OptionSpec(
-                                "until", .integer(1...1_000_000),
-                                abstract: "Emit counter.reached at this many callbacks.", default: "10"),
-                            OptionSpec(
-                                "mode", .choice(["common", "default", "tracking"]), abstract: "The link's mode.",
-                                default: "common"),
-                        ],
+                        options: [until, mode],
                         examples: [Example("> counter tick --until 3\n> run 100ms\n[0.033s] counter: reached 3 ticks")]),
                 ], defaultVerb: "show")
         ],
@@ -35,8 +25,16 @@ final class CounterTool: DebugTool {
             MetricSpec("counter.last", .word, abstract: "The last label."),
             MetricSpec("counter.*.hits", .integer, abstract: "Adds with that label."),
         ],
-        settings: [SettingSpec("counter.step", .integer(1...10), default: "1", abstract: "Added per tick.")],
+        settings: [step],
         events: [EventSpec("counter.reached", abstract: "The tick count reached its target.")])
+
+    static let amount = ArgumentSpec.integer("amount", in: 0...1000, abstract: "How much.")
+    static let label = OptionSpec.name("label", NameDomain("counter-label"), abstract: "A label for this add.")
+    static let until = OptionSpec.integer(
+        "until", in: 1...1_000_000, abstract: "Emit counter.reached at this many callbacks.", default: 10)
+    static let mode = OptionSpec.choice(
+        "mode", among: [RunLoopMode.common, .default, .tracking], abstract: "The link's mode.", default: .common)
+    static let step = SettingSpec.integer("counter.step", in: 1...10, abstract: "Added per tick.", default: 1)
 
     let host: any ToolHost
     var total: Int64 = 0
@@ -48,20 +46,20 @@ final class CounterTool: DebugTool {
     func run(_ invocation: Invocation) throws(CommandError) -> CommandOutput {
         switch invocation.verb {
         case "add":
-            total += invocation.integer("amount") ?? 0
-            if let label = invocation.word("label") {
+            total += invocation[Self.amount]
+            if let label = invocation[Self.label] {
                 labels[label, default: 0] += 1
                 last = label
             }
             return CommandOutput(json: .fields(["total": .int(self.total)]))
         case "tick":
-            let target = invocation.integer("until") ?? 10
-            let mode = RunLoopMode(rawValue: invocation.word("mode") ?? "common") ?? .common
+            let target = invocation[Self.until]
+            let mode = invocation[Self.mode]
             var ticks: Int64 = 0
             _ = host.device.addDisplayLink(DisplayLinkConfig(mode: mode, owner: .tool("counter"), label: "counter")) {
                 [unowned self] callback in
                 ticks += 1
-                if case .integer(let step)? = host.setting("counter.step") { total += step }
+                total += host.setting(Self.step)
                 if ticks == target {
                     host.emit(
                         ToolEvent(name: "counter.reached", time: callback.start, message: "reached \(ticks) ticks"))

@@ -93,8 +93,9 @@ import Testing
         #expect(noValue.status == 2)
     }
 
-    /// A tool builds a command's JSON result only when it is shown (`ToolHost.wantsJSON`): with
-    /// `--json` the new timer's row is there, field for field; without it nothing is printed.
+    /// A tool's JSON result is made only when it is shown (`CommandOutput(json:)` is evaluated
+    /// under `--json`): with `--json` the new timer's row is there, field for field; without it
+    /// nothing is printed.
     @Test func aNewTimersRowIsShownUnderJSONOnly() throws {
         let make = ["-c", "timer nstimer t --interval 10ms --repeats --cost 1ms"]
         let json = try Binary.run(["--no-rc", "--json"] + make)

@@ -234,6 +234,23 @@ import Testing
         #expect(inits.count == 1, "\(inits)")
     }
 
+    /// The example plugin's own tests pass — its examples replayed through DebugShellTesting, its
+    /// watchdog checked — run as its author runs them: `swift test` in Examples/ExternalTool,
+    /// against this checkout. They build in the example's own `.build`, so a second run only
+    /// rebuilds what changed. SwiftPM keeps a package's build plan until its own manifest
+    /// changes, not when a file of the checkout it depends on is added or renamed (it then
+    /// reports "missing inputs"): the plan is made afresh each time, which costs well under a
+    /// second.
+    @Test func theExamplePluginsOwnTestsPass() throws {
+        let package = ExamplePlugin.packageRoot.appendingPathComponent("Examples/ExternalTool").path
+        let (log, status) = try ExamplePlugin.tool([
+            "swift", "test", "--package-path", package, "--disable-build-manifest-caching",
+        ])
+        #expect(status == 0, "\(log)")
+        #expect(log.contains("Suite HangDetectorTests passed"), "\(log)")
+        #expect(!log.contains("✘"), "\(log)")
+    }
+
     /// The API's documentation comments and its DocC catalog build, with warnings as errors.
     @Test func theAPIDocumentationBuilds() throws {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("debugsh-docs-\(UUID().uuidString)")

@@ -45,6 +45,11 @@ public struct OptionKey<Value: Sendable>: OptionDeclaration {
 
     /// The option's name, without dashes.
     public var name: String { optionSpec.name }
+
+    /// What `invocation[key]` reads when the option is not given: its default, or nil for an
+    /// optional one. A tool's state before the first command can start from it
+    /// (`var threshold = Self.over.defaultValue`), so the default stays written once.
+    public var defaultValue: Value { read(nil) }
 }
 
 /// A flag (`--ui`): `invocation[key]` is whether it was given.
@@ -73,6 +78,9 @@ public struct SettingKey<Value: Sendable>: SettingDeclaration {
     let write: @Sendable (Value) -> ArgumentValue
 
     public var name: String { settingSpec.name }
+
+    /// The setting's default value, as declared.
+    public var defaultValue: Value { read(nil) }
 
     /// The typed value of a stored one: the value, or the default when none is stored or it is
     /// of another kind. For hosts, which store settings as ``ArgumentValue``s.
@@ -199,13 +207,22 @@ extension OptionSpec {
     }
 
     /// An option of any kind whose value reads as `Value`, with a default used when it is not
-    /// given; help shows the default as the command line writes it.
+    /// given.
+    ///
+    /// - Parameters:
+    ///   - name: The option's name, without dashes.
+    ///   - kind: How its value is parsed and completed.
+    ///   - abstract: One sentence for help.
+    ///   - value: The value read when the option is not given.
+    ///   - defaultText: How help shows the default; by default as the command line writes
+    ///     `value` (`250ms`, `on`, `0,0,0,0`).
     public static func typed<Value: CommandLineValue>(
-        _ name: String, _ kind: ValueKind, abstract: String, default value: Value
+        _ name: String, _ kind: ValueKind, abstract: String, default value: Value, defaultText: String? = nil
     ) -> OptionKey<Value> {
-        OptionKey(optionSpec: OptionSpec(name, kind, abstract: abstract, default: value.argumentValue.description)) {
-            $0.flatMap(Value.init(argumentValue:)) ?? value
-        }
+        OptionKey(
+            optionSpec: OptionSpec(
+                name, kind, abstract: abstract, default: defaultText ?? value.argumentValue.description)
+        ) { $0.flatMap(Value.init(argumentValue:)) ?? value }
     }
 
     /// An option of any kind whose value reads as `Value?`: nil when it is not given.
@@ -218,9 +235,12 @@ extension OptionSpec {
         }
     }
 
-    public static func duration(_ name: String, abstract: String, default value: SimDuration) -> OptionKey<SimDuration>
-    {
-        typed(name, .duration, abstract: abstract, default: value)
+    /// A duration with a default; `defaultText` says how help shows it when not as the value
+    /// (`0` for zero).
+    public static func duration(
+        _ name: String, abstract: String, default value: SimDuration, defaultText: String? = nil
+    ) -> OptionKey<SimDuration> {
+        typed(name, .duration, abstract: abstract, default: value, defaultText: defaultText)
     }
     public static func duration(_ name: String, abstract: String, defaultText: String? = nil) -> OptionKey<SimDuration?>
     {
@@ -282,18 +302,34 @@ extension OptionSpec {
     public static func choice<Choice: CommandLineChoice>(
         _ name: String, abstract: String, default value: Choice
     ) -> OptionKey<Choice> {
-        OptionKey(
-            optionSpec: OptionSpec(
-                name, .choice(Choice.allCases.map(\.rawValue)), abstract: abstract, default: value.rawValue)
-        ) { $0.flatMap(String.init(argumentValue:)).flatMap(Choice.init(rawValue:)) ?? value }
+        choice(name, among: Array(Choice.allCases), abstract: abstract, default: value)
     }
     /// One of an enum's cases, or nil when not given.
     public static func choice<Choice: CommandLineChoice>(
         _ name: String, abstract: String, defaultText: String? = nil, as type: Choice.Type
     ) -> OptionKey<Choice?> {
+        choice(name, among: Array(Choice.allCases), abstract: abstract, defaultText: defaultText)
+    }
+    /// One of the given cases, by raw value, offered in the order given: for an enum that is not
+    /// `CaseIterable`, or whose declaration order is not the order help should list.
+    ///
+    /// ```swift
+    /// static let mode = OptionSpec.choice(
+    ///     "mode", among: [RunLoopMode.common, .default, .tracking], abstract: "The link's mode.", default: .common)
+    /// ```
+    public static func choice<Choice: RawRepresentable & Sendable>(
+        _ name: String, among cases: [Choice], abstract: String, default value: Choice
+    ) -> OptionKey<Choice> where Choice.RawValue == String {
         OptionKey(
-            optionSpec: OptionSpec(
-                name, .choice(Choice.allCases.map(\.rawValue)), abstract: abstract, default: defaultText)
+            optionSpec: OptionSpec(name, .choice(cases.map(\.rawValue)), abstract: abstract, default: value.rawValue)
+        ) { $0.flatMap(String.init(argumentValue:)).flatMap(Choice.init(rawValue:)) ?? value }
+    }
+    /// One of the given cases, in the order given, or nil when not given.
+    public static func choice<Choice: RawRepresentable & Sendable>(
+        _ name: String, among cases: [Choice], abstract: String, defaultText: String? = nil
+    ) -> OptionKey<Choice?> where Choice.RawValue == String {
+        OptionKey(
+            optionSpec: OptionSpec(name, .choice(cases.map(\.rawValue)), abstract: abstract, default: defaultText)
         ) { $0.flatMap(String.init(argumentValue:)).flatMap(Choice.init(rawValue:)) }
     }
 }
@@ -360,13 +396,14 @@ extension ArgumentSpec {
     public static func path(_ name: String, abstract: String) -> ArgumentKey<String> {
         required(name, .path, abstract: abstract, fallback: "")
     }
-    /// One of an enum's cases, by raw value.
+    /// One of an enum's cases, by raw value; nil when an optional one is left out.
     public static func choice<Choice: CommandLineChoice>(
-        _ name: String, abstract: String, as type: Choice.Type
+        _ name: String, abstract: String, optional: Bool = false, as type: Choice.Type
     ) -> ArgumentKey<Choice?> {
-        ArgumentKey(argumentSpec: ArgumentSpec(name, .choice(Choice.allCases.map(\.rawValue)), abstract: abstract)) {
-            $0.flatMap(String.init(argumentValue:)).flatMap(Choice.init(rawValue:))
-        }
+        ArgumentKey(
+            argumentSpec: ArgumentSpec(
+                name, .choice(Choice.allCases.map(\.rawValue)), abstract: abstract, optional: optional)
+        ) { $0.flatMap(String.init(argumentValue:)).flatMap(Choice.init(rawValue:)) }
     }
     /// Every remaining word, unparsed (`echo <words…>`); empty when there are none.
     ///

@@ -18,11 +18,7 @@ public final class HangDetector: DebugTool, DeviceObserver {
                 verbs: [
                     VerbSpec(
                         "start", abstract: "Start the watchdog: every --poll it checks what the main thread runs.",
-                        options: [
-                            OptionSpec(
-                                "over", .duration, abstract: "A block this long or longer is a hang.", default: "250ms"),
-                            OptionSpec("poll", .duration, abstract: "How often the watchdog looks.", default: "50ms"),
-                        ],
+                        options: [over, poll],
                         examples: [
                             Example(
                                 """
@@ -49,6 +45,11 @@ public final class HangDetector: DebugTool, DeviceObserver {
         ],
         events: [EventSpec("hangs.detected", abstract: "The watchdog saw a block over the threshold.")])
 
+    // Each option is declared once, with its default, and read back through its key.
+    static let over = OptionSpec.duration(
+        "over", abstract: "A block this long or longer is a hang.", default: .milliseconds(250))
+    static let poll = OptionSpec.duration("poll", abstract: "How often the watchdog looks.", default: .milliseconds(50))
+
     /// A hang the watchdog saw.
     struct Hang {
         var item: MainThreadItem
@@ -56,8 +57,10 @@ public final class HangDetector: DebugTool, DeviceObserver {
     }
 
     private let host: any ToolHost
-    private var threshold = SimDuration.milliseconds(250)
-    private var poll = SimDuration.milliseconds(50)
+    /// The watchdog's settings: the options' defaults until `hangs start` gives others, which
+    /// a later start keeps unless it gives others again.
+    private var threshold = HangDetector.over.defaultValue
+    private var poll = HangDetector.poll.defaultValue
     private var watchdog: TimerID?
     private var observer: ObserverToken?
     /// The main thread's latest item: the one it runs now, or ran last.
@@ -72,8 +75,8 @@ public final class HangDetector: DebugTool, DeviceObserver {
         switch invocation.verb {
         case "start":
             guard watchdog == nil else { throw CommandError("the watchdog is already running; 'hangs stop' first") }
-            threshold = invocation.duration("over") ?? threshold
-            poll = invocation.duration("poll") ?? poll
+            if invocation.has(Self.over) { threshold = invocation[Self.over] }
+            if invocation.has(Self.poll) { poll = invocation[Self.poll] }
             guard threshold > .zero, poll >= .microseconds(100) else {
                 throw CommandError("--over must be positive and --poll at least 100us")
             }

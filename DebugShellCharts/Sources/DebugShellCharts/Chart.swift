@@ -1,3 +1,5 @@
+import DebugShellCore
+
 /// A chart: panels stacked over one shared x axis, drawn as a standalone SVG or as text for a
 /// terminal.
 ///

@@ -1,3 +1,5 @@
+import DebugShellCore
+
 extension Chart {
     /// The chart as text for a terminal `width` columns wide, its panels `height` rows high in all.
     ///

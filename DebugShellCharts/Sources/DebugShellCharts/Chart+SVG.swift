@@ -1,3 +1,5 @@
+import DebugShellCore
+
 extension Chart {
     /// The chart as a standalone SVG document.
     ///

@@ -1,0 +1,162 @@
+import DebugShellCore
+
+extension FPSMeter {
+    /// The meter's commands, metrics, settings and events (docs/FPSMeter.md), declared once: help,
+    /// completion, validation and docs/Commands.md follow from it.
+    public static let descriptor = ToolDescriptor(
+        name: "fps",
+        abstract:
+            "The FPS meter: the classic CADisplayLink frame counter, beside the frames actually presented, hitches and frame times.",
+        commands: [
+            CommandSpec(
+                "fps", abstract: "Measure frames per second as an FPS label does, and what it cannot see.",
+                discussion:
+                    "The reading is the seed algorithm (F1): a display link counts its callbacks and, once a window of at least --window has passed since the first one, reads round(count / span), at most the refresh rate. Beside it stand the ground truth — frames presented (R5), hitches and their causes (R4), frame-time percentiles — and, in 'fps compare', seven classic estimators run on the same callbacks.",
+                verbs: [
+                    VerbSpec(
+                        "show", abstract: "The reading and the ground truth beside it, as a small report.",
+                        examples: FPSMeterExamples.show),
+                    VerbSpec(
+                        "start", abstract: "Add the meter's display link (F2) and start counting (F1).",
+                        discussion:
+                            "The link is added after the app's UI link, with its first slot at the first vsync at or after now (DL5). Its callback costs --cost of main-thread time. With --label on, the meter sets its label at the end of every window, which dirties the UI (F3): on a static screen, about one commit and one present per window.",
+                        options: [mode, window, cost, label],
+                        examples: FPSMeterExamples.start),
+                    VerbSpec(
+                        "stop", abstract: "Remove the meter's link (DL6); the metrics keep their values from then.",
+                        examples: FPSMeterExamples.stop),
+                    VerbSpec(
+                        "reset", abstract: "Clear the reading and every statistic, keeping the link (F2).",
+                        examples: FPSMeterExamples.reset),
+                    VerbSpec(
+                        "frames",
+                        abstract:
+                            "A per-frame table: commit end, render start and end, present, expected present, hitch, cause.",
+                        discussion:
+                            "The last 1000 presents are kept. Without --worst, the last 20 (or --last n) are shown in time order; --worst n shows the n longest hitches, longest first.",
+                        options: [hitchesOnly, lastFrames, worst],
+                        examples: FPSMeterExamples.frames),
+                    VerbSpec(
+                        "history",
+                        abstract: "One row per completed window, with a sparkline; the last 3600 windows are kept.",
+                        options: [lastWindows],
+                        examples: FPSMeterExamples.history),
+                    VerbSpec(
+                        "plot",
+                        abstract:
+                            "Chart frame time per present, hitches by cause and the label's reading beside the frames presented.",
+                        discussion:
+                            "Frame time is the interval from the previous counted present (R4), one bar per present, over dashed lines at 1x and 2x the refresh interval; hitches are coloured by cause (commit, render, both) and marked c, r, b under the bars in the terminal. Below, per window, the FPS label's reading (F1) beside the frames the display presented in the same span: the seed's 'reads 60 while the display shows 30'. Stretches of tracking mode (scrolls) are shaded. With a file, a standalone SVG is written atomically; without one, the chart is drawn at the terminal's width (80 columns in scripts). By default the chart runs from the start (or the oldest present kept) to now.",
+                        arguments: [plotFile],
+                        options: [plotFrom, plotTo, plotWidth, plotHeight],
+                        examples: FPSMeterExamples.plot),
+                    VerbSpec(
+                        "compare",
+                        abstract:
+                            "The estimator lab: each classic FPS estimator's last reading and its error against the ground truth.",
+                        discussion:
+                            "YYFPSLabel (F1 over 1s windows), HyFPSLabel (the same, clamped to 60), GDPerformanceView (callbacks in the sliding second before the last callback), DXFPSLabel (callbacks per second of tracking time), KMCGeigerCounter (vsyncs without a callback in the last second; clicks above 1.5 periods), Sentry (slow above 1/(rate - 1) s, frozen above 700ms, frames delay) and Matrix (drop time 40*(d/40)^2.5 ms over intervals above 40ms). All read the meter's own callbacks: no link, no cost. The truth is what the display did over the same span: frames presented, and vsyncs that expected a present and had none.",
+                        examples: FPSMeterExamples.compare),
+                    VerbSpec(
+                        "tiers", abstract: "Show or choose the hitch-ratio scale (the setting fps.tiers).",
+                        arguments: [scale],
+                        examples: FPSMeterExamples.tiers),
+                    VerbSpec(
+                        "autohide",
+                        abstract:
+                            "Hide the status line 2s after the reading last changed, as HyFPSLabel (the setting fps.autohide).",
+                        arguments: [autohideState],
+                        examples: FPSMeterExamples.autohide),
+                    VerbSpec(
+                        "watch",
+                        abstract: "Print hitches or closed windows as events while time runs; 'off' stops both.",
+                        arguments: [watchedEvents],
+                        options: [hitchesOver],
+                        examples: FPSMeterExamples.watch),
+                ], defaultVerb: "show")
+        ],
+        metrics: [
+            MetricSpec("fps.value", .integer, abstract: "The reading after the last completed window (F1)."),
+            MetricSpec(
+                "fps.render", .integer, abstract: "Frames presented in the last whole second since the start (R5)."),
+            MetricSpec("fps.callbacks", .integer, abstract: "Meter callbacks that started in that same second."),
+            MetricSpec(
+                "fps.skipped", .integer,
+                abstract: "Vsyncs the meter's link skipped because its slot was full (DL7)."),
+            MetricSpec("fps.hitches", .integer, abstract: "Counted presents that were late (R4)."),
+            MetricSpec("fps.hitch_time", .duration, abstract: "Total hitch time (R4)."),
+            MetricSpec("fps.hitch_ratio", .number, abstract: "Hitch time in ms per second of animating time (R4)."),
+            MetricSpec(
+                "fps.tier", .word,
+                abstract: "The hitch ratio's tier: good, warning, critical or severe (fps.tiers)."),
+            MetricSpec(
+                "fps.frame_p50", .duration,
+                abstract: "Median interval between consecutive counted presents (nearest rank)."),
+            MetricSpec("fps.frame_p95", .duration, abstract: "95th percentile of those intervals (nearest rank)."),
+            MetricSpec("fps.frame_p99", .duration, abstract: "99th percentile of those intervals (nearest rank)."),
+            MetricSpec("fps.frame_max", .duration, abstract: "The longest of those intervals."),
+        ],
+        settings: [tiersSetting, autohideSetting],
+        events: [
+            EventSpec("fps.hitch", abstract: "A counted present was late, with its cause (fps watch hitches)."),
+            EventSpec("fps.window", abstract: "The meter closed a window, with its reading (fps watch windows)."),
+        ])
+
+    // MARK: Options, arguments and settings, each read back through its key
+
+    // fps start
+    static let mode = OptionSpec.choice(
+        "mode", among: [RunLoopMode.common, .default, .tracking],
+        abstract: "The run-loop mode the link is added to (DL1).", default: .common)
+    static let window = OptionSpec.duration(
+        "window", abstract: "The shortest window the reading counts over (F1); positive.", default: .seconds(1))
+    static let cost = OptionSpec.duration(
+        "cost", abstract: "Main-thread cost of each callback (F2).", default: .zero)
+    static let label = OptionSpec.boolean(
+        "label", abstract: "Set the label at the end of every window, dirtying the UI (F3).", default: true)
+
+    // fps frames
+    static let hitchesOnly = OptionSpec.flag("hitches", abstract: "Only frames that hitched (R4).")
+    static let lastFrames = OptionSpec.integer(
+        "last", in: 1...1_000_000, abstract: "The last n frames.", default: 20)
+    static let worst = OptionSpec.integer(
+        "worst", in: 1...1_000_000, abstract: "The n frames with the longest hitches, longest first.")
+
+    // fps history
+    static let lastWindows = OptionSpec.integer(
+        "last", in: 1...1_000_000, abstract: "The last n windows.", default: 20)
+
+    // fps plot
+    static let plotFile = ArgumentSpec.optional(
+        "file", .path, abstract: "Write the chart to this SVG file instead.", as: String.self)
+    static let plotFrom = OptionSpec.time("from", abstract: "Start the chart at this time.")
+    static let plotTo = OptionSpec.time("to", abstract: "End it at this time.", defaultText: "now")
+    static let plotWidth = OptionSpec.integer(
+        "width", in: 24...1000, abstract: "Columns of the terminal chart.", defaultText: "the terminal's")
+    static let plotHeight = OptionSpec.integer(
+        "height", in: 4...200, abstract: "Rows of the terminal chart's panels.", default: 15)
+
+    // fps tiers, fps autohide, fps watch
+    static let scale = ArgumentSpec.choice(
+        "scale", abstract: "apple: the Xcode Organizer's; wwdc20: the WWDC20 tech talks'.", optional: true,
+        as: TierScale.self)
+    static let autohideState = ArgumentSpec.optional(
+        "state", .boolean, abstract: "on or off; without it, show the setting.", as: Bool.self)
+    static let watchedEvents = ArgumentSpec.choice("events", abstract: "What to print.", as: WatchedEvents.self)
+    static let hitchesOver = OptionSpec.duration(
+        "over", abstract: "Only hitches longer than this.", default: .zero)
+
+    // Settings
+    static let tiersSetting = SettingSpec.choice(
+        "fps.tiers",
+        abstract: "The hitch-ratio scale: apple (good <= 10, warning <= 25, critical <= 50 ms/s) or wwdc20 (5, 10).",
+        default: TierScale.apple)
+    static let autohideSetting = SettingSpec.boolean(
+        "fps.autohide", abstract: "Hide the meter's status line 2s after its reading last changed (HyFPSLabel).",
+        default: false)
+}
+
+/// What `fps watch` prints: hitches, closed windows, or nothing.
+enum WatchedEvents: String, CommandLineChoice {
+    case hitches, windows, off
+}
