@@ -115,6 +115,8 @@ let package = Package(
             name: "TimerInspectorToolTests",
             dependencies: ["TimerInspectorTool", "DebugShell", "DebugShellTesting", "BuiltInTools"],
             swiftSettings: strict),
+        // The rooms and what each may import, read from the sources.
+        .testTarget(name: "ArchitectureTests", swiftSettings: strict),
         // Runs the built binary: depends on it so `swift test` builds it first.
         .testTarget(name: "EndToEndTests", dependencies: ["debugsh", "DebugShellTesting"], swiftSettings: strict),
         // Drives the built binary in tmux: the interactive session.

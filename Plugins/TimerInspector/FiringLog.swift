@@ -80,7 +80,7 @@ struct FiringRecord {
 /// all rings together keep at most ``budget`` of them (48 MB); with more than 1,500 timers each
 /// keeps an equal share, at least ``minimumShare``, and a timer whose window reaches past its
 /// oldest record shows fewer firings.
-final class FiringLog {
+struct FiringLog: ~Copyable {
     /// Firings `timer show` can list per timer (docs/Limits.md).
     static let capacity = 1_000
     static let budget = 1_500_000
@@ -120,7 +120,7 @@ final class FiringLog {
         var recorded: Int64 = 0
     }
 
-    @exclusivity(unchecked) private var rings: [Ring] = []
+    private var rings: [Ring] = []
 
     /// A firing waiting to go into its timer's ring (``append(_:timer:)``), under the device's
     /// timer id: which ring is found when it is stored.
@@ -129,33 +129,67 @@ final class FiringLog {
         var timer: Int
     }
     /// The ring of each device timer (by ``TimerID`` raw value), -1 for timers not kept here.
-    @exclusivity(unchecked) private var ringOfTimer: [Int32] = []
-    @exclusivity(unchecked) private var staged: [Staged] = []
+    private var ringOfTimer: [Int32] = []
+    private var staged: [Staged] = []
     /// Records staged before they are stored: 40 bytes each, 2.6 MB.
     static let stagingCapacity = 65_536
 
     /// Above it a lateness is late (`timer.late-threshold`); ``lateCount`` counts by it.
-    @exclusivity(unchecked) var lateThreshold = TimerInspector.lateThresholdSetting.defaultValue
+    var lateThreshold = TimerInspector.lateThresholdSetting.defaultValue
+    /// Which firings `timer watch` prints.
+    var watching = WatchedFirings.off
+    /// Records every firing, on-grid ones too: the reference the run-length history is tested
+    /// against.
+    var keepsEveryFiring = false
+
+    /// Takes a firing as the device publishes it (of any timer: another tool's too) and keeps it
+    /// unless it is on its grid, where it is a count the device keeps; a display link's firings
+    /// are all kept, for the app's links. The whole decision is one access to the log, which the
+    /// inspector holds as a stored property: each access to one is checked at run time.
+    ///
+    /// - Returns: the ring of the firing's timer when `timer watch` prints the firing.
+    mutating func take(_ firing: TimerFiring) -> Int? {
+        let raw = firing.id.rawValue
+        var printed: Int?
+        if watching == .all || (watching == .late && firing.lateness > lateThreshold) {
+            printed = ring(ofTimer: raw)
+        }
+        if firing.kind == .displayLink {
+            // Every link firing is published; most are a tool's or the system's (the FPS meter's,
+            // the UI link), which the log would only drop. Links are few: look the ring up now.
+            guard ring(ofTimer: raw) != nil else { return printed }
+        } else if firing.lateness == .zero && firing.skipped == 0 && firing.data == 1 && !keepsEveryFiring {
+            return printed
+        }
+        let extra = firing.kind == .dispatchTimer ? firing.data : firing.skipped
+        append(
+            FiringRecord(
+                number: firing.number, scheduled: firing.scheduled, lateness: firing.lateness, cause: firing.cause,
+                extra: extra), timer: raw)
+        return printed
+    }
     /// Timers whose largest recorded lateness is above ``lateThreshold`` (`timer.late`, K2).
     var lateCount: Int {
-        get {
+        mutating get {
             flush()
             return storedLateCount
         }
         set { storedLateCount = newValue }
     }
-    @exclusivity(unchecked) private var storedLateCount = 0
+    private var storedLateCount = 0
 
     /// The largest lateness of any recorded firing, and its cause (the status line's `max`).
     var maxLate: (lateness: SimDuration, cause: LatenessCause?)? {
-        flush()
-        return storedMaxLate >= 0 ? (SimDuration(nanoseconds: storedMaxLate), storedMaxLateCause) : nil
+        mutating get {
+            flush()
+            return storedMaxLate >= 0 ? (SimDuration(nanoseconds: storedMaxLate), storedMaxLateCause) : nil
+        }
     }
-    @exclusivity(unchecked) private var storedMaxLate: Int64 = -1
-    @exclusivity(unchecked) private var storedMaxLateCause: LatenessCause?
+    private var storedMaxLate: Int64 = -1
+    private var storedMaxLateCause: LatenessCause?
 
     /// Firings of device timer `raw` go into ring `ring`.
-    func assign(timer raw: Int, to ring: Int) {
+    mutating func assign(timer raw: Int, to ring: Int) {
         flush()
         if ringOfTimer.count <= raw {
             ringOfTimer.append(contentsOf: repeatElement(-1, count: raw + 1 - ringOfTimer.count))
@@ -177,7 +211,7 @@ final class FiringLog {
 
     /// How many records a ring may keep now: enough for ``capacity`` firings, or an equal share
     /// of the budget.
-    @exclusivity(unchecked) private(set) var ringLimit = FiringLog.capacity
+    private(set) var ringLimit = FiringLog.capacity
 
     private static func limit(rings: Int) -> Int {
         max(FiringLog.minimumShare, min(FiringLog.capacity, FiringLog.budget / max(1, rings)))
@@ -185,7 +219,7 @@ final class FiringLog {
 
     /// Adds an empty ring for a timer whose first firing is due at `origin`; returns its index
     /// (the timer's entry index).
-    func addTimer(pattern: Pattern, origin: SimTime) -> Int {
+    mutating func addTimer(pattern: Pattern, origin: SimTime) -> Int {
         flush()  // a new ring changes every ring's limit (``ringLimit``): earlier records first
         rings.append(Ring(pattern: pattern, originScheduled: origin))
         ringLimit = FiringLog.limit(rings: rings.count)
@@ -204,13 +238,13 @@ final class FiringLog {
     /// `timer` is the device's timer id: a firing of a timer without a ring (``assign(timer:to:)``)
     /// is dropped when the batch is stored. Looking the ring up then, not now, moves that lookup's
     /// cache miss into the batch too.
-    func append(_ record: FiringRecord, timer raw: Int) {
+    mutating func append(_ record: FiringRecord, timer raw: Int) {
         staged.append(Staged(record: record, timer: raw))
         if staged.count >= FiringLog.stagingCapacity { flush() }
     }
 
     /// Stores every staged record in its ring, in the order they came.
-    func flush() {
+    mutating func flush() {
         guard !staged.isEmpty else { return }
         let limit = ringLimit  // rings are added only after a flush, so the limit holds throughout
         let threshold = lateThreshold.nanoseconds
@@ -260,7 +294,7 @@ final class FiringLog {
     }
 
     /// The grid starts again at firing `number`, due at `scheduled` (a resumed NSTimer, T8).
-    func restart(_ timer: Int, number: Int64, scheduled: SimTime) {
+    mutating func restart(_ timer: Int, number: Int64, scheduled: SimTime) {
         flush()
         guard timer >= 0, timer < rings.count, !isEveryFiring(timer) else { return }
         store(.restart(number: number, scheduled: scheduled), in: timer)
@@ -271,7 +305,7 @@ final class FiringLog {
         return false
     }
 
-    private func store(_ record: FiringRecord, in timer: Int) {
+    private mutating func store(_ record: FiringRecord, in timer: Int) {
         let limit = ringLimit  // read before the rings are borrowed for writing
         rings.withUnsafeMutableBufferPointer { rings in
             guard let base = rings.baseAddress else { return }
@@ -340,14 +374,14 @@ final class FiringLog {
     }
 
     /// Adds to the timer's `extra` total apart from a firing (the skips a resume counts, T8).
-    func addExtra(_ n: Int64, to timer: Int) {
+    mutating func addExtra(_ n: Int64, to timer: Int) {
         flush()
         rings[timer].extraTotal &+= n
     }
 
     /// The timer's largest lateness and its cause (K2), given how many firings it has had: an
     /// on-grid firing is 0 late. Nil before the first firing.
-    func maxLate(_ timer: Int, fires: Int64) -> (lateness: SimDuration, cause: LatenessCause?)? {
+    mutating func maxLate(_ timer: Int, fires: Int64) -> (lateness: SimDuration, cause: LatenessCause?)? {
         flush()
         let ring = rings[timer]
         if ring.maxLate >= 0 { return (SimDuration(nanoseconds: ring.maxLate), ring.maxLateCause) }
@@ -356,7 +390,7 @@ final class FiringLog {
 
     /// The sum of the `extra` of every firing (kept or not): a run-loop timer's skips (plus those
     /// of resumes), a dispatch timer's data — one for each on-grid handler.
-    func extraTotal(_ timer: Int, fires: Int64) -> Int64 {
+    mutating func extraTotal(_ timer: Int, fires: Int64) -> Int64 {
         flush()
         let ring = rings[timer]
         guard case .dispatch = ring.pattern else { return ring.extraTotal }
@@ -364,7 +398,7 @@ final class FiringLog {
     }
 
     /// How many of the timer's last firings the log can show, out of `fires`.
-    func kept(_ timer: Int, fires: Int64) -> Int {
+    mutating func kept(_ timer: Int, fires: Int64) -> Int {
         flush()
         let ring = rings[timer]
         let available = fires - ring.originNumber + 1
@@ -373,14 +407,14 @@ final class FiringLog {
 
     /// Whether the timer's window was cut short by the budget (a record dropped from a ring
     /// smaller than ``capacity``).
-    func isCutShort(_ timer: Int, fires: Int64) -> Bool {
+    mutating func isCutShort(_ timer: Int, fires: Int64) -> Bool {
         flush()
         return rings[timer].dropped && kept(timer, fires: fires) < min(FiringLog.capacity, Int(fires))
     }
 
     /// The last `n` firings of the timer, oldest first, each with its number, out of `fires`:
     /// the records, and the on-grid firings between them reconstructed.
-    func last(_ n: Int, of timer: Int, fires: Int64) -> [(number: Int64, record: FiringRecord)] {
+    mutating func last(_ n: Int, of timer: Int, fires: Int64) -> [(number: Int64, record: FiringRecord)] {
         flush()
         let ring = rings[timer]
         let shown = min(n, kept(timer, fires: fires))
@@ -449,13 +483,13 @@ final class FiringLog {
     }
 
     /// The timer's newest firing (numbered `fires`), recorded or on the grid.
-    func newest(_ timer: Int, fires: Int64) -> FiringRecord? {
+    mutating func newest(_ timer: Int, fires: Int64) -> FiringRecord? {
         last(1, of: timer, fires: fires).first?.record
     }
 
     /// Sets the `extra` of the timer's newest firing to 0 when it is recorded: a run-loop timer
     /// invalidated during its callback skips nothing (T4).
-    func clearNewestExtra(_ timer: Int, fires: Int64) {
+    mutating func clearNewestExtra(_ timer: Int, fires: Int64) {
         flush()
         let count = Int(rings[timer].count)
         guard count > 0, let records = rings[timer].records else { return }

@@ -7,7 +7,7 @@ import Testing
 /// Typed, scripted and scheduled commands go through one path: whatever issued a command, its
 /// files are written, its output shown and its errors reported the same way.
 @Suite struct ExecutePathTests {
-    /// Before the one path, a scheduled `fps plot` said it wrote a file that it never wrote.
+    /// A scheduled `fps plot` writes the file its text says it wrote.
     @Test func aScheduledCommandWritesItsFiles() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("debugsh-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -68,7 +68,8 @@ public struct Invocation: Sendable {
     public var verb: String
     /// The command line as typed.
     public var text: String
-    /// Arguments by their declared name and options by theirs (without dashes).
+    /// Arguments by their declared name and options by theirs (without dashes), as the parser
+    /// made them. A tool reads them through its typed keys (`invocation[Self.window]`).
     public var values: [String: ArgumentValue]
     /// Flags that were given.
     public var flags: Set<String>
@@ -79,46 +80,6 @@ public struct Invocation: Sendable {
         self.text = text
         self.values = values
         self.flags = flags
-    }
-
-    public func has(_ name: String) -> Bool { values[name] != nil || flags.contains(name) }
-    public func flag(_ name: String) -> Bool { flags.contains(name) }
-
-    public func duration(_ name: String) -> SimDuration? {
-        if case .duration(let d)? = values[name] { return d }
-        return nil
-    }
-    public func time(_ name: String) -> SimTime? {
-        if case .time(let t)? = values[name] { return t }
-        return nil
-    }
-    public func integer(_ name: String) -> Int64? {
-        if case .integer(let v)? = values[name] { return v }
-        return nil
-    }
-    public func decimal(_ name: String) -> Double? {
-        if case .decimal(let v)? = values[name] { return v }
-        return nil
-    }
-    public func boolean(_ name: String) -> Bool? {
-        if case .boolean(let b)? = values[name] { return b }
-        return nil
-    }
-    public func word(_ name: String) -> String? {
-        if case .word(let w)? = values[name] { return w }
-        return nil
-    }
-    public func rect(_ name: String) -> FrameRect? {
-        if case .rect(let r)? = values[name] { return r }
-        return nil
-    }
-    public func rate(_ name: String) -> RefreshRate? {
-        if case .rate(let r)? = values[name] { return r }
-        return nil
-    }
-    public func words(_ name: String) -> [Word] {
-        if case .words(let w)? = values[name] { return w }
-        return []
     }
 }
 

@@ -41,10 +41,10 @@ extension SettingSpec: SettingDeclaration {
 /// An option declared with its type and default; `invocation[key]` reads its value.
 public struct OptionKey<Value: Sendable>: OptionDeclaration {
     public let optionSpec: OptionSpec
-    let read: @Sendable (ArgumentValue?) -> Value
+    @usableFromInline let read: @Sendable (ArgumentValue?) -> Value
 
     /// The option's name, without dashes.
-    public var name: String { optionSpec.name }
+    @inlinable public var name: String { optionSpec.name }
 
     /// What `invocation[key]` reads when the option is not given: its default, or nil for an
     /// optional one. A tool's state before the first command can start from it
@@ -55,7 +55,7 @@ public struct OptionKey<Value: Sendable>: OptionDeclaration {
 /// A flag (`--ui`): `invocation[key]` is whether it was given.
 public struct FlagKey: OptionDeclaration {
     public let optionSpec: OptionSpec
-    public var name: String { optionSpec.name }
+    @inlinable public var name: String { optionSpec.name }
 }
 
 /// A positional argument declared with its type; `invocation[key]` reads its value.
@@ -65,17 +65,17 @@ public struct FlagKey: OptionDeclaration {
 /// optional when it has none.
 public struct ArgumentKey<Value: Sendable>: ArgumentDeclaration {
     public let argumentSpec: ArgumentSpec
-    let read: @Sendable (ArgumentValue?) -> Value
+    @usableFromInline let read: @Sendable (ArgumentValue?) -> Value
 
-    public var name: String { argumentSpec.name }
+    @inlinable public var name: String { argumentSpec.name }
 }
 
 /// A setting declared with its type and default; `host.setting(key)` reads it and
 /// `host.setSetting(key, to:)` changes it.
 public struct SettingKey<Value: Sendable>: SettingDeclaration {
     public let settingSpec: SettingSpec
-    let read: @Sendable (ArgumentValue?) -> Value
-    let write: @Sendable (Value) -> ArgumentValue
+    @usableFromInline let read: @Sendable (ArgumentValue?) -> Value
+    @usableFromInline let write: @Sendable (Value) -> ArgumentValue
 
     public var name: String { settingSpec.name }
 
@@ -84,6 +84,7 @@ public struct SettingKey<Value: Sendable>: SettingDeclaration {
 
     /// The typed value of a stored one: the value, or the default when none is stored or it is
     /// of another kind. For hosts, which store settings as ``ArgumentValue``s.
+    @inlinable
     public func value(from stored: ArgumentValue?) -> Value { read(stored) }
 
     /// How a value is stored. For hosts.
@@ -94,12 +95,15 @@ public struct SettingKey<Value: Sendable>: SettingDeclaration {
 
 extension Invocation {
     /// The value of a typed option: the one given, or its default.
+    @inlinable
     public subscript<Value>(_ key: OptionKey<Value>) -> Value { key.read(values[key.name]) }
 
     /// Whether a flag was given.
+    @inlinable
     public subscript(_ key: FlagKey) -> Bool { flags.contains(key.name) }
 
     /// The value of a typed argument.
+    @inlinable
     public subscript<Value>(_ key: ArgumentKey<Value>) -> Value { key.read(values[key.name]) }
 
     /// Whether the option or flag was given at all (not only its default).
@@ -114,6 +118,7 @@ extension Invocation {
 
 extension ToolHost {
     /// The current value of one of the tool's typed settings.
+    @inlinable
     public func setting<Value>(_ key: SettingKey<Value>) -> Value { key.read(setting(key.name)) }
 
     /// Changes one of the tool's typed settings (a command like `fps tiers` is a setting).
