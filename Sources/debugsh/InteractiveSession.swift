@@ -132,8 +132,8 @@ struct InteractiveSession {
                         // Ctrl-C during play stops time where it is; the line stays.
                         _ = Signals.takeInterrupt()
                         session.stopPlaying()
-                        LineEditor.hideForOutput()
-                        LineEditor.writeTerminal("paused at \(session.engine.now)\r\n")
+                        session.output.frontEndText("paused at \(session.engine.now)\n")
+                        session.output.flush()
                         LineEditor.restoreAfterOutput()
                     case SIGINT:
                         _ = Signals.takeInterrupt()
