@@ -401,7 +401,8 @@ extension ArgumentSpec {
     public static func path(_ name: String, abstract: String) -> ArgumentKey<String> {
         required(name, .path, abstract: abstract, fallback: "")
     }
-    /// One of an enum's cases, by raw value; nil when an optional one is left out.
+    /// One of an enum's cases, by raw value. It reads as an optional either way: nil when an
+    /// optional one is left out; a required one always has its case once the command parsed.
     public static func choice<Choice: CommandLineChoice>(
         _ name: String, abstract: String, optional: Bool = false, as type: Choice.Type
     ) -> ArgumentKey<Choice?> {
