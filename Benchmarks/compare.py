@@ -15,6 +15,7 @@ and script included. Beside it:
 - floor: Floor/ `simbench binheap-bu`, the bare binary-heap loop, built in release;
 - heapq and SimPy: Peers/sim_heapq.py and Peers/sim_simpy.py (SimPy installed with pip when
   missing).
+- debugsh --trace: the binary again, tracing the run (`--trace`), against the untraced run;
 Then, unless --skip-scale, the scale check: 100,000 timers (half NSTimer, half GCD, 10 ms–1 s)
 for one simulated minute through the binary, its wall time and peak memory.
 Everything is in this repository; nothing outside it is needed.
@@ -77,6 +78,7 @@ def main():
     script = workload(a.timers, a.seconds, a.hz)
     impls = {
         "debugsh": None,
+        "debugsh --trace": None,
         "debugsh engine": [engine, k, s, hz],
         "floor binheap-bu": [floor, "binheap-bu", k, s, hz],
         "heapq": [sys.executable, os.path.join(PEERS, "sim_heapq.py"), k, s, hz],
@@ -92,6 +94,7 @@ def main():
     # machine's drift (other tenants, frequency changes) falls on every implementation alike.
     results = {name: [] for name in impls}
     rss = []
+    traced_rss = []
     for i in range(a.runs):
         for name, cmd in impls.items():
             if name == "simpy" and i >= max(1, a.runs // 3):
@@ -99,6 +102,11 @@ def main():
             if name == "debugsh":
                 wall, peak = run_binary([debugsh, "--no-rc", script])
                 rss.append(peak)
+                r = {"run_s": wall}
+            elif name == "debugsh --trace":
+                with tempfile.TemporaryDirectory() as folder:
+                    wall, peak = run_binary([debugsh, "--no-rc", "--trace", os.path.join(folder, "t.json"), script])
+                traced_rss.append(peak)
                 r = {"run_s": wall}
             else:
                 r = run_json(cmd, cwd=PEERS)
@@ -124,7 +132,11 @@ def main():
     def ratio(x, y):
         return f"{med[x] / med[y]:.2f} (best {best[x] / best[y]:.2f})"
 
+    print("  debugsh --trace: the same with `--trace t.json` (the trace's default: the first million events, then")
+    print(f"  recording stops; the file written at the end; peak memory {max(traced_rss):.0f} MB)")
+
     print(f"\ndebugsh ÷ floor        = {ratio('debugsh', 'floor binheap-bu')} (target ≤ 2)")
+    print(f"traced ÷ untraced      = {ratio('debugsh --trace', 'debugsh')} (target ≤ 1.5)")
     print(f"debugsh engine ÷ floor = {ratio('debugsh engine', 'floor binheap-bu')}")
     print(f"heapq ÷ debugsh        = {ratio('heapq', 'debugsh')}")
     if "simpy" in med:

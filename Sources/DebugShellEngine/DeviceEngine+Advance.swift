@@ -228,7 +228,7 @@ extension DeviceEngine {
             let step = timers[link].gridStep
             if step == 1 || v.k % step == 0 { fill(link, at: v) }
         }
-        if wants(.vsync) { notify(.vsync, .vsync(time: t, index: v.index)) }
+        if wants([.vsync, .activeVsync]) { notify([.vsync, .activeVsync], .vsync(time: t, index: v.index)) }
         let next = grid.next(after: v)
         let needed =
             !activeLinks.isEmpty || render.waiting != nil || render.inFlight != nil || wants(.vsync)

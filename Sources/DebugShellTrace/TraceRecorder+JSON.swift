@@ -4,8 +4,8 @@ import DebugShellCore
 /// intermediate strings per event).
 extension TraceRecorder {
     /// The trace as a JSON object: `displayTimeUnit`, `otherData` and `traceEvents`, with
-    /// metadata events naming the processes and threads first. Time stamps are microseconds with
-    /// the nanoseconds kept as three decimals. The same recording gives the same bytes.
+    /// metadata events naming the process and its threads first. Time stamps are microseconds
+    /// with the nanoseconds kept as three decimals. The same recording gives the same bytes.
     public func json(generator: String) -> [UInt8] {
         var all: [UInt8] = []
         encode(generator: generator) { all.append(contentsOf: $0) }
@@ -15,56 +15,33 @@ extension TraceRecorder {
     /// Writes the trace as ``json(generator:)`` does, handing it to `chunk` a megabyte at a time:
     /// saving a full trace costs its file's bytes on disk, not in memory.
     public func encode(generator: String, chunk: ([UInt8]) throws -> Void) rethrows {
-        flush()
+        let timeline = snapshot()
+        var writer = TraceWriter(timeline: timeline)
         var out = JSONBytes()
-        let escaped = names.map { JSONValue.string($0).serialized }
         out.raw("{\"displayTimeUnit\": \"ms\", \"otherData\": {\"generator\": ")
-        out.raw(JSONValue.string(generator).serialized)
+        out.text(JSONValue.string(generator).serialized)
         out.raw(", \"categories\": ")
-        out.raw(JSONValue.array(categories.words.map { .string($0) }).serialized)
-        out.raw(", \"events_recorded\": ")
-        out.int(recorded)
+        out.text(JSONValue.array(timeline.categories.words.map { .string($0) }).serialized)
+        out.raw(", \"keep\": \"")
+        out.text(timeline.keep.rawValue)
+        out.raw("\", \"events_recorded\": ")
+        out.int(timeline.recorded)
         out.raw(", \"events_dropped\": ")
-        out.int(dropped)
+        out.int(timeline.dropped)
         out.raw(", \"limit\": ")
-        out.int(Int64(limit))
+        out.int(Int64(timeline.limit))
+        out.raw(", \"limit_reached\": ")
+        out.raw(timeline.limitReached ? "true" : "false")
+        out.raw(", \"window_start_ns\": ")
+        out.int(timeline.windowStart)
+        if let full = timeline.fullAt {
+            out.raw(", \"window_end_ns\": ")
+            out.int(full)
+        }
         out.raw("},\n\"traceEvents\": [\n")
-        var first = true
-        func open() {
-            if !first { out.raw(",\n") }
-            first = false
-        }
-        for process in trackNames.keys.sorted() {
-            open()
-            out.raw("{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": ")
-            out.int(Int64(process))
-            out.raw(", \"args\": {\"name\": \"debugsh simulated device")
-            if process > 1 { out.raw(" (after reset \(process - 1))") }
-            out.raw("\"}}")
-            open()
-            out.raw("{\"name\": \"process_sort_index\", \"ph\": \"M\", \"pid\": ")
-            out.int(Int64(process))
-            out.raw(", \"args\": {\"sort_index\": ")
-            out.int(Int64(process))
-            out.raw("}}")
-            for (track, name) in (trackNames[process] ?? [:]).sorted(by: { $0.key < $1.key }) {
-                for (key, value) in [
-                    ("thread_name", JSONValue.string(name)), ("thread_sort_index", .int(Int64(track))),
-                ] {
-                    open()
-                    out.raw("{\"name\": \"\(key)\", \"ph\": \"M\", \"pid\": ")
-                    out.int(Int64(process))
-                    out.raw(", \"tid\": ")
-                    out.int(Int64(track))
-                    out.raw(", \"args\": {\"\(key == "thread_name" ? "name" : "sort_index")\": ")
-                    out.raw(value.serialized)
-                    out.raw("}}")
-                }
-            }
-        }
-        try forEachRecord { sequence, r in
-            open()
-            write(r, sequence: sequence, names: escaped, to: &out)
+        writer.metadata(to: &out)
+        try timeline.forEachRecord { sequence, r in
+            writer.write(r, sequence: sequence, to: &out)
             if out.bytes.count >= 1 << 20 {
                 try chunk(out.bytes)
                 out.bytes.removeAll(keepingCapacity: true)
@@ -74,49 +51,128 @@ extension TraceRecorder {
         try chunk(out.bytes)
     }
 
-    static let categoryNames: [TraceRecord.Kind: String] = [
-        .mainItem: "main", .timerItem: "main", .iteration: "main", .queueHandler: "queues", .render: "render",
-        .present: "display", .hitch: "display", .vsync: "display", .mode: "modes", .counter: "counters",
-        .toolEvent: "tools", .toolSlice: "tools",
-    ]
+    /// The trace category of a record's kind, as `trace start --categories` names it.
+    static func category(of kind: TraceRecord.Kind) -> StaticString {
+        switch kind {
+        case .mainItem, .timerItem, .mergedItems, .iteration: return "main"
+        case .queueHandler: return "queues"
+        case .render: return "render"
+        case .present, .hitch, .vsync, .idle: return "display"
+        case .mode: return "modes"
+        case .counter: return "counters"
+        case .toolEvent, .toolSlice: return "tools"
+        case .reset: return "debugsh"
+        }
+    }
+}
 
-    private func write(_ r: TraceRecord, sequence: Int64, names: [String], to out: inout JSONBytes) {
-        out.raw("{\"name\": ")
-        // A callback's item is named by the firing that follows it; one without is an `item`.
-        out.raw(r.name >= 0 && Int(r.name) < names.count ? names[Int(r.name)] : "\"item\"")
-        out.raw(", \"cat\": \"")
-        out.raw(TraceRecorder.categoryNames[r.kind] ?? "debugsh")
-        switch r.kind {
-        case .counter:
-            out.raw("\", \"ph\": \"C\", \"ts\": ")
-            out.micros(r.start)
-            out.raw(", \"pid\": ")
-            out.int(Int64(r.process))
-            out.raw(", \"args\": {\"value\": ")
-            out.raw(MetricNumber(thousandths: r.primary).description)
+/// Writes a timeline's records as trace events: the metadata first, then one event per record,
+/// each as Perfetto's JSON importer reads it.
+struct TraceWriter {
+    let timeline: TraceTimeline
+    /// The names, escaped for JSON once.
+    let names: [String]
+    /// Counter names split in two, `Presented` and `FPS`: Perfetto names a counter track by the
+    /// event's name, a space and the argument's key.
+    let counterNames: [(event: String, key: String)?]
+    var first = true
+
+    init(timeline: TraceTimeline) {
+        self.timeline = timeline
+        names = timeline.names.map { JSONValue.string($0).serialized }
+        counterNames = timeline.names.map { name in
+            guard let space = name.lastIndex(of: " ") else { return nil }
+            return (
+                JSONValue.string(String(name[..<space])).serialized,
+                JSONValue.string(String(name[name.index(after: space)...])).serialized
+            )
+        }
+    }
+
+    private mutating func open(_ out: inout JSONBytes) {
+        if !first { out.raw(",\n") }
+        first = false
+    }
+
+    /// The process's name and its threads' names and order. The main thread's id is the
+    /// process's: Perfetto marks that thread as the process's main thread.
+    mutating func metadata(to out: inout JSONBytes) {
+        open(&out)
+        out.raw(
+            "{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": 1, \"args\": {\"name\": \"debugsh simulated device\"}}"
+        )
+        for (track, name) in timeline.trackNames.sorted(by: { $0.key < $1.key }) {
+            open(&out)
+            out.raw("{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": ")
+            out.int(Int64(track))
+            out.raw(", \"args\": {\"name\": ")
+            out.text(JSONValue.string(name).serialized)
+            out.raw("}}")
+            open(&out)
+            out.raw("{\"name\": \"thread_sort_index\", \"ph\": \"M\", \"pid\": 1, \"tid\": ")
+            out.int(Int64(track))
+            out.raw(", \"args\": {\"sort_index\": ")
+            out.int(Int64(track))
+            out.raw("}}")
+        }
+    }
+
+    /// One record as an event. A record outside the kept window (a full ring dropped what came
+    /// before it) is left out, and a slice that began before the window starts at it.
+    mutating func write(_ r: TraceRecord, sequence: Int64, to out: inout JSONBytes) {
+        let windowStart = timeline.windowStart
+        if r.end < windowStart || (r.start == r.end && r.start < windowStart) { return }
+        let start = max(r.start, windowStart)
+        open(&out)
+        if r.kind == .counter {
+            let split = r.name >= 0 && Int(r.name) < counterNames.count ? counterNames[Int(r.name)] : nil
+            out.raw("{\"name\": ")
+            out.text(split?.event ?? name(r))
+            out.raw(", \"cat\": \"counters\", \"ph\": \"C\", \"ts\": ")
+            out.micros(start)
+            out.raw(", \"pid\": 1, \"args\": {")
+            out.text(split?.key ?? "\"value\"")
+            out.raw(": ")
+            out.text(MetricNumber(thousandths: r.primary).description)
             out.raw("}}")
             return
+        }
+        out.raw("{\"name\": ")
+        out.text(name(r))
+        out.raw(", \"cat\": \"")
+        out.raw(TraceRecorder.category(of: r.kind))
+        switch r.kind {
         case .present, .vsync, .toolEvent:
             out.raw("\", \"ph\": \"i\", \"s\": \"t\", \"ts\": ")
-            out.micros(r.start)
+            out.micros(start)
+        case .reset:
+            out.raw("\", \"ph\": \"i\", \"s\": \"p\", \"ts\": ")
+            out.micros(start)
+            out.raw(", \"pid\": 1, \"args\": {\"simulation\": ")
+            out.int(r.primary)
+            out.raw(", \"offset_ns\": ")
+            out.int(r.start)
+            out.raw("}}")
+            return
         default:
             out.raw("\", \"ph\": \"X\", \"ts\": ")
-            out.micros(r.start)
+            out.micros(start)
             out.raw(", \"dur\": ")
-            out.micros(r.end - r.start)
+            out.micros(r.end - start)
         }
-        out.raw(", \"pid\": ")
-        out.int(Int64(r.process))
-        out.raw(", \"tid\": ")
+        out.raw(", \"pid\": 1, \"tid\": ")
         out.int(Int64(r.track))
         out.raw(", \"args\": {")
         switch r.kind {
         case .mainItem:
-            out.raw("\"kind\": \"\(TraceTimeline.itemKinds[Int(r.primary)].rawValue)\", \"iteration\": ")
+            out.raw("\"kind\": \"")
+            out.text(TraceTimeline.itemKinds[Int(r.primary)].rawValue)
+            out.raw("\", \"iteration\": ")
             out.int(r.secondary)
         case .timerItem, .queueHandler:
-            let itemKind = r.kind == .queueHandler ? "dispatch" : TraceTimeline.itemKinds[Int(r.code >> 8)].rawValue
-            out.raw("\"kind\": \"\(itemKind)\", \"timer\": ")
+            out.raw("\"kind\": \"")
+            out.text(r.kind == .queueHandler ? "dispatch" : TraceTimeline.itemKinds[Int(r.code >> 8)].rawValue)
+            out.raw("\", \"timer\": ")
             out.int(Int64(r.reference))
             out.raw(", \"scheduled_ns\": ")
             out.int(r.primary)
@@ -124,9 +180,19 @@ extension TraceRecorder {
             out.int(max(0, r.start - r.primary))
             out.raw(", \"cause\": ")
             let cause = Int(r.code & 0xFF)
-            out.raw(cause == 0 ? "null" : "\"\(TraceTimeline.causes[cause - 1].rawValue)\"")
+            if cause == 0 {
+                out.raw("null")
+            } else {
+                out.raw("\"")
+                out.text(TraceTimeline.causes[cause - 1].rawValue)
+                out.raw("\"")
+            }
             out.raw(", \"data\": ")
             out.int(r.secondary)
+        case .mergedItems:
+            out.raw("\"count\": ")
+            out.int(Int64(r.reference))
+            extraFields(sequence, leadingComma: true, to: &out)
         case .iteration:
             out.raw("\"iteration\": ")
             out.int(r.primary)
@@ -135,11 +201,13 @@ extension TraceRecorder {
             out.int(r.primary)
         case .present:
             out.raw("\"frame\": ")
+            out.int(Int64(r.reference))
+            out.raw(", \"vsync\": ")
             out.int(r.primary)
             out.raw(", \"expected_present_ns\": ")
             out.int(r.secondary)
             out.raw(", \"merged_frames\": ")
-            out.int(Int64(r.reference))
+            out.int(Int64(r.code))
         case .hitch:
             out.raw("\"frame\": ")
             out.int(r.primary)
@@ -154,19 +222,38 @@ extension TraceRecorder {
         case .vsync:
             out.raw("\"index\": ")
             out.int(r.primary)
-        case .mode, .counter:
+        case .idle:
+            out.raw("\"vsyncs\": ")
+            out.int(r.primary)
+        case .mode, .counter, .reset:
             break
         case .toolEvent, .toolSlice:
-            var first = true
-            for (key, value) in extra(sequence) ?? [] {
-                if !first { out.raw(", ") }
-                first = false
-                out.raw(JSONValue.string(key).serialized)
-                out.raw(": ")
-                out.raw(value.serialized)
+            extraFields(sequence, leadingComma: false, to: &out)
+        }
+        if r.start < windowStart {
+            if out.bytes.last == UInt8(ascii: "{") {
+                out.raw("\"truncated\": true")
+            } else {
+                out.raw(", \"truncated\": true")
             }
         }
         out.raw("}}")
+    }
+
+    private func name(_ r: TraceRecord) -> String {
+        // A callback's item is named by the firing that follows it; one without is an `item`.
+        r.name >= 0 && Int(r.name) < names.count ? names[Int(r.name)] : "\"item\""
+    }
+
+    private func extraFields(_ sequence: Int64, leadingComma: Bool, to out: inout JSONBytes) {
+        var comma = leadingComma
+        for (key, value) in timeline.extra(sequence) ?? [] {
+            if comma { out.raw(", ") }
+            comma = true
+            out.text(JSONValue.string(key).serialized)
+            out.raw(": ")
+            out.text(value.serialized)
+        }
     }
 }
 
@@ -174,38 +261,53 @@ extension TraceRecorder {
 struct JSONBytes {
     var bytes: [UInt8] = []
 
-    init() { bytes.reserveCapacity(1 << 16) }
+    init() { bytes.reserveCapacity(1 << 20 + 4096) }
 
-    mutating func raw(_ text: String) { bytes.append(contentsOf: text.utf8) }
+    /// Text known when compiled.
+    mutating func raw(_ text: StaticString) {
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    /// Text made at run time.
+    mutating func text(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes.append(contentsOf: $0) }
+    }
 
     mutating func int(_ value: Int64) {
         if value < 0 {
             bytes.append(UInt8(ascii: "-"))
-            unsigned(value == Int64.min ? UInt64(Int64.max) + 1 : UInt64(-value))
+            unsigned(value.magnitude)
         } else {
             unsigned(UInt64(value))
         }
     }
 
+    /// Digits written from the right into a small buffer, then appended at once.
     mutating func unsigned(_ value: UInt64) {
-        var divisor: UInt64 = 1
-        while value / divisor >= 10 { divisor *= 10 }
-        var rest = value
-        repeat {
-            bytes.append(UInt8(ascii: "0") + UInt8(rest / divisor))
-            rest %= divisor
-            divisor /= 10
-        } while divisor > 0
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var v = value
+            var i = 20
+            repeat {
+                i -= 1
+                digits[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: v % 10)
+                v /= 10
+            } while v > 0
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[i...]))
+        }
     }
 
     /// Nanoseconds as microseconds with three decimals: `16666.667`.
     mutating func micros(_ ns: Int64) {
-        let v = max(0, ns)
-        unsigned(UInt64(v / 1000))
-        bytes.append(UInt8(ascii: "."))
-        let frac = Int(v % 1000)
-        bytes.append(UInt8(ascii: "0") + UInt8(frac / 100))
-        bytes.append(UInt8(ascii: "0") + UInt8(frac / 10 % 10))
-        bytes.append(UInt8(ascii: "0") + UInt8(frac % 10))
+        let v = UInt64(max(0, ns))
+        unsigned(v / 1000)
+        let frac = v % 1000
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 4) { out in
+            out[0] = UInt8(ascii: ".")
+            out[1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: frac / 100)
+            out[2] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: frac / 10 % 10)
+            out[3] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: frac % 10)
+            bytes.append(contentsOf: UnsafeBufferPointer(out))
+        }
     }
 }

@@ -41,6 +41,25 @@ struct DebugshOptions: ParsableArguments {
             "Record the whole run as a Chrome trace and write it to this file at the end.", valueName: "file.json"))
     var trace: String?
 
+    @Option(
+        name: .customLong("trace-categories"),
+        help: ArgumentHelp(
+            "With --trace, record only these, comma-separated: display, main, render, queues, modes, counters, tools.",
+            valueName: "categories"))
+    var traceCategories: String?
+
+    @Option(
+        name: .customLong("trace-limit"),
+        help: ArgumentHelp("With --trace, the most events kept (default 1000000).", valueName: "n"))
+    var traceLimit: Int?
+
+    @Option(
+        name: .customLong("trace-keep"),
+        help: ArgumentHelp(
+            "With --trace, which events a full trace keeps: first (default; recording then stops) or last.",
+            valueName: "first|last"))
+    var traceKeep: String?
+
     @Flag(name: .customLong("version"), help: "Print the version and exit.")
     var version = false
 

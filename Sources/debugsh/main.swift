@@ -80,9 +80,19 @@ func main() -> Int32 {
             return 2
         }
     }
+    if options.trace == nil,
+        let option = [
+            options.traceCategories.map { _ in "--trace-categories" }, options.traceLimit.map { _ in "--trace-limit" },
+            options.traceKeep.map { _ in "--trace-keep" },
+        ].compactMap({ $0 }).first
+    {
+        output.frontEndMessage("\(option) needs --trace <file.json>")
+        return 2
+    }
     if let file = options.trace {
         do {
-            try session.startTrace()
+            try session.startTrace(
+                file: file, categories: options.traceCategories, limit: options.traceLimit, keep: options.traceKeep)
         } catch {
             output.frontEndMessage("--trace: \(error.message)")
             return 2

@@ -6,8 +6,9 @@ import Testing
 @testable import DebugShell
 @testable import DebugShellTrace
 
-/// The Chrome trace of the simulated timeline, read back as JSON and checked against the
-/// simulation: what the trace shows is what the metrics say.
+/// The Chrome trace of the simulated timeline, read back as Perfetto's JSON importer reads it
+/// (``PerfettoImport``) and checked against the simulation: what a user sees in Perfetto is what
+/// the metrics say, nested as the device ran it.
 @Suite struct TraceTests {
     /// A scenario with every track: animation with a GPU load (render hitches), a stall and a
     /// scroll (commit hitches, mode spans), timers of every kind, a background queue, the layout
@@ -22,8 +23,19 @@ import Testing
         "after 500ms stall 150ms", "after 1s scroll 400ms", "run 2s", "view add late --frame 0,0,10,10", "run 1s",
     ]
 
-    /// Runs the scenario; returns the session and its trace as parsed JSON and as bytes.
-    func traced(_ lines: [String] = TraceTests.scenario) throws -> (Session, [String: Any], [UInt8]) {
+    /// The issue's mixed scenario: a GPU-bound animation, a stall, an NSTimer with a cost, a
+    /// background GCD timer, a scroll, `layout watch`, and two resets.
+    static let mixed = [
+        "trace start", "fps start", "animate 2s", "load gpu 20ms",
+        "timer nstimer tick --interval 100ms --repeats --cost 4ms",
+        "timer gcd sync --interval 50ms --queue background --cost 10ms", "view add a --frame 0,0,10,10",
+        "layout watch", "after 300ms stall 200ms", "after 800ms scroll 300ms", "run 1500ms", "reset",
+        "animate 500ms", "stall 60ms", "run 1s", "reset", "timer nstimer again --interval 40ms --repeats --cost 1ms",
+        "run 300ms",
+    ]
+
+    /// Runs a scenario; returns the session, its trace as Perfetto would import it, and the bytes.
+    func traced(_ lines: [String] = TraceTests.scenario) throws -> (Session, PerfettoImport, [UInt8]) {
         let sink = MemorySink()
         let session = try Session(tools: BuiltInTools.all, options: SessionOptions(), sink: sink)
         for line in lines {
@@ -31,11 +43,39 @@ import Testing
                 session.runScript(line, origin: ScriptOrigin(name: "t")) == .finished, "\(line): \(sink.standardError)")
         }
         let bytes = try #require(session.trace).json(generator: "test")
-        let object = try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any]
-        return (session, try #require(object), bytes)
+        let imported = try PerfettoImport(Data(bytes))
+        expectReadsRight(imported)
+        return (session, imported, bytes)
     }
 
-    func events(_ json: [String: Any]) -> [[String: Any]] { json["traceEvents"] as? [[String: Any]] ?? [] }
+    /// What every trace must be in Perfetto: imported without an error, the main thread marked as
+    /// the process's, no staircase of zero-length slices, and each item of the main thread inside
+    /// its run-loop iteration.
+    func expectReadsRight(_ trace: PerfettoImport, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+        #expect(trace.importErrors.isEmpty, "\(trace.importErrors.prefix(5))", sourceLocation: sourceLocation)
+        #expect(trace.processNames[1] == "debugsh simulated device", sourceLocation: sourceLocation)
+        #expect(trace.mainThreadName(pid: 1) == "Main thread", sourceLocation: sourceLocation)
+        #expect(
+            trace.zeroLengthStaircases.isEmpty, "\(trace.zeroLengthStaircases.prefix(5))",
+            sourceLocation: sourceLocation)
+        for slice in trace.slices(onThread: "Main thread") where slice.name != "run loop iteration" {
+            let iteration = slice.parent.map { trace.slices[$0] }
+            // An item of no length at its iteration's very end stands beside it: a viewer closes a
+            // slice where the next begins.
+            let besideTheEnd = slice.dur == 0 && slice.parent == nil
+            #expect(
+                iteration?.name == "run loop iteration" || besideTheEnd, "\(slice) is not in its iteration",
+                sourceLocation: sourceLocation)
+            if let iteration {
+                #expect(
+                    iteration.args["iteration"] as? Int == slice.args["iteration"] as? Int
+                        || slice.args["iteration"] == nil, "\(slice) in \(iteration)", sourceLocation: sourceLocation)
+            }
+        }
+        #expect(
+            !trace.counters.contains { $0.track.hasSuffix(" value") }, "a counter named '… value'",
+            sourceLocation: sourceLocation)
+    }
 
     func metric(_ session: Session, _ name: String) -> Int64 {
         if case .integer(let v) = session.metricValueOrNone(name) { return v }
@@ -43,13 +83,12 @@ import Testing
     }
 
     @Test func presentsAndHitchesMatchTheMetrics() throws {
-        let (session, json, _) = try traced()
-        let all = events(json)
-        let presents = all.filter { $0["name"] as? String == "present" && $0["ph"] as? String == "i" }
+        let (session, trace, _) = try traced()
+        let presents = trace.slices(onThread: "Display").filter { $0.name == "present" }
         #expect(presents.count == Int(metric(session, "render.presents")))
         #expect(presents.count > 50)
         // R4: one hitch slice per hitch the meter counted, with the same causes.
-        let hitches = all.filter { $0["tid"] as? Int == Int(TraceTimeline.hitchTrack) && $0["ph"] as? String == "X" }
+        let hitches = trace.slices(onThread: "Hitches")
         #expect(hitches.count == Int(metric(session, "fps.hitches")))
         let sink = MemorySink()
         let probe = try Session(tools: BuiltInTools.all, options: SessionOptions(json: true), sink: sink)
@@ -63,85 +102,117 @@ import Testing
             return "\(present) \(cause)"
         }.sorted()
         let fromTrace = hitches.compactMap { h -> String? in
-            let args = h["args"] as? [String: Any]
-            guard let present = args?["present_ns"] as? Int, let cause = args?["cause"] as? String else { return nil }
+            guard let present = h.args["present_ns"] as? Int, let cause = h.args["cause"] as? String else { return nil }
             return "\(present) \(cause)"
         }.sorted()
         #expect(!fromTrace.isEmpty)
         #expect(fromTrace == fromMeter)
         #expect(Set(fromTrace.map { $0.split(separator: " ")[1] }).count >= 2, "more than one cause: \(fromTrace)")
+        // A present stands at its vsync: the two are one instant, with the vsync's index.
+        for present in presents.prefix(20) {
+            #expect(present.args["vsync"] as? Int ?? -1 >= 0, "\(present)")
+            #expect(!trace.slices(onThread: "Display").contains { $0.name == "vsync" && $0.ts == present.ts })
+        }
     }
 
     @Test func callbacksPerTimerMatchItsFires() throws {
-        let (session, json, _) = try traced()
-        let all = events(json)
+        let (session, trace, _) = try traced()
         for name in ["poll", "late", "bg", "mq", "link", "once"] {
-            let slices = all.filter {
-                $0["name"] as? String == name && $0["ph"] as? String == "X"
-                    && ($0["args"] as? [String: Any])?["timer"] != nil
-            }
+            let slices = trace.slices.filter { $0.name == name && $0.args["timer"] != nil }
             let fires = metric(session, "timer.\(name).fires")
             #expect(fires > 0, "\(name)")
             #expect(slices.count == Int(fires), "\(name): \(slices.count) slices, \(fires) fires")
         }
         // The background timer's handlers are on its own queue's track, the others on the main thread.
-        let bg = all.filter { $0["name"] as? String == "bg" && $0["ph"] as? String == "X" }
-        #expect(Set(bg.compactMap { $0["tid"] as? Int }).count == 1)
-        #expect(bg.first?["tid"] as? Int != Int(TraceTimeline.mainTrack))
+        let bg = trace.slices.filter { $0.name == "bg" }
+        #expect(Set(bg.map(\.tid)).count == 1)
+        #expect(trace.threadNames[1]?[bg.first?.tid ?? 0] == "Queue bg")
         // Tool events are instants with their fields as arguments.
-        let settled = all.filter { $0["name"] as? String == "layout.settled" }
+        let settled = trace.slices.filter { $0.name == "layout.settled" }
         #expect(settled.count == 1)
-        #expect((settled.first?["args"] as? [String: Any])?["message"] as? String != nil)
+        #expect(settled.first?.args["message"] as? String != nil)
     }
 
-    /// Slices on one track never overlap (they may nest: an iteration encloses its items), and
-    /// every event has the fields its phase needs.
-    @Test func slicesNestAndEventsAreComplete() throws {
-        let (_, json, _) = try traced()
-        let all = events(json)
-        var byTrack: [String: [(Double, Double)]] = [:]
-        for e in all {
-            let ph = try #require(e["ph"] as? String)
-            #expect(e["name"] is String, "\(e)")
-            #expect(e["pid"] is Int, "\(e)")
-            switch ph {
-            case "X":
-                let ts = try #require(e["ts"] as? Double ?? (e["ts"] as? Int).map(Double.init), "\(e)")
-                let dur = try #require(e["dur"] as? Double ?? (e["dur"] as? Int).map(Double.init), "\(e)")
-                #expect(dur >= 0 && e["tid"] is Int && e["cat"] is String && e["args"] is [String: Any], "\(e)")
-                byTrack["\(e["pid"]!)/\(e["tid"]!)", default: []].append((ts, ts + dur))
-            case "i":
-                #expect(e["ts"] != nil && e["s"] as? String == "t" && e["tid"] is Int, "\(e)")
-            case "C":
-                let args = try #require(e["args"] as? [String: Any], "\(e)")
-                #expect(e["ts"] != nil && args["value"] != nil, "\(e)")
-            case "M":
-                #expect((e["args"] as? [String: Any])?.isEmpty == false, "\(e)")
-            default:
-                Issue.record("unexpected phase \(ph)")
-            }
-        }
-        #expect(json["displayTimeUnit"] as? String == "ms")
-        for (track, slices) in byTrack {
-            // Sorted by start, longest first: each slice must end before the next starts or
-            // contain it.
-            var stack: [Double] = []
-            for (start, end) in slices.sorted(by: { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 > $1.1 }) {
-                while let top = stack.last, top <= start { stack.removeLast() }
-                if let top = stack.last { #expect(end <= top, "track \(track): [\(start), \(end)) overlaps") }
-                stack.append(end)
-            }
-        }
-        let named = Set(
-            all.filter { $0["name"] as? String == "thread_name" }.compactMap { e in
-                (e["args"] as? [String: Any])?["name"] as? String
-            })
+    /// The tracks and counters are named as Perfetto shows them, without a `value` series.
+    @Test func tracksAndCountersAreNamed() throws {
+        let (_, trace, _) = try traced()
+        let named = Set(trace.threadNames[1, default: [:]].values)
         for track in ["Main thread", "Render server", "Display", "Hitches", "Run loop mode", "Tool events", "Queue bg"]
         {
             #expect(named.contains(track), "\(track) in \(named)")
         }
-        let counters = Set(all.filter { $0["ph"] as? String == "C" }.compactMap { $0["name"] as? String })
-        #expect(counters == ["Presented FPS", "Main thread busy", "fps: label reading"])
+        #expect(Set(trace.counters.map(\.track)) == ["Presented FPS", "Main thread busy", "fps: label reading"])
+        // A counters-only trace names its process too.
+        let (_, counters, _) = try traced(["trace start --categories counters", "animate 1s", "run 2s"])
+        #expect(counters.processNames[1] == "debugsh simulated device")
+    }
+
+    /// An iteration that starts and ends with its only item encloses it: it is written first.
+    @Test func anIterationEnclosesItsOnlyItem() throws {
+        let (_, trace, bytes) = try traced(["trace start --categories main", "stall 150ms", "run 200ms"])
+        let stall = try #require(trace.slices.first { $0.name == "stall 150ms" })
+        let iteration = try #require(stall.parent.map { trace.slices[$0] })
+        #expect(iteration.name == "run loop iteration" && iteration.ts == stall.ts && iteration.dur == stall.dur)
+        let text = String(decoding: bytes, as: UTF8.self)
+        let iterationAt = try #require(text.range(of: "\"run loop iteration\""))
+        let stallAt = try #require(text.range(of: "\"stall 150ms\""))
+        #expect(iterationAt.lowerBound < stallAt.lowerBound)
+    }
+
+    /// Zero-cost callbacks of one instant are one slice naming them, not a staircase.
+    @Test func zeroCostCallbacksOfOneInstantAreOneSlice() throws {
+        let (_, trace, _) = try traced([
+            "trace start --categories main", "fps start", "timer displaylink a", "timer displaylink b", "animate 100ms",
+            "run 100ms",
+        ])
+        let merged = trace.slices.filter { $0.name.hasSuffix("zero-cost items") }
+        #expect(!merged.isEmpty)
+        let first = try #require(merged.first)
+        #expect(first.dur == 0)
+        let items = try #require(first.args["items"] as? [String])
+        #expect(items.count == first.args["count"] as? Int && items.count >= 3 && items.contains("a"), "\(items)")
+    }
+
+    @Test func theMixedScenarioReadsRight() throws {
+        let (_, trace, _) = try traced(TraceTests.mixed)
+        // Two resets: one process, the simulations one after another on one axis.
+        #expect(Set(trace.slices.map(\.pid)) == [1])
+        let resets = trace.slices.filter { $0.name == "reset" }
+        #expect(resets.isEmpty, "reset markers are process instants, not a thread's slices")
+        let ticks = trace.slices.filter { $0.name == "tick" }
+        let again = trace.slices.filter { $0.name == "again" }
+        let lastTick = try #require(ticks.map(\.end).max())
+        let firstAgain = try #require(again.map(\.ts).min())
+        #expect(lastTick <= 1_500_000_000 && firstAgain >= 2_500_000_000, "\(lastTick) \(firstAgain)")
+        #expect(trace.slices.contains { $0.name == "stall 200ms" } && trace.slices.contains { $0.name == "stall 60ms" })
+        let stall60 = try #require(trace.slices.first { $0.name == "stall 60ms" })
+        #expect(stall60.ts == 1_500_000_000, "the second simulation starts where the first stopped")
+        #expect(trace.slices(onThread: "Run loop mode").contains { $0.name == "tracking" })
+        #expect(trace.slices(onThread: "Queue sync").count > 10)
+    }
+
+    /// Counters hold their value from their time to the next: each second's value is written at
+    /// the second's start.
+    @Test func countersAreAtTheirInstants() throws {
+        let (_, trace, _) = try traced([
+            "trace start --categories counters", "after 500ms stall 300ms", "animate 2s", "run 4s",
+        ])
+        let busy = trace.counters.filter { $0.track == "Main thread busy" }.map { ($0.ts, $0.value) }
+        #expect(busy.first?.0 == 0 && busy.first.map { $0.1 >= 0.3 } == true, "\(busy)")
+        #expect(busy.contains { $0.0 == 1_000_000_000 && $0.1 == 0 }, "the stall's second alone: \(busy)")
+        let presented = trace.counters.filter { $0.track == "Presented FPS" }.map { ($0.ts, $0.value) }
+        // The first second's frames are its value from t = 0, not a climb from 1.
+        #expect(presented.first?.0 == 0 && presented.first.map { $0.1 > 20 } == true, "\(presented)")
+        #expect(presented.last?.1 == 0, "idle after the animation: \(presented)")
+    }
+
+    /// Idle time is one span with its vsync count, and costs nothing.
+    @Test func idleIsOneSpan() throws {
+        let (_, trace, _) = try traced(["trace start", "stall 10ms", "run 1000000s"])
+        let display = trace.slices(onThread: "Display")
+        let idle = try #require(display.first { $0.name == "idle" })
+        #expect(idle.args["vsyncs"] as? Int == 60_000_000)
+        #expect(trace.slices.count < 20, "\(trace.slices.count) slices")
     }
 
     @Test func theSameScenarioGivesTheSameBytes() throws {
@@ -160,14 +231,32 @@ import Testing
             "\(text)")
     }
 
-    /// A reset starts a new process in the trace; the limit drops the oldest and says so once.
-    @Test func resetsAndTheLimit() throws {
-        let (_, json, _) = try traced(["trace start", "stall 10ms", "run 20ms", "reset", "stall 5ms", "run 20ms"])
-        let processes = Set(events(json).compactMap { $0["pid"] as? Int })
-        #expect(processes == [1, 2])
+    /// A full trace keeps its first events by default, stops recording and says where it ends.
+    @Test func aFullTraceKeepsItsFirstEvents() throws {
         let sink = MemorySink()
         let session = try Session(tools: BuiltInTools.all, options: SessionOptions(), sink: sink)
-        for line in ["trace start --limit 100 --categories display", "run 5s", "run 1s"] {
+        for line in ["trace start --limit 100 --categories display", "animate 10s", "run 5s", "run 1s"] {
+            _ = session.runScript(line, origin: ScriptOrigin(name: "t"))
+        }
+        let trace = try #require(session.trace)
+        let at = try #require(trace.limitReachedAt)
+        #expect(
+            sink.standardError
+                == "warning: trace: 100 events reached at \(at): the trace ends there ('trace start --limit <n>' keeps more, '--keep last' the newest)\n"
+        )
+        #expect(trace.kept == 100 && trace.dropped == 0 && !trace.isRecording)
+        let imported = try PerfettoImport(Data(trace.json(generator: "t")))
+        expectReadsRight(imported)
+        #expect(imported.slices.allSatisfy { $0.ts <= at.nanoseconds }, "nothing after the end")
+        #expect(imported.otherData["window_end_ns"] as? Int == Int(at.nanoseconds))
+    }
+
+    /// With `--keep last` the oldest are dropped and the window starts after them: nothing from
+    /// before it stretches the axis.
+    @Test func aRingKeepsTheNewestInAConsistentWindow() throws {
+        let sink = MemorySink()
+        let session = try Session(tools: BuiltInTools.all, options: SessionOptions(), sink: sink)
+        for line in ["trace start --limit 100 --keep last", "animate 10s", "after 2s scroll 1s", "run 5s"] {
             _ = session.runScript(line, origin: ScriptOrigin(name: "t"))
         }
         #expect(
@@ -175,11 +264,12 @@ import Testing
                 == "warning: trace: 100 events reached: the oldest are dropped from now on ('trace start --limit <n>' keeps more)\n"
         )
         let trace = try #require(session.trace)
-        // Idle, the display track has the vsyncs alone: 0…359 in 6 s, the last 100 kept.
-        #expect(trace.kept == 100 && trace.recorded == 360 && trace.dropped == 260)
-        let parsed = try JSONSerialization.jsonObject(with: Data(trace.json(generator: "t"))) as? [String: Any]
-        let vsyncs = events(parsed ?? [:]).filter { $0["name"] as? String == "vsync" }
-        #expect(vsyncs.count == 100)
-        #expect((vsyncs.first?["args"] as? [String: Any])?["index"] as? Int == 260)
+        #expect(trace.kept == 100 && trace.dropped > 0)
+        let imported = try PerfettoImport(Data(trace.json(generator: "t")))
+        expectReadsRight(imported)
+        let windowStart = try #require(imported.otherData["window_start_ns"] as? Int)
+        #expect(windowStart > 4_000_000_000)
+        #expect(imported.slices.allSatisfy { $0.ts >= windowStart }, "everything inside the window")
+        #expect(imported.counters.allSatisfy { $0.ts >= windowStart })
     }
 }

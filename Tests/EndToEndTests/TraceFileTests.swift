@@ -23,14 +23,53 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("f.json").path))
     }
 
+    /// A trace that could not be written fails before the run, not after it.
     @Test func anUnwritableTraceIsAnError() throws {
-        let r = try Binary.run(["--no-rc", "--trace", "/nonexistent/t.json", "-c", "run 10ms"])
-        #expect(r.status == 1)
-        #expect(r.stderr == "debugsh: --trace: cannot write '/nonexistent/t.json': No such file or directory\n")
+        let r = try Binary.run(["--no-rc", "--trace", "/nonexistent/t.json", "-c", "echo ran"])
+        #expect(r.status == 2 && r.stdout == "")
+        #expect(
+            r.stderr
+                == "debugsh: --trace: cannot write '/nonexistent/t.json': the folder '/nonexistent' does not exist\n")
+        let svg = try Binary.run(["--no-rc", "--trace", "out.svg", "-c", "echo ran"])
+        #expect(svg.status == 2 && svg.stdout == "")
+        #expect(
+            svg.stderr
+                == "debugsh: --trace: 'out.svg' is not a .json file: a trace is Chrome trace JSON (e.g. timeline.json)\n"
+        )
         let dir = try Binary.folder([:])
         defer { try? FileManager.default.removeItem(at: dir) }
         let folder = try Binary.run(["--no-rc", "-c", "trace start", "-c", "trace save ."], directory: dir)
         #expect(folder.status == 1)
-        #expect(folder.stderr == "<command-line>:2: error: cannot write '.': not a regular file\n")
+        #expect(
+            folder.stderr
+                == "<command-line>:2: error: '.' is not a .json file: a trace is Chrome trace JSON (e.g. timeline.json)\n"
+        )
+        let directory = try Binary.run(["--no-rc", "-c", "trace start", "-c", "trace save d.json"], directory: dir)
+        #expect(directory.status == 0, "\(directory)")
+    }
+
+    /// The trace's options on the command line, checked before anything runs.
+    @Test func theTraceOptions() throws {
+        let dir = try Binary.folder(["s.dsh": "stall 20ms\nanimate 1s\nrun 1s\n"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try Binary.run(
+            ["--no-rc", "--trace", "t.json", "--trace-categories", "main", "--trace-limit", "50", "s.dsh"],
+            directory: dir)
+        #expect(r.status == 0, "\(r)")
+        let data = try Data(contentsOf: dir.appendingPathComponent("t.json"))
+        let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let other = try #require(json["otherData"] as? [String: Any])
+        #expect(other["categories"] as? [String] == ["main"] && other["limit"] as? Int == 50)
+        #expect(other["keep"] as? String == "first")
+        let bad = try Binary.run(["--no-rc", "--trace", "t.json", "--trace-categories", "mian", "-c", "echo ran"])
+        #expect(bad.status == 2 && bad.stdout == "")
+        #expect(
+            bad.stderr
+                == "debugsh: --trace: unknown trace category 'mian' (categories: display, main, render, queues, modes, counters, tools); did you mean 'main'?\n"
+        )
+        let keep = try Binary.run(["--no-rc", "--trace", "t.json", "--trace-keep", "oldest", "-c", "echo ran"])
+        #expect(keep.stderr == "debugsh: --trace: --trace-keep: 'oldest' is not one of first, last\n")
+        let alone = try Binary.run(["--no-rc", "--trace-limit", "5", "-c", "echo ran"])
+        #expect(alone.status == 2 && alone.stderr == "debugsh: --trace-limit needs --trace <file.json>\n")
     }
 }

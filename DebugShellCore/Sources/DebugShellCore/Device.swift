@@ -409,7 +409,11 @@ public enum DeviceObservation: Sendable {
     /// firing. An observer that keeps history can hold the plain ones as counts: the n-th
     /// on-grid firing after a known one is at a known grid point. Published as `.timerFired`.
     @inlinable public static var timerFiredOffGrid: ObservationKinds { ObservationKinds(rawValue: 1 << 8) }
-    @inlinable public static var all: ObservationKinds { ObservationKinds(rawValue: 0x1FF) }
+    /// Only the vsyncs the device processes for its own sake — a display link's slot, an
+    /// animation tick, a frame in the render pipeline — published as `.vsync`. Unlike
+    /// ``vsync``, asking for them keeps idle time free: an idle stretch has none.
+    @inlinable public static var activeVsync: ObservationKinds { ObservationKinds(rawValue: 1 << 9) }
+    @inlinable public static var all: ObservationKinds { ObservationKinds(rawValue: 0x3FF) }
 }
 
 /// Something that watches the device.

@@ -9,8 +9,12 @@ struct TraceCommand: BuiltInCommand {
         abstract: "What to record, comma-separated: display, main, render, queues, modes, counters, tools.",
         defaultText: "all")
     static let limit = OptionSpec.integer(
-        "limit", in: 1...100_000_000, abstract: "The most events kept; beyond it the oldest are dropped.",
-        default: Int64(TraceRecorder.defaultLimit))
+        "limit", in: 1...100_000_000, abstract: "The most events kept.", default: Int64(TraceRecorder.defaultLimit))
+    static let keep = OptionSpec.choice(
+        "keep",
+        abstract:
+            "Which events a full trace keeps: first (then recording stops, and costs nothing more) or last (the oldest are dropped).",
+        default: TraceKeep.first)
     static let file = ArgumentSpec.path("file", abstract: "The file, e.g. timeline.json.")
 
     enum Verb: String, BuiltInVerbs {
@@ -25,10 +29,7 @@ struct TraceCommand: BuiltInCommand {
             case .start:
                 return VerbSpec(
                     "start", abstract: "Start recording from now.",
-                    options: [
-                        TraceCommand.categories,
-                        TraceCommand.limit,
-                    ],
+                    options: [TraceCommand.categories, TraceCommand.limit, TraceCommand.keep],
                     examples: [
                         Example(
                             """
@@ -38,9 +39,21 @@ struct TraceCommand: BuiltInCommand {
                             > trace
                             trace: recording since 0s
                             categories: display, main
-                            events: 4 kept of 4 recorded (limit 1000000, oldest dropped beyond it)
+                            events: 3 (limit 1000000, the first kept)
                             memory: 3072 KiB
-                            """)
+                            """),
+                        Example(
+                            """
+                            > trace start --limit 5 --keep first
+                            > animate 1s
+                            > run 1s
+                            warning: trace: 5 events reached at 33.333333ms: the trace ends there ('trace start --limit <n>' keeps more, '--keep last' the newest)
+                            > trace
+                            trace: full at 33.333333ms (recording since 0s)
+                            categories: display, main, render, queues, modes, counters, tools
+                            events: 8 (limit 5 reached at 33.333333ms: the first kept, and what was open then)
+                            memory: 1010 bytes
+                            """),
                     ])
             case .stop:
                 return VerbSpec("stop", abstract: "Stop recording; the events stay to be saved.")
@@ -54,50 +67,37 @@ struct TraceCommand: BuiltInCommand {
     }
 
     static let spec = CommandSpec(
-        "trace", abstract: "Record the simulated timeline as a Chrome trace for Perfetto's UI or chrome://tracing.",
+        "trace", abstract: "Record the simulated timeline as a Chrome trace for Perfetto's UI.",
         discussion:
-            "Tracks: the display (vsyncs, presents, hitches with their cause), the main thread (run-loop iterations and each item by name: timer and display-link callbacks, blocks, stalls, commits), the render server, each background queue, run-loop modes, counters (presented FPS, main-thread busy, tools' own such as the FPS label's reading) and every tool event. A trace keeps its newest events up to its limit and drops the oldest beyond it. docs/Trace.md says how to open one.",
+            "Tracks: the display (the vsyncs the device processed, presents, idle stretches with their vsync count, hitches with their cause), the main thread (run-loop iterations enclosing each item by name: timer and display-link callbacks, blocks, stalls, commits), the render server, each background queue, run-loop modes, counters (presented FPS and main-thread busy per second, tools' own such as the FPS label's reading) and every tool event. A trace keeps at most its limit of events: the first by default, then it stops recording; with --keep last, the newest. After a reset the trace's time goes on where the previous simulation stopped. docs/Trace.md says how to open one.",
         verbs: Verb.declarations, defaultVerb: Verb.show.rawValue)
 
     static func run(_ call: BuiltInCall, in session: Session) throws -> CommandOutput {
         switch try call.verb(Verb.self) {
         case .start:
-            var chosen = TraceCategories.all
-            if let words = call[categories] {
-                chosen = []
-                for word in words.split(separator: ",", omittingEmptySubsequences: false).map(String.init) {
-                    guard let found = TraceCategories.names.first(where: { $0.0 == word }) else {
-                        var message = "unknown trace category '\(word)' (categories: "
-                        message += TraceCategories.names.map(\.0).joined(separator: ", ") + ")"
-                        if let guess = Suggest.closest(to: word, in: TraceCategories.names.map(\.0)) {
-                            message += "; did you mean '\(guess)'?"
-                        }
-                        throw CommandError(message)
-                    }
-                    chosen.insert(found.1)
-                }
-            }
+            let chosen = try call[categories].map(TraceCategories.parse) ?? .all
             let limit = Int(call[limit])
-            try session.startTrace(categories: chosen, limit: limit)
+            let keep = call[Self.keep]
+            try session.startTrace(categories: chosen, limit: limit, keep: keep)
             let from = session.engine.now
             return CommandOutput(
                 json: .fields([
                     "categories": .array(chosen.words.map { .string($0) }), "limit": .int(Int64(limit)),
-                    "from_ns": .int(from.nanoseconds),
+                    "keep": .string(keep.rawValue), "from_ns": .int(from.nanoseconds),
                 ]))
         case .stop:
-            guard let trace = session.tracing.recorder, trace.isRecording else {
+            guard let trace = session.tracing.recorder, !trace.isStopped else {
                 throw CommandError("no trace is recording")
             }
             trace.stop()
             return CommandOutput(
-                text: "trace stopped: \(trace.kept) events (save it with 'trace save <file.json>')",
+                text: "trace stopped: \(events(trace.kept)) (save it with 'trace save <file.json>')",
                 json: .fields(["events": .int(Int64(trace.kept)), "dropped": .int(trace.dropped)]))
         case .save:
             let path = call[file]
             let count = try session.saveTrace(to: path)
             return CommandOutput(
-                text: "saved \(count) trace events to \(path)",
+                text: "saved \(events(count)) to \(path)",
                 json: .fields(["file": .string(path), "events": .int(Int64(count))]))
         case .show:
             guard let trace = session.tracing.recorder else {
@@ -105,23 +105,62 @@ struct TraceCommand: BuiltInCommand {
                     text: "no trace ('trace start' records the simulated timeline)",
                     json: .fields(["state": .string("none")]))
             }
-            let state = trace.isRecording ? "recording since \(trace.startedAt)" : "stopped"
+            let state: String
+            if let full = trace.limitReachedAt, trace.keep == .first {
+                state = "full at \(full) (recording since \(trace.startedAt))"
+            } else if trace.isRecording {
+                state = "recording since \(trace.startedAt)"
+            } else {
+                state = "stopped"
+            }
+            let count: String
+            switch trace.keep {
+            case .first:
+                if let full = trace.limitReachedAt {
+                    count =
+                        "\(trace.kept) (limit \(trace.limit) reached at \(full): the first kept, and what was open then)"
+                } else {
+                    count = "\(trace.kept) (limit \(trace.limit), the first kept)"
+                }
+            case .last:
+                count = "\(trace.kept) kept of \(trace.recorded) recorded (limit \(trace.limit), the newest kept)"
+            }
+            let memory = trace.memoryBytes
             var lines = [
                 "trace: \(state)",
                 "categories: \(trace.categories.words.joined(separator: ", "))",
-                "events: \(trace.kept) kept of \(trace.recorded) recorded (limit \(trace.limit), oldest dropped beyond it)",
-                "memory: \(trace.memoryBytes / 1024) KiB",
+                "events: \(count)",
+                "memory: \(memory < 1024 ? "\(memory) bytes" : "\(memory / 1024) KiB")",
             ]
-            if trace.dropped > 0 { lines.append("dropped: \(trace.dropped) oldest events") }
+            if trace.dropped > 0 {
+                lines.append(
+                    "dropped: the oldest \(events(Int(trace.dropped))); the trace starts at \(trace.window.from)")
+            }
             return CommandOutput(
                 text: lines.joined(separator: "\n"),
                 json: .fields([
-                    "state": .string(trace.isRecording ? "recording" : "stopped"),
+                    "state": .string(trace.isRecording ? "recording" : trace.limitReached ? "full" : "stopped"),
                     "categories": .array(trace.categories.words.map { .string($0) }),
                     "kept": .int(Int64(trace.kept)), "recorded": .int(trace.recorded), "dropped": .int(trace.dropped),
-                    "limit": .int(Int64(trace.limit)), "memory_bytes": .int(Int64(trace.memoryBytes)),
+                    "limit": .int(Int64(trace.limit)), "keep": .string(trace.keep.rawValue),
+                    "memory_bytes": .int(Int64(trace.memoryBytes)),
                 ]))
         }
+    }
+
+    /// `1 event`, `3 events`.
+    static func events(_ n: Int) -> String { n == 1 ? "1 event" : "\(n) events" }
+}
+
+/// A trace file's path: it must end in `.json` (the trace is Chrome trace JSON), and its folder
+/// must exist — checked before anything runs, so that a run is not lost to a bad path at its end.
+func checkTracePath(_ path: String) throws(CommandError) {
+    guard path.hasSuffix(".json") else {
+        throw CommandError("'\(path)' is not a .json file: a trace is Chrome trace JSON (e.g. timeline.json)")
+    }
+    let folder = FileIO.directory(of: path)
+    guard FileIO.isDirectory(folder) else {
+        throw CommandError("cannot write '\(path)': the folder '\(folder)' does not exist")
     }
 }
 
@@ -132,16 +171,33 @@ extension Session {
     /// Starts recording a trace of the simulation from now (`trace start`, `--trace`).
     ///
     /// - Throws: when one is already recording.
-    public func startTrace(categories: TraceCategories = .all, limit: Int = TraceRecorder.defaultLimit)
-        throws(CommandError)
-    {
+    public func startTrace(
+        categories: TraceCategories = .all, limit: Int = TraceRecorder.defaultLimit, keep: TraceKeep = .first
+    ) throws(CommandError) {
         if let trace = tracing.recorder, trace.isRecording {
-            throw CommandError("a trace is already recording (\(trace.kept) events); 'trace stop' first")
+            throw CommandError(
+                "a trace is already recording (\(TraceCommand.events(trace.kept))); 'trace stop' first")
         }
-        let recorder = TraceRecorder(categories: categories, limit: limit, at: engine.now)
+        let recorder = TraceRecorder(categories: categories, limit: limit, keep: keep, at: engine.now)
         recorder.attach(engine)
         tracing = TraceSession(recorder: recorder, limitReported: false)
         output.trace = recorder
+    }
+
+    /// Starts the trace the command line asks for (`--trace`, `--trace-categories`,
+    /// `--trace-limit`, `--trace-keep`), checking its file's path now: a bad one fails before the
+    /// run, not after it.
+    public func startTrace(file: String, categories: String?, limit: Int?, keep: String?) throws(CommandError) {
+        try checkTracePath(file)
+        let chosen = try categories.map(TraceCategories.parse) ?? .all
+        let limit = limit ?? TraceRecorder.defaultLimit
+        guard (1...100_000_000).contains(limit) else {
+            throw CommandError("--trace-limit: '\(limit)' is outside 1…100000000")
+        }
+        guard let keep = TraceKeep(rawValue: keep ?? TraceKeep.first.rawValue) else {
+            throw CommandError("--trace-keep: '\(keep ?? "")' is not one of first, last")
+        }
+        try startTrace(categories: chosen, limit: limit, keep: keep)
     }
 
     /// Writes the trace to `path` atomically.
@@ -150,6 +206,7 @@ extension Session {
     @discardableResult
     public func saveTrace(to path: String) throws(CommandError) -> Int {
         guard let trace = tracing.recorder else { throw CommandError("no trace to save: 'trace start' records one") }
+        try checkTracePath(path)
         do {
             let file = try FileIO.AtomicFile(path)
             try trace.encode(generator: "debugsh \(DebugShellVersion.text)") { bytes throws(FileIO.Failure) in
@@ -168,8 +225,15 @@ extension Session {
     func reportTraceLimit() {
         guard let trace = tracing.recorder, trace.limitReached, !tracing.limitReported else { return }
         tracing.limitReported = true
-        output.notice(
-            "warning: trace: \(trace.limit) events reached: the oldest are dropped from now on ('trace start --limit <n>' keeps more)"
-        )
+        let at = trace.limitReachedAt ?? engine.now
+        if trace.keep == .first {
+            output.notice(
+                "warning: trace: \(TraceCommand.events(trace.limit)) reached at \(at): the trace ends there ('trace start --limit <n>' keeps more, '--keep last' the newest)"
+            )
+        } else {
+            output.notice(
+                "warning: trace: \(TraceCommand.events(trace.limit)) reached: the oldest are dropped from now on ('trace start --limit <n>' keeps more)"
+            )
+        }
     }
 }
