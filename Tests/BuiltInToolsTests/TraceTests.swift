@@ -206,6 +206,16 @@ import Testing
         #expect(presented.last?.1 == 0, "idle after the animation: \(presented)")
     }
 
+    /// Recording a trace changes nothing the simulation does: `run until` checks its condition
+    /// after the same instants, traced or not (asking for every vsync once added instants).
+    @Test func aTraceDoesNotChangeTheSimulation() throws {
+        let script = "every 1s echo tick\nrun until clock.now >= 1500ms\nget clock.now\n"
+        let plain = try Transcript.run(script, tools: BuiltInTools.all)
+        let traced = try Transcript.run("trace start\n" + script, tools: BuiltInTools.all)
+        #expect(plain.stdout == "tick\ntick\nclock.now = 2s\n")
+        #expect(traced.stdout == plain.stdout)
+    }
+
     /// Idle time is one span with its vsync count, and costs nothing.
     @Test func idleIsOneSpan() throws {
         let (_, trace, _) = try traced(["trace start", "stall 10ms", "run 1000000s"])
