@@ -26,25 +26,27 @@ import Testing
             run.output("fps plot --width 48 --height 8") == """
                 fps plot: 0s to 2.3s at 60 Hz
                 frame time per present (ms)
-                    83.3 ┤
-                    66.7 ┤                     ██
-                      50 ┤                     ██
-                    33.3 ┤╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌██╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌
-                    16.7 ┤██████████████████████████████████████
-                       0 ┼──────────────────────────────────────
-                   hitch │                     cc
+                     100 ┤
+                         │                    ▅▅
+                      50 ┤╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌██╌╌╌╌╌╌╌╌╌╌╌╌╌ 2×
+                         │▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅██▅▅▅▅▅▅▅▅▅▅▅▅▅ 1×
+                       0 ┼───────────────────────────────────
+                   hitch │                    cc
                 fps per window: the label's reading, the frames…
-                      60 ┤──────────────────────────────────
-                      30 ┤
+                      60 ┤═══════════════════════════════
+                      40 ┤
+                      20 ┤
                        0 ┤
-                tracking │                     ░░░░░░░░░
-                         └┬───────────────┬────────────────┬────
-                          0s              1s               2s
-                                         time (s)
+                tracking │                   ░░░░░░░░░
+                         └┬──────────────┬──────────────┬────
+                          0s             1s             2s
+                                       time (s)
                 █ on time  c commit hitch  r render hitch
                 b commit and render hitch  ╌ 1× budget 16.667ms
-                ╌ 2× budget 33.333ms  ━ FPS label's reading
-                ─ frames presented per second  ░ tracking
+                ╌ 2× budget 33.333ms
+                ─ frames presented per second
+                ━ FPS label's reading  ═ reading = presented
+                ░ tracking
                 133 presents, 132 frame times, 1 hitch (commit
                 1, render 0, both 0), 2 windows, from 0s to 2.3s
 
@@ -180,9 +182,13 @@ import Testing
         let run = try meterSession("fps start\nrun 3100ms")
         let text = run.output("fps plot --width 100 --height 6")
         #expect(text.contains("\n3 presents, 0 frame times, 0 hitches (commit 0, render 0, both 0), 3 windows"))
-        // The label's reading at the top, the frames presented at the bottom.
-        #expect(text.contains("\n   60 ┤" + String(repeating: "━", count: 90) + "\n"), "\(text)")
-        #expect(text.contains("\n    0 ┤" + String(repeating: "─", count: 90) + "\n"), "\(text)")
+        // The label's reading above, the frames presented at the bottom. Three rows of 1-2-5
+        // ticks are 0, 50 and 100: the row the reading is drawn on stands for 50 and is left
+        // unlabelled rather than labelled 50 beside a 60.
+        #expect(text.contains("\n  100 ┤\n      │" + String(repeating: "━", count: 88) + "\n"), "\(text)")
+        #expect(text.contains("\n    0 ┤" + String(repeating: "─", count: 88) + "\n"), "\(text)")
+        // The frame-time panel says why it is empty.
+        #expect(text.contains("no frame time from 0s to 3.1s: nothing animated (A2)"), "\(text)")
     }
 
     /// A stopped meter still plots what it kept, up to its stop.

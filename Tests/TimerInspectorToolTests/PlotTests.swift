@@ -28,17 +28,17 @@ import TimerInspectorTool
             d.run("timer plot a --width 50 --height 8") == """
                 timer plot: a, 0s to 1.25s
                 lateness (ms): how long after its scheduled time …
+                    │
                 300 ┤
-                    │                         m
+                    │                      m
                 200 ┤
                     │
-                    │              b
-                100 ┤
+                    │            b
                     │
-                  0 ┤╌╌╌c╌╌╌c╌╌c╌╌╌╌╌╌╌╌╌╌c╌╌╌╌╌╌╌╌╌╌╌╌╌╌c╌╌·╌╌╌c╌
-                    └┬─────────────────┬─────────────────┬────────
-                     0s                0.5s              1s
-                                  scheduled time (s)
+                  0 ┤╌╌╌c╌╌c╌╌c╌╌╌╌╌╌╌╌╌c╌╌╌╌╌╌╌╌╌╌╌╌c╌╌·╌╌c╌ late
+                    └┬───────────────┬───────────────┬───────
+                     0s              0.5s            1s
+                                scheduled time (s)
                 · on time  m late: mode  b late: busy
                 c late: coalesced  ╌ late threshold 1ms
                 9 firings (firings 1–9), 8 late (mode 1, busy 1,
