@@ -165,7 +165,7 @@ extension FPSMeter {
             emptyNote:
                 "no window of the reading closed from \(from) to \(to)\n"
                 + "one closes every \(configuration.window) (F1): plot a longer span or run longer",
-            overlapLabel: "reading = presented")
+            overlapLabel: "both")
 
         var notes: [String] = []
         if frames.dropped > 0, let oldest = frames.first, from < oldest.present {

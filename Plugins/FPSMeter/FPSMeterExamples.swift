@@ -335,7 +335,7 @@ extension FPSMeterExamples {
             █ on time  c commit hitch  r render hitch
             b commit and render hitch  ╌ 1× budget 16.667ms
             ╌ 2× budget 33.333ms  ─ frames presented per second
-            ━ FPS label's reading  ═ reading = presented  ░ tracking
+            ━ FPS label's reading  ═ both  ░ tracking
             115 presents, 115 frame times, 1 hitch (commit 1, render 0,
             both 0), 3 windows, from 500ms to 2.5s
             """),

@@ -34,7 +34,7 @@ private struct SVGCanvas {
     static let tagGlyphWidth = 7.0
     /// Rule tags' font size, and the least distance between two tags' baselines.
     static let tagSize = 11.0
-    static let tagGap = 13.0
+    static let tagGap = 15.0
     /// The tag's distance from the plot's right edge (a short leader line in between).
     static let tagOffset = 8.0
 

@@ -112,7 +112,7 @@ public struct ChartPanel: Sendable {
 
     public init(
         yAxis: ChartAxis, series: [ChartSeries] = [], rules: [ChartRule] = [], weight: Int = 1, markLabel: String = "",
-        emptyNote: String = "no data in this span", overlapLabel: String = "lines coincide"
+        emptyNote: String = "no data in this span", overlapLabel: String = "lines on one row"
     ) {
         self.yAxis = yAxis
         self.series = series
