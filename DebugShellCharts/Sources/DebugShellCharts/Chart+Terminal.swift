@@ -71,7 +71,7 @@ private struct TextCanvas {
         }
         // The x range does not depend on the ticks asked for; the y scales need it for the rules.
         let range = ChartScale.x(chart.xAxis, chart: chart, target: 10)
-        // A panel of lines whose axis leaves range and ticks to the chart takes up to two rows
+        // A panel of lines whose axis leaves range and ticks to the chart takes up to three rows
         // from a panel of bars (drawn in eighths, they lose little) when that puts more of its
         // values exactly on rows: a line is only ever drawn on a row.
         for index in panels.indices
@@ -88,7 +88,7 @@ private struct TextCanvas {
                     .max(by: { rowsPerPanel[$0] < rowsPerPanel[$1] })
             else { continue }
             var best = (extra: 0, count: onRows(rowsPerPanel[index]))
-            for extra in 1...2 where rowsPerPanel[donor] - extra >= max(3, rowsPerPanel[index]) {
+            for extra in 1...3 where rowsPerPanel[donor] - extra >= max(3, rowsPerPanel[index]) {
                 let count = onRows(rowsPerPanel[index] + extra)
                 if count > best.count { best = (extra, count) }
             }
