@@ -14,6 +14,10 @@ extension FPSMeter {
     static let labelReadingColor = RGB(46, 160, 67)
     static let presentedColor = RGB(33, 113, 181)
     static let trackingColor = RGB(214, 230, 245)
+    /// The frames presented, drawn first, wide and solid; the label's reading over them, thinner
+    /// and dashed, so that each shows where the two are equal.
+    static let presentedStroke = ChartStroke(width: 5)
+    static let labelReadingStroke = ChartStroke(width: 2.5, dash: [8, 5])
 
     func plot(_ invocation: Invocation) throws(CommandError) -> CommandOutput {
         try requireStarted()
@@ -91,9 +95,8 @@ extension FPSMeter {
         from: SimTime, to: SimTime, frames timed: [FrameRecord], windows shown: [WindowRecord], spans: [TrackingSpan]
     ) -> Chart {
         func seconds(_ t: SimTime) -> Double { Double(t.nanoseconds) / 1e9 }
-        func milliseconds(_ ns: Int64) -> Double { Double(ns) / 1e6 }
-        let rate = device.refreshRate.hertz
-        let period = 1000 / Double(rate)
+        // The rates in force over the span (S2): the budget lines follow them.
+        let rates = device.refreshRates(from: from, to: to)
 
         var onTime = ChartSeries("on time", style: .bars, color: FPSMeter.onTimeColor)
         var late: [HitchCause: ChartSeries] = [:]
@@ -102,39 +105,52 @@ extension FPSMeter {
                 cause.plotName, style: .bars, color: FPSMeter.causeColors[cause] ?? FPSMeter.onTimeColor,
                 mark: cause.mark)
         }
-        var longest = 0.0
         for f in timed {
             let point = ChartPoint(
-                x: seconds(f.present), y: milliseconds(f.interval),
+                x: seconds(f.present), y: Double(f.interval) / 1e9,
                 start: seconds(f.present - SimDuration(nanoseconds: f.interval)))
-            longest = max(longest, point.y)
             if f.hitch > 0, let cause = f.cause {
                 late[cause]?.points.append(point)
             } else {
                 onTime.points.append(point)
             }
         }
-        // The y axis in whole periods, ticks every 1, 2, 5, 10, … periods, at least 3 periods high.
-        // Frame times are whole periods of the grid, give or take a nanosecond of its rounding.
-        let periods = max(3, Int((longest / period - 0.001).rounded(.up)) + 1)
-        var step = 1
-        while periods > step * 6 { step = nextStep(step) }
-        let top = ((periods + step - 1) / step) * step
-        let frameAxis = ChartAxis(
-            label: "frame time per present (ms)", lower: 0,
-            upper: Double(top) * period, ticks: stride(from: 0, through: top, by: step).map { Double($0) * period })
+        // The y axis in milliseconds (seconds past a second), ticks every 1, 2 or 5 × 10^k; the
+        // budget lines at 1× and 2× the refresh interval in force, stepping where the rate changes.
+        func budget(_ multiple: Int, color: RGB) -> ChartRule {
+            let first = rates.first?.rate ?? device.refreshRate
+            var distinct: [RefreshRate] = []
+            for r in rates where !distinct.contains(r.rate) { distinct.append(r.rate) }
+            func interval(_ rate: RefreshRate) -> String {
+                FPSMeter.plotMilliseconds(1000 * Double(multiple) / Double(rate.hertz))
+            }
+            let label =
+                distinct.count <= 1
+                ? "\(multiple)× budget \(interval(first))"
+                : "\(multiple)× budget " + distinct.map { "\(interval($0)) at \($0)" }.joined(separator: ", ")
+            return ChartRule(
+                y: Double(multiple) / Double(first.hertz), label: label, color: color,
+                changes: rates.dropFirst().map {
+                    ChartRule.Change(x: seconds($0.time), y: Double(multiple) / Double($0.rate.hertz))
+                }, tag: "\(multiple)×")
+        }
         let frameTimes = ChartPanel(
-            yAxis: frameAxis, series: [onTime] + HitchCause.allCases.compactMap { late[$0] },
-            rules: [
-                ChartRule(y: period, label: "1× budget \(FPSMeter.plotMilliseconds(period))", color: RGB(90, 90, 90)),
-                ChartRule(
-                    y: 2 * period, label: "2× budget \(FPSMeter.plotMilliseconds(2 * period))", color: RGB(200, 60, 60)),
-            ], weight: 2, markLabel: "hitch")
+            yAxis: ChartAxis(label: "frame time per present ({unit})", lower: 0, quantity: .duration),
+            series: [onTime] + HitchCause.allCases.compactMap { late[$0] },
+            rules: [budget(1, color: RGB(90, 90, 90)), budget(2, color: RGB(200, 60, 60))], weight: 2,
+            markLabel: "hitch",
+            emptyNote:
+                "no frame time from \(from) to \(to): nothing animated (A2)\n"
+                + "to see frames: animate 2s, scroll 1s or stall 100ms --ui")
 
-        var reading = ChartSeries("FPS label's reading", style: .steps, color: FPSMeter.labelReadingColor, symbol: "━")
+        // The frames presented underneath, wide and solid; the label's reading over them, thinner
+        // and dashed: where the two are equal, both show.
         var presented = ChartSeries(
-            "frames presented per second", style: .steps, color: FPSMeter.presentedColor, symbol: "─")
-        var highest = Double(rate)
+            "frames presented per second", style: .steps, color: FPSMeter.presentedColor, symbol: "─",
+            stroke: FPSMeter.presentedStroke)
+        var reading = ChartSeries(
+            "FPS label's reading", style: .steps, color: FPSMeter.labelReadingColor, symbol: "━",
+            stroke: FPSMeter.labelReadingStroke)
         for w in shown {
             let a = seconds(w.from)
             let b = seconds(w.to)
@@ -142,12 +158,14 @@ extension FPSMeter {
             let span = w.to - w.from
             let rateShown = span > .zero ? Double(w.presents) * 1e9 / Double(span.nanoseconds) : 0
             presented.points.append(ChartPoint(x: b, y: rateShown, start: a))
-            highest = max(highest, rateShown)
         }
-        let fpsAxis = ChartAxis(
-            label: "fps per window: the label's reading, the frames presented", lower: 0,
-            upper: highest * 1.1, ticks: [0, Double(rate) / 2, Double(rate)], tickDecimals: 0)
-        let fps = ChartPanel(yAxis: fpsAxis, series: [reading, presented], weight: 1)
+        let fps = ChartPanel(
+            yAxis: ChartAxis(label: "fps per window: the label's reading, the frames presented", lower: 0),
+            series: [presented, reading], weight: 1,
+            emptyNote:
+                "no window of the reading closed from \(from) to \(to)\n"
+                + "one closes every \(configuration.window) (F1): plot a longer span or run longer",
+            overlapLabel: "both")
 
         var notes: [String] = []
         if frames.dropped > 0, let oldest = frames.first, from < oldest.present {
@@ -158,7 +176,7 @@ extension FPSMeter {
             notes.append("only the last \(FPSMeter.historyLimit) windows are kept: none before \(oldest.from)")
         }
         return Chart(
-            title: "fps plot: \(from) to \(to) at \(rate) Hz",
+            title: "fps plot: \(from) to \(to) at \(FPSMeter.ratesText(rates))",
             xAxis: ChartAxis(label: "time (s)", unit: "s", lower: seconds(from), upper: seconds(to)),
             panels: [frameTimes, fps],
             spans: spans.map {
@@ -168,15 +186,16 @@ extension FPSMeter {
             }, notes: notes)
     }
 
-    /// The next tick step in periods: 1, 2, 5, 10, 20, 50, …
-    private func nextStep(_ step: Int) -> Int {
-        var magnitude = 1
-        while step >= magnitude * 10 { magnitude *= 10 }
-        switch step / magnitude {
-        case 1: return 2 * magnitude
-        case 2: return 5 * magnitude
-        default: return 10 * magnitude
+    /// The refresh rates of the span for the title: `60 Hz`; `60 Hz, 120 Hz from 1.016666666s`
+    /// with up to three changes; `60–120 Hz, 5 rate changes` with more.
+    static func ratesText(_ rates: [RefreshRateChange]) -> String {
+        guard let first = rates.first else { return "" }
+        if rates.count == 1 { return "\(first.rate)" }
+        if rates.count <= 4 {
+            return "\(first.rate), " + rates.dropFirst().map { "\($0.rate) from \($0.time)" }.joined(separator: ", ")
         }
+        let hertz = rates.map(\.rate.hertz)
+        return "\(hertz.min() ?? 0)–\(hertz.max() ?? 0) Hz, \(rates.count - 1) rate changes"
     }
 
     /// Milliseconds with three decimals: `16.667ms`.

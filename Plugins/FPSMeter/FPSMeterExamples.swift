@@ -276,31 +276,31 @@ extension FPSMeterExamples {
             > fps plot --width 60
             fps plot: 0s to 3s at 60 Hz
             frame time per present (ms)
-               50 ┤
-                  │
-                  │
-             33.3 ┤▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅
-                  │█████████████████████████████████████████████████████
-                  │█████████████████████████████████████████████████████
-             16.7 ┤█████████████████████████████████████████████████████
-                  │█████████████████████████████████████████████████████
-                  │█████████████████████████████████████████████████████
-                  │█████████████████████████████████████████████████████
-                0 ┼─────────────────────────────────────────────────────
-            hitch │rrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrr
+               40 ┤
+                  │▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅ 2×
+                  │██████████████████████████████████████████████████
+                  │██████████████████████████████████████████████████
+               20 ┤██████████████████████████████████████████████████ 1×
+                  │██████████████████████████████████████████████████
+                  │██████████████████████████████████████████████████
+                  │██████████████████████████████████████████████████
+                0 ┼──────────────────────────────────────────────────
+            hitch │rrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrr
             fps per window: the label's reading, the frames presented
-               60 ┤━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
-                  │
-               30 ┤────────────────────────────────────
-                  │
+               60 ┤━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
+               50 ┤
+               40 ┤
+               30 ┤──────────────────────────────────
+               20 ┤
+               10 ┤
                 0 ┤
-                  └┬───────┬────────┬────────┬────────┬────────┬───────┬
-                   0s      0.5s     1s       1.5s     2s       2.5s   3s
-                                         time (s)
+                  └┬───────┬───────┬────────┬───────┬───────┬───────┬
+                   0s      0.5s    1s       1.5s    2s      2.5s   3s
+                                        time (s)
             █ on time  c commit hitch  r render hitch
             b commit and render hitch  ╌ 1× budget 16.667ms
-            ╌ 2× budget 33.333ms  ━ FPS label's reading
-            ─ frames presented per second
+            ╌ 2× budget 33.333ms  ─ frames presented per second
+            ━ FPS label's reading
             89 presents, 88 frame times, 89 hitches (commit 0, render
             89, both 0), 2 windows, from 0s to 3s
             """),
@@ -316,26 +316,26 @@ extension FPSMeterExamples {
             > fps plot --from 500ms --to 2500ms --width 60 --height 9
             fps plot: 500ms to 2.5s at 60 Hz
             frame time per present (ms)
-               133.3 ┤            ▂▂▂▂
-                 100 ┤            ████
-                     │            ████
-                66.7 ┤            ████
-                33.3 ┤╌╌╌╌╌╌╌╌╌╌╌╌████╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌
-                     │▆▆▆▆▆▆▆▆▆▆▆▆████▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆▆
-                   0 ┼──────────────────────────────────────────────────
-               hitch │            cccc
+                     │
+                 200 ┤
+                     │           ▃▃▃
+                 100 ┤           ███
+                     │▃▃▃▃▃▃▃▃▃▃▃███▃▃▃▃▃▃▃▃▃▃▃▃▃▃▃▃▃▃▃▃▃▃▃▃▃▃▃▃▃▃ 1×/2×
+                   0 ┼────────────────────────────────────────────
+               hitch │           ccc
             fps per window: the label's reading, the frames presented
-                  60 ┤──────────────────────────────────────────────────
-                  30 ┤
+                  60 ┤════════════════════════════════════════════
+                  40 ┤
+                  20 ┤
                    0 ┤
-            tracking │            ░░░░░░░░░░░░░░░░░░░░░░░░░░
-                     └┬───────────┬────────────┬───────────┬───────────┬
-                      0.5s        1s           1.5s        2s       2.5s
-                                           time (s)
+            tracking │           ░░░░░░░░░░░░░░░░░░░░░░
+                     └┬──────────┬──────────┬──────────┬─────────┬
+                      0.5s       1s         1.5s       2s     2.5s
+                                        time (s)
             █ on time  c commit hitch  r render hitch
             b commit and render hitch  ╌ 1× budget 16.667ms
-            ╌ 2× budget 33.333ms  ━ FPS label's reading
-            ─ frames presented per second  ░ tracking
+            ╌ 2× budget 33.333ms  ─ frames presented per second
+            ━ FPS label's reading  ═ both  ░ tracking
             115 presents, 115 frame times, 1 hitch (commit 1, render 0,
             both 0), 3 windows, from 500ms to 2.5s
             """),

@@ -230,7 +230,7 @@ extension TimerInspector {
         entries.append(
             TimerEntry(
                 name: name, id: id, kind: kind, verb: verb, target: target, weak: weak, live: true,
-                countdown: countdown))
+                countdown: countdown, created: device.now))
         entryByName[name] = index
         log.assign(timer: id.rawValue, to: index)
         if let target {

@@ -94,7 +94,8 @@ extension TimerInspector {
     // timer plot
     static let plotFile = ArgumentSpec.optional(
         "file", .path, abstract: "Write the chart to this SVG file instead.", as: String.self)
-    static let plotFrom = OptionSpec.time("from", abstract: "Start the chart at this scheduled time.")
+    static let plotFrom = OptionSpec.time(
+        "from", abstract: "Start the chart at this scheduled time.", defaultText: "the timer's creation")
     static let plotTo = OptionSpec.time("to", abstract: "End it at this scheduled time.", defaultText: "now")
     static let plotWidth = OptionSpec.integer(
         "width", in: 24...1000, abstract: "Columns of the terminal chart.", defaultText: "the terminal's")
@@ -176,11 +177,12 @@ extension TimerInspector {
             VerbSpec(
                 "plot", abstract: "Chart a timer's lateness per firing over time, late firings by cause (K2).",
                 discussion:
-                    "One dot per kept firing at its scheduled time, as high as it was late; firings later than "
-                    + "timer.late-threshold (the dashed line) are coloured by their K2 cause — mode, busy, coalesced, "
-                    + "paused — and drawn in the terminal as m, b, c, p (on time: ·). With a file, a standalone SVG "
-                    + "is written atomically; without one, the chart is drawn at the terminal's width (80 columns in "
-                    + "scripts). By default the chart runs from the start (or the oldest firing kept) to now.",
+                    "One dot per kept firing at its scheduled time, as high as it was late (in s, ms or µs, whichever "
+                    + "reads best); firings later than timer.late-threshold (the dashed line, tagged 'late') are "
+                    + "coloured by their K2 cause — mode, busy, coalesced, paused — and drawn in the terminal as m, b, "
+                    + "c, p (on time: ·). With a file, a standalone SVG is written atomically; without one, the chart "
+                    + "is drawn at the terminal's width (80 columns in scripts). By default the chart runs from the "
+                    + "timer's creation (or the oldest firing kept) to now; --from and --to choose scheduled times.",
                 arguments: [existingTimer, plotFile],
                 options: [plotFrom, plotTo, plotWidth, plotHeight],
                 examples: TimerInspectorExamples.plot),

@@ -17,6 +17,8 @@ struct TimerEntry {
     var live: Bool
     /// A count-down button's state (seed 003).
     var countdown: Countdown?
+    /// When the command that made it ran: where `timer plot` starts by default.
+    let created: SimTime
 }
 
 /// The seed's count-down button: a background GCD timer whose handlers set the title on the

@@ -35,8 +35,10 @@ extension TimerInspector {
         }
         let dropped = total > Int64(kept.count)
 
-        // By default from the start (or the oldest firing kept) to now; --to past now stops at now.
-        let from = inv[Self.plotFrom] ?? (dropped ? oldest.record.scheduled : .zero)
+        // By default from the timer's creation (or the oldest firing kept) to now; --to past now
+        // stops at now.
+        let created = entries[index].created
+        let from = inv[Self.plotFrom] ?? (dropped ? max(created, oldest.record.scheduled) : created)
         let asked = inv[Self.plotTo]
         if let asked, from >= asked { throw CommandError("--from \(from) is not before --to \(asked)") }
         let to = min(asked ?? device.now, device.now)
@@ -58,7 +60,7 @@ extension TimerInspector {
         var maxLateness = SimDuration.zero
         for (_, record) in shown {
             let point = ChartPoint(
-                x: seconds(record.scheduled), y: Double(record.lateness.nanoseconds) / 1e6)
+                x: seconds(record.scheduled), y: Double(record.lateness.nanoseconds) / 1e9)
             maxLateness = max(maxLateness, record.lateness)
             if isLate(record.lateness) {
                 let k = TimerInspector.causeStyles.firstIndex { $0.cause == record.cause } ?? late.count - 1
@@ -75,18 +77,20 @@ extension TimerInspector {
             notes.append(
                 "only the last \(kept.count) of \(total) firings are kept: none before \(oldest.record.scheduled)")
         }
-        let threshold = Double(lateThreshold.nanoseconds) / 1e6
+        let threshold = Double(lateThreshold.nanoseconds) / 1e9
         let chart = Chart(
             title: "timer plot: \(name), \(from) to \(to)",
             xAxis: ChartAxis(label: "scheduled time (s)", unit: "s", lower: seconds(from), upper: seconds(to)),
             panels: [
                 ChartPanel(
-                    yAxis: ChartAxis(label: "lateness (ms): how long after its scheduled time it ran", lower: 0),
+                    yAxis: ChartAxis(
+                        label: "lateness ({unit}): how long after its scheduled time it ran", lower: 0,
+                        quantity: .duration),
                     series: series,
                     rules: [
                         ChartRule(
                             y: threshold, label: "late threshold \(Format.duration(lateThreshold))",
-                            color: TimerInspector.thresholdColor)
+                            color: TimerInspector.thresholdColor, tag: "late")
                     ])
             ], notes: notes)
 

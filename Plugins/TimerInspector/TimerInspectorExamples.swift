@@ -364,15 +364,15 @@ extension TimerInspectorExamples {
             > timer plot clock --width 60 --height 6
             timer plot: clock, 0s to 1.15s
             lateness (ms): how long after its scheduled time it ran
-            300 ┤
-                │                                 m
-            200 ┤              b
+            250 ┤                              m
+            200 ┤
+            150 ┤             b
             100 ┤
-                │
-              0 ┤╌╌╌╌·╌╌╌╌·╌╌╌╌╌╌╌╌╌╌╌╌╌·╌╌╌╌·╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌·╌╌╌╌·╌╌
-                └┬────────┬─────────┬────────┬─────────┬────────┬───────
-                 0s       0.2s      0.4s     0.6s      0.8s     1s
-                                   scheduled time (s)
+             50 ┤
+              0 ┤╌╌╌╌·╌╌╌·╌╌╌╌╌╌╌╌╌╌╌╌·╌╌╌╌·╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌·╌╌╌·╌╌ late
+                └┬───────┬────────┬────────┬───────┬────────┬──────
+                 0s      0.2s     0.4s     0.6s    0.8s     1s
+                                 scheduled time (s)
             · on time  m late: mode  b late: busy  ╌ late threshold 1ms
             8 firings (firings 1–8), 2 late (mode 1, busy 1), max
             lateness 250ms, from 0s to 1.15s

@@ -134,6 +134,20 @@ public final class DeviceEngine: SimulatedDevice {
         (try? RefreshRate(hertz: Int(grid.rate(at: now.nanoseconds)))) ?? .sixty
     }
 
+    public func refreshRates(from: SimTime, to: SimTime) -> [RefreshRateChange] {
+        func rate(_ hertz: Int64) -> RefreshRate { (try? RefreshRate(hertz: Int(hertz))) ?? .sixty }
+        var s = grid.segmentIndex(at: from.nanoseconds)
+        var rates = [RefreshRateChange(time: from, rate: rate(grid.segments[s].rate))]
+        s += 1
+        while s < grid.segments.count, grid.segments[s].start < to.nanoseconds {
+            rates.append(
+                RefreshRateChange(time: SimTime(nanoseconds: grid.segments[s].start), rate: rate(grid.segments[s].rate))
+            )
+            s += 1
+        }
+        return rates
+    }
+
     public var mode: RunLoopMode { currentMode }
 
     public var vsyncCount: Int64 {

@@ -176,3 +176,227 @@ func stripEscapes(_ text: String) -> String {
     }
     return out
 }
+
+/// Issue 21, in the library: strokes that keep coinciding series apart, rules that step along x
+/// with their tags beside the plot, 1-2-5 ticks on any range, duration axes in the unit that
+/// reads best, and a note on an empty panel.
+@Suite struct ChartReadsRightTests {
+    static let blue = RGB(33, 113, 181)
+    static let green = RGB(46, 160, 67)
+
+    static func twoLines(_ a: [ChartPoint], _ b: [ChartPoint]) -> Chart {
+        Chart(
+            title: "two lines", xAxis: ChartAxis(label: "time (s)", unit: "s", lower: 0, upper: 2),
+            panels: [
+                ChartPanel(
+                    yAxis: ChartAxis(label: "fps", lower: 0),
+                    series: [
+                        ChartSeries(
+                            "under", style: .steps, color: blue, symbol: "─", stroke: ChartStroke(width: 5), points: a),
+                        ChartSeries(
+                            "over", style: .steps, color: green, symbol: "━",
+                            stroke: ChartStroke(width: 2.5, dash: [8, 5]),
+                            points: b),
+                    ], overlapLabel: "both")
+            ])
+    }
+
+    /// Each series keeps its stroke, in the plot and in the legend; in the terminal the cells
+    /// both lines share are `═`, named in the legend, and only those.
+    @Test func coincidingSeriesStayApart() throws {
+        let same = [ChartPoint(x: 1, y: 60, start: 0), ChartPoint(x: 2, y: 60, start: 1)]
+        let chart = ChartReadsRightTests.twoLines(same, same)
+        let read = SVGChart(chart.svg())
+        let paths = read.elements.filter { $0.name == "path" }
+        #expect(paths.map { $0["stroke-width"] } == ["5", "2.5"])
+        #expect(paths.map { $0["stroke-dasharray"] } == [nil, "8 5"])
+        #expect(paths[0]["d"] == paths[1]["d"])
+        let swatches = read.elements.filter { $0.name == "line" && $0["stroke"] == "#2ea043" }
+        #expect(swatches.count == 1 && swatches.first?["stroke-dasharray"] == "8 5")
+        let text = chart.terminal(width: 40, height: 5)
+        #expect(text.contains("60 ┤" + String(repeating: "═", count: 36)), "\(text)")
+        #expect(text.contains("═ both"), "\(text)")
+        // Apart, each draws its own symbol and the legend has no overlap entry.
+        let apart = ChartReadsRightTests.twoLines(same, same.map { ChartPoint(x: $0.x, y: 30, start: $0.start) })
+        let text2 = apart.terminal(width: 40, height: 5)
+        #expect(!text2.contains("═"), "\(text2)")
+        #expect(text2.contains("━━━━") && text2.contains("────"), "\(text2)")
+    }
+
+    /// A rule with changes is one stepped path across the plot, its tag right of the plot at
+    /// its last level; two rules ending on one value keep their tags apart; the terminal draws
+    /// each level on its row and writes the tags after the rows.
+    @Test func rulesStepAndTheirTagsStandAside() throws {
+        var bars = ChartSeries("frames", style: .bars, color: RGB(120, 144, 156))
+        bars.points = (1...40).map { ChartPoint(x: Double($0) / 10, y: 30, start: Double($0 - 1) / 10) }
+        let chart = Chart(
+            title: "rules", xAxis: ChartAxis(label: "time (s)", unit: "s", lower: 0, upper: 4),
+            panels: [
+                ChartPanel(
+                    yAxis: ChartAxis(label: "ms", lower: 0), series: [bars],
+                    rules: [
+                        ChartRule(
+                            y: 16, label: "budget", color: RGB(90, 90, 90), changes: [ChartRule.Change(x: 1, y: 8)],
+                            tag: "1×"),
+                        ChartRule(y: 8, label: "other", color: RGB(200, 60, 60), tag: "2×"),
+                    ])
+            ])
+        let read = SVGChart(chart.svg())
+        let panel = try #require(read.panels.first)
+        let rule = try #require(read.elements.first { $0.name == "path" && $0["stroke"] == "#5a5a5a" })
+        let x1 = try #require(read.x(1))
+        let y16 = try #require(panel.y(16))
+        let y8 = try #require(panel.y(8))
+        #expect(
+            rule["d"] == "M\(n(panel.left)) \(n(y16))H\(n(x1))V\(n(y8))H\(n(panel.right))", "\(rule)")
+        var boxes: [(Double, Double)] = []
+        for tag in ["1×", "2×"] {
+            let text = try #require(read.texts(tag).first)
+            #expect((text.number("x") ?? 0) > panel.right)
+            let y = try #require(text.number("y"))
+            boxes.append((y - 11, y + 3))
+        }
+        #expect(boxes[0].0 >= boxes[1].1 || boxes[1].0 >= boxes[0].1, "\(boxes)")
+        // No words of a rule inside the plot.
+        #expect(
+            read.elements.filter { $0.name == "text" && panel.contains(x: $0.number("x") ?? 0, y: $0.number("y") ?? 0) }
+                .isEmpty)
+        let text = chart.terminal(width: 40, height: 8)
+        #expect(text.contains(" 1×/2×\n"), "\(text)")
+        // A rule without a tag leaves the width to the plot.
+        var untagged = chart
+        untagged.panels[0].rules = untagged.panels[0].rules.map {
+            var r = $0; r.tag = nil; return r
+        }
+        #expect(!untagged.terminal(width: 40, height: 8).contains("×"))
+        #expect(untagged.svg().contains("width=\"864\""))  // 960 − 72 − 24: the plot's frame
+    }
+
+    /// Automatic ticks are 1, 2 or 5 × 10^k apart, and multiples of it, whatever the range — on
+    /// both axes of the SVG and on the terminal's rows.
+    @Test(
+        arguments: [
+            (0.0, 1.0), (0.0, 16.7), (0.0, 41.7), (0.0, 83.3), (0.0, 13_333.3), (3.7, 9.1), (-12.5, 30.0),
+            (0.0, 2_000_000.0),
+            (0.0002, 0.0009), (5.0, 22.0), (0.0, 0.0005), (1e6, 1e6 + 3),
+        ] as [(Double, Double)])
+    func ticksAreOneTwoFive(_ lower: Double, _ upper: Double) throws {
+        var line = ChartSeries("s", style: .line, color: ChartReadsRightTests.blue)
+        line.points = [ChartPoint(x: lower, y: lower), ChartPoint(x: upper, y: upper)]
+        var bars = ChartSeries("b", style: .bars, color: ChartReadsRightTests.green)
+        bars.points = [ChartPoint(x: upper, y: upper - lower, start: lower)]
+        let chart = Chart(
+            title: "range", xAxis: ChartAxis(label: "x"),
+            panels: [
+                ChartPanel(yAxis: ChartAxis(label: "bars", lower: 0), series: [bars], weight: 2),
+                ChartPanel(yAxis: ChartAxis(label: "line"), series: [line]),
+            ])
+        let read = SVGChart(chart.svg())
+        #expect(areOneTwoFiveTicks(read.xTicks.map(\.value)), "\(read.xTicks.map(\.label))")
+        for panel in read.panels {
+            #expect(areOneTwoFiveTicks(panel.yTicks.map(\.value)), "\(panel.label): \(panel.yTicks.map(\.label))")
+        }
+        for height in [6, 10, 15, 40] {
+            let text = chart.terminal(width: 80, height: height)
+            for ticks in terminalTicks(text) where ticks.count >= 2 {
+                #expect(areOneTwoFiveTicks(ticks, gaps: true), "\(ticks)\n\(text)")
+            }
+        }
+    }
+
+    /// A duration axis (values in seconds) is labelled in s from a second, in ms from a
+    /// millisecond, in µs below; its label names the unit; its rules sit at their durations.
+    @Test(arguments: [(12.0, "s", 12.0), (0.25, "ms", 250), (0.0004, "µs", 400), (2000.0, "s", 2000)])
+    func durationsReadInTheirUnit(_ highest: Double, _ unit: String, _ shown: Double) throws {
+        var dots = ChartSeries("late", style: .points, color: ChartReadsRightTests.blue)
+        dots.points = [ChartPoint(x: 0, y: 0), ChartPoint(x: 1, y: highest)]
+        let chart = Chart(
+            title: "lateness", xAxis: ChartAxis(label: "time (s)", unit: "s"),
+            panels: [
+                ChartPanel(
+                    yAxis: ChartAxis(label: "lateness ({unit}): how late", lower: 0, quantity: .duration),
+                    series: [dots],
+                    rules: [ChartRule(y: highest / 2, label: "half", color: RGB(200, 60, 60), tag: "½")])
+            ])
+        let read = SVGChart(chart.svg())
+        let panel = try #require(read.panels.first)
+        #expect(panel.label == "lateness (\(unit)): how late")
+        let top = try #require(panel.yTicks.map(\.value).max())
+        #expect(top >= shown && top <= shown * 2, "\(panel.yTicks.map(\.label))")
+        #expect(areOneTwoFiveTicks(panel.yTicks.map(\.value)))
+        // The dot at `highest` is where the axis puts `shown`.
+        let dot = try #require(read.elements.last { $0.name == "circle" && $0.inherited["fill"] == "#2171b5" })
+        let y = try #require(panel.y(shown))
+        #expect(Swift.abs((dot.number("cy") ?? 0) - y) < 0.02)
+        let text = chart.terminal(width: 60, height: 8)
+        #expect(text.contains("\nlateness (\(unit)): how late\n"), "\(text)")
+    }
+
+    /// A panel with no data in the span writes its note inside itself (the default says there is
+    /// no data), between its rules, in the SVG and in the terminal; a panel with data does not.
+    @Test func anEmptyPanelHasANote() throws {
+        var data = ChartSeries("s", style: .steps, color: ChartReadsRightTests.blue)
+        data.points = [ChartPoint(x: 1, y: 5, start: 0)]
+        let chart = Chart(
+            title: "empty", xAxis: ChartAxis(label: "x", lower: 0, upper: 1),
+            panels: [
+                ChartPanel(
+                    yAxis: ChartAxis(label: "a", lower: 0),
+                    series: [ChartSeries("bars", style: .bars, color: ChartReadsRightTests.green)],
+                    rules: [ChartRule(y: 10, label: "r", color: RGB(90, 90, 90))],
+                    emptyNote: "nothing here\nhow to get something"),
+                ChartPanel(
+                    yAxis: ChartAxis(label: "b"),
+                    series: [ChartSeries("none", style: .line, color: ChartReadsRightTests.blue)]),
+                ChartPanel(yAxis: ChartAxis(label: "c"), series: [data]),
+            ])
+        let read = SVGChart(chart.svg())
+        try #require(read.panels.count == 3)
+        for (words, panel) in [("nothing here", 0), ("how to get something", 0), ("no data in this span", 1)] {
+            let text = try #require(read.texts(words).first, "\(words)")
+            #expect(read.panels[panel].contains(x: text.number("x") ?? 0, y: text.number("y") ?? 0))
+        }
+        // The note keeps off the rule.
+        let ruleY = try #require(read.panels[0].y(10))
+        for words in ["nothing here", "how to get something"] {
+            let y = try #require(read.texts(words).first?.number("y"))
+            #expect(Swift.abs(y - ruleY) > 12 && Swift.abs(y - 4 - ruleY) > 8, "\(words) at \(y), the rule at \(ruleY)")
+        }
+        // Nothing to measure, no numbers: the empty panel without rules has no ticks.
+        #expect(read.panels[1].yTicks.isEmpty && !read.panels[0].yTicks.isEmpty)
+        #expect(read.texts("no data in this span").count == 1)
+        let text = chart.terminal(width: 50, height: 12)
+        for words in ["nothing here", "how to get something", "no data in this span"] {
+            #expect(text.contains(words), "\(text)")
+        }
+        #expect(!text.split(separator: "\n").contains { $0.contains("nothing here") && $0.contains("╌") })
+    }
+}
+
+/// A coordinate as the SVG writes it.
+private func n(_ v: Double) -> String {
+    let scaled = Int((v * 100).rounded())
+    let whole = scaled / 100
+    let fraction = abs(scaled % 100)
+    if fraction == 0 { return "\(whole)" }
+    return fraction % 10 == 0 ? "\(whole).\(fraction / 10)" : "\(whole).\(fraction < 10 ? "0" : "")\(fraction)"
+}
+
+/// The y tick labels of each panel of a terminal chart, as numbers.
+private func terminalTicks(_ text: String) -> [[Double]] {
+    var panels: [[Double]] = []
+    var current: [Double]?
+    for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        if let bar = line.firstIndex(where: { "┤┼│".contains($0) }),
+            line[..<bar].allSatisfy({ $0 == " " || $0.isNumber || $0 == "." || $0 == "-" || $0.isLetter })
+        {
+            if current == nil { current = [] }
+            if let v = Double(line[..<bar].trimmingCharacters(in: .whitespaces)) { current?.append(v) }
+        } else if let ticks = current {
+            panels.append(ticks)
+            current = nil
+        }
+    }
+    if let ticks = current { panels.append(ticks) }
+    return panels
+}

@@ -713,6 +713,36 @@ func gcd(
             """)
     }
 
+    /// S2: the rates in force over a span, each change at the vsync it took effect at; a change
+    /// waiting for its vsync is not in force before it, and setting the rate in force is no change.
+    @Test func theRatesInForceOverASpan() throws {
+        let e = DeviceEngine()
+        func rates(_ from: Int64, _ to: Int64) -> [String] {
+            e.refreshRates(from: atNs(from), to: atNs(to)).map { "\($0.rate.hertz)@\($0.time.nanoseconds)" }
+        }
+        // 120 Hz asked at 5 ms takes effect at v1 = 16.666666 ms.
+        _ = e.advance(to: at(5))
+        e.setRefreshRate(try RefreshRate(hertz: 120))
+        _ = e.advance(to: at(1000))
+        // 120 Hz again is no change; 60 Hz at 1 s waits for the next 120 Hz vsync, 16.666666 ms +
+        // floor(119 · 1e9 / 120) = 1.008333332 s (the one before is 999.999999 ms).
+        e.setRefreshRate(try RefreshRate(hertz: 120))
+        e.setRefreshRate(try RefreshRate(hertz: 60))
+        #expect(rates(0, 2_000_000_000) == ["60@0", "120@16666666", "60@1008333332"])
+        #expect(rates(0, 16_666_666) == ["60@0"])
+        #expect(rates(0, 16_666_667) == ["60@0", "120@16666666"])
+        #expect(rates(17_000_000, 999_000_000) == ["120@17000000"])
+        // Pending at 1 s: 120 Hz is in force until its vsync.
+        #expect(e.refreshRate.hertz == 120)
+        #expect(rates(1_000_000_000, 1_008_333_332) == ["120@1000000000"])
+        #expect(rates(1_008_333_332, 1_008_333_333) == ["60@1008333332"])
+        // 30 Hz asked at 1.01 s: at the next 60 Hz vsync, 1.008333332 s + 16.666666 ms.
+        _ = e.advance(to: atNs(1_010_000_000))
+        e.setRefreshRate(try RefreshRate(hertz: 30))
+        #expect(rates(1_000_000_000, 1_010_000_000) == ["120@1000000000", "60@1008333332"])
+        #expect(rates(1_000_000_000, 1_030_000_000) == ["120@1000000000", "60@1008333332", "30@1024999998"])
+    }
+
     @Test func aLinkAddedAfterAStepHasItsFirstSlotAtTheNextVsync() {
         // DL5 with the instant at now done: its vsync has passed, whether or not it was needed.
         for animated in [false, true] {

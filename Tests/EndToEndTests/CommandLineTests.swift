@@ -113,7 +113,7 @@ import Testing
 
     @Test func versionAndHelp() throws {
         let v = try Binary.run(["--version"])
-        #expect(v.status == 0 && v.stdout == "debugsh 0.2.0 (plugin API 4)\n")
+        #expect(v.status == 0 && v.stdout == "debugsh 0.2.0 (plugin API 5)\n")
         let h = try Binary.run(["--help"])
         #expect(h.status == 0)
         #expect(h.stdout.contains("--keep-going") && h.stdout.contains("--no-rc"))

@@ -153,7 +153,7 @@ import Testing
 
     /// A library built for another API version or compiler: both versions named, nothing of it
     /// run but its version function.
-    @Test(arguments: [(5, 603, "plugin API 5 with Swift 6.3"), (1, 509, "plugin API 1 with Swift 5.9")])
+    @Test(arguments: [(4, 603, "plugin API 4 with Swift 6.3"), (1, 509, "plugin API 1 with Swift 5.9")])
     func aWrongVersion(api: Int, compiler: Int, built: String) throws {
         let dir = try Binary.folder([
             "plugin.c": """
@@ -168,7 +168,7 @@ import Testing
         try #require(status == 0, "\(log)")
         try expectRefused(
             lib,
-            "'\(lib)' was built for \(built); this debugsh has plugin API 4, Swift 6.3: rebuild the plugin against this debugsh's DebugShellCore with the same toolchain"
+            "'\(lib)' was built for \(built); this debugsh has plugin API 5, Swift 6.3: rebuild the plugin against this debugsh's DebugShellCore with the same toolchain"
         )
     }
 

@@ -26,25 +26,26 @@ import Testing
             run.output("fps plot --width 48 --height 8") == """
                 fps plot: 0s to 2.3s at 60 Hz
                 frame time per present (ms)
-                    83.3 ┤
-                    66.7 ┤                     ██
-                      50 ┤                     ██
-                    33.3 ┤╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌██╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌
-                    16.7 ┤██████████████████████████████████████
-                       0 ┼──────────────────────────────────────
-                   hitch │                     cc
+                     100 ┤
+                         │                    ▅▅
+                      50 ┤╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌██╌╌╌╌╌╌╌╌╌╌╌╌╌ 2×
+                         │▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅▅██▅▅▅▅▅▅▅▅▅▅▅▅▅ 1×
+                       0 ┼───────────────────────────────────
+                   hitch │                    cc
                 fps per window: the label's reading, the frames…
-                      60 ┤──────────────────────────────────
-                      30 ┤
+                      60 ┤═══════════════════════════════
+                      40 ┤
+                      20 ┤
                        0 ┤
-                tracking │                     ░░░░░░░░░
-                         └┬───────────────┬────────────────┬────
-                          0s              1s               2s
-                                         time (s)
+                tracking │                   ░░░░░░░░░
+                         └┬──────────────┬──────────────┬────
+                          0s             1s             2s
+                                       time (s)
                 █ on time  c commit hitch  r render hitch
                 b commit and render hitch  ╌ 1× budget 16.667ms
-                ╌ 2× budget 33.333ms  ━ FPS label's reading
-                ─ frames presented per second  ░ tracking
+                ╌ 2× budget 33.333ms
+                ─ frames presented per second
+                ━ FPS label's reading  ═ both  ░ tracking
                 133 presents, 132 frame times, 1 hitch (commit
                 1, render 0, both 0), 2 windows, from 0s to 2.3s
 
@@ -180,9 +181,13 @@ import Testing
         let run = try meterSession("fps start\nrun 3100ms")
         let text = run.output("fps plot --width 100 --height 6")
         #expect(text.contains("\n3 presents, 0 frame times, 0 hitches (commit 0, render 0, both 0), 3 windows"))
-        // The label's reading at the top, the frames presented at the bottom.
-        #expect(text.contains("\n   60 ┤" + String(repeating: "━", count: 90) + "\n"), "\(text)")
-        #expect(text.contains("\n    0 ┤" + String(repeating: "─", count: 90) + "\n"), "\(text)")
+        // The label's reading above, the frames presented at the bottom. Three rows of 1-2-5
+        // ticks are 0, 50 and 100: the row the reading is drawn on stands for 50 and is left
+        // unlabelled rather than labelled 50 beside a 60.
+        #expect(text.contains("\n  100 ┤\n      │" + String(repeating: "━", count: 88) + "\n"), "\(text)")
+        #expect(text.contains("\n    0 ┤" + String(repeating: "─", count: 88) + "\n"), "\(text)")
+        // The frame-time panel says why it is empty.
+        #expect(text.contains("no frame time from 0s to 3.1s: nothing animated (A2)"), "\(text)")
     }
 
     /// A stopped meter still plots what it kept, up to its stop.
@@ -303,4 +308,233 @@ func stripEscapes(_ text: String) -> String {
         }
     }
     return out
+}
+
+/// Issue 21: what the chart shows, read back from the SVG it writes (and the terminal's text):
+/// series that stay visible where they coincide, budget lines that follow the refresh rate,
+/// rule tags where no data covers them, 1-2-5 ticks, seconds on a long frame, a note on an empty
+/// panel.
+@Suite struct FPSPlotReadsRightTests {
+    /// The chart `fps plot` writes after `script`, read back.
+    func chart(_ script: String, _ options: String = "") throws -> (svg: String, chart: SVGChart, run: MeterRun) {
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("plot.svg").path
+        let run = try meterSession(script)
+        let output = run.output("fps plot \(path) \(options)")
+        try #require(output.hasPrefix("wrote \(path) ("), "\(output)")
+        let svg = try String(contentsOfFile: path, encoding: .utf8)
+        _ = try SVGCheck.renderPNG(svg)
+        return (svg, SVGChart(svg), run)
+    }
+
+    static let animated60 = "fps start\nanimate 3s\nrun 3s"
+    static let rateChange = "fps start\nanimate 4s\nrun 1005ms\ndisplay rate 120Hz\nrun 1995ms"
+    static let hitch12s = "fps start\nanimate 30s\nrun 2s\nstall 12s --ui\nrun 16s"
+    static let idle = "fps start\nrun 3s"
+    static let gpuBound = "fps start\nload frame 4ms\nload gpu 20ms\nscroll 5s\nrun 5s"
+
+    /// Fix 1: where the label reads what the display presents (60 and 60), the reading is drawn
+    /// over the frames presented, thinner and dashed, so that both show; in the terminal the
+    /// shared cells are `═`, named in the legend.
+    @Test func theReadingStaysVisibleWhereItEqualsTheFramesPresented() throws {
+        let (_, chart, run) = try chart(FPSPlotReadsRightTests.animated60)
+        let paths = chart.elements.enumerated().filter { $0.element.name == "path" }
+        let reading = try #require(paths.first { $0.element["stroke"] == hex(FPSMeter.labelReadingColor) })
+        let presented = try #require(paths.first { $0.element["stroke"] == hex(FPSMeter.presentedColor) })
+        // They coincide over the second window, at 60 (the first has 59 presents).
+        let panel = try #require(chart.panels.last)
+        let y60 = try #require(panel.y(60))
+        let readingD = try #require(reading.element["d"])
+        let presentedD = try #require(presented.element["d"])
+        let lastStep = try #require(readingD.split(separator: "V").last)
+        #expect(lastStep.hasPrefix("\(format(y60))H"), "\(readingD)")
+        #expect(presentedD.hasSuffix("V" + lastStep), "\(presentedD)")
+        // The reading on top, thinner and dashed; the frames presented solid.
+        #expect(reading.offset > presented.offset)
+        let readingWidth = try #require(reading.element.number("stroke-width"))
+        let presentedWidth = try #require(presented.element.number("stroke-width"))
+        #expect(readingWidth < presentedWidth)
+        let dash = try #require(reading.element["stroke-dasharray"])
+        #expect(dash != presented.element["stroke-dasharray"] && presented.element["stroke-dasharray"] == nil)
+        // The legend's swatches are stroked the same way.
+        let swatches = chart.elements.filter { $0.name == "line" && $0["stroke"] == hex(FPSMeter.labelReadingColor) }
+        #expect(swatches.contains { $0["stroke-dasharray"] == dash })
+        let text = run.output("fps plot --width 80")
+        #expect(text.contains("60 ┤═══"), "\(text)")
+        #expect(text.contains("═ both"), "\(text)")
+    }
+
+    /// Fix 2: `display rate 120Hz` at 1.005 s takes effect at the next vsync, 1.016666666 s (S2):
+    /// the 1× and 2× budget lines step there from 16.667/33.333 ms to 8.333/16.667 ms, and the
+    /// title says both rates.
+    @Test func theBudgetLinesFollowTheRefreshRate() throws {
+        let (_, chart, run) = try chart(FPSPlotReadsRightTests.rateChange)
+        #expect(chart.title == "fps plot: 0s to 3s at 60 Hz, 120 Hz from 1.016666666s")
+        let panel = try #require(chart.panels.first)
+        let change = try #require(chart.x(1.016666666))
+        for (multiple, color) in [(1.0, "#5a5a5a"), (2.0, "#c83c3c")] {
+            let rule = try #require(chart.elements.first { $0.name == "path" && $0["stroke"] == color })
+            let d = try #require(rule["d"])
+            // M<left> <y at 60 Hz>H<the change>V<y at 120 Hz>H<right>
+            let numbers = d.split(whereSeparator: { "MHV ".contains($0) }).compactMap { Double($0) }
+            try #require(numbers.count == 5, "\(d)")
+            let before = try #require(panel.y(multiple * 1000 / 60))
+            let after = try #require(panel.y(multiple * 1000 / 120))
+            #expect(Swift.abs(numbers[0] - panel.left) < 0.01)
+            #expect(Swift.abs(numbers[1] - before) < 0.02, "\(d): \(before)")
+            #expect(Swift.abs(numbers[2] - change) < 0.02, "\(d): \(change)")
+            #expect(Swift.abs(numbers[3] - after) < 0.02, "\(d): \(after)")
+            #expect(Swift.abs(numbers[4] - panel.right) < 0.01)
+        }
+        #expect(chart.texts("1× budget 16.667ms at 60 Hz, 8.333ms at 120 Hz").count == 1)
+        #expect(chart.texts("2× budget 33.333ms at 60 Hz, 16.667ms at 120 Hz").count == 1)
+        // One rate: one level, the title as before.
+        let (_, single, _) = try self.chart(FPSPlotReadsRightTests.animated60)
+        #expect(single.title == "fps plot: 0s to 3s at 60 Hz")
+        let flat = try #require(single.elements.first { $0.name == "path" && $0["stroke"] == "#5a5a5a" })
+        #expect(flat["d"]?.filter { $0 == "H" }.count == 1 && flat["d"]?.contains("V") == false)
+        // The terminal draws the step too, each level on its own row.
+        let text = run.output("fps plot --width 80")
+        #expect(text.hasPrefix("fps plot: 0s to 3s at 60 Hz, 120 Hz from 1.016666666s\n"))
+        let rows = text.split(separator: "\n").filter { $0.hasSuffix(" 1×") || $0.hasSuffix(" 2×") }
+        #expect(rows.count == 2, "\(text)")
+    }
+
+    /// Fix 3: the rules' tags stand in the margin right of the plot, where no bar is, on a
+    /// chart whose bars cover the budget lines (every frame 33 ms) and on a 12 s hitch, where
+    /// both lines lie along the bottom; no rule's words are written inside the plot.
+    @Test(arguments: [FPSPlotReadsRightTests.gpuBound, FPSPlotReadsRightTests.hitch12s])
+    func ruleTagsStandWhereNoBarCoversThem(_ script: String) throws {
+        let (_, chart, _) = try chart(script)
+        let panel = try #require(chart.panels.first)
+        let bars = chart.elements.filter { $0.name == "rect" && $0.inherited["fill"] != nil && $0["height"] != nil }
+        try #require(bars.count > 100)
+        var boxes: [(x: Double, y: Double, w: Double, h: Double)] = []
+        for tag in ["1×", "2×"] {
+            let text = try #require(chart.texts(tag).first)
+            let x = try #require(text.number("x"))
+            let y = try #require(text.number("y"))
+            // A generous box: 8 px a glyph at 11 px, from the ascender to below the baseline.
+            let box = (x: x, y: y - 11, w: Double(tag.count) * 8, h: 14.0)
+            #expect(box.x >= panel.right, "\(tag) at \(x)")
+            for bar in bars {
+                let bx = bar.number("x") ?? 0
+                let by = bar.number("y") ?? 0
+                let overlaps =
+                    box.x < bx + (bar.number("width") ?? 0) && bx < box.x + box.w
+                    && box.y < by + (bar.number("height") ?? 0)
+                    && by < box.y + box.h
+                #expect(!overlaps, "\(tag) overlaps \(bar)")
+            }
+            boxes.append(box)
+        }
+        // The two tags do not overlap each other.
+        #expect(boxes[0].y >= boxes[1].y + boxes[1].h || boxes[1].y >= boxes[0].y + boxes[0].h, "\(boxes)")
+        // No text inside the plot area names a budget.
+        for text in chart.elements where text.name == "text" && text.text.contains("budget") {
+            let x = text.number("x") ?? 0
+            let y = text.number("y") ?? 0
+            #expect(!chart.panels.contains { $0.contains(x: x, y: y) }, "\(text)")
+        }
+    }
+
+    /// Fix 4: every axis of every chart has 1-2-5 ticks — in the SVG each equally spaced by 1, 2
+    /// or 5 × 10^k, in the terminal each row's label a multiple of such a step.
+    @Test(
+        arguments: [
+            FPSPlotReadsRightTests.animated60, FPSPlotReadsRightTests.rateChange, FPSPlotReadsRightTests.hitch12s,
+            FPSPlotReadsRightTests.idle, FPSPlotReadsRightTests.gpuBound, FPSPlotTests.stallThenScroll,
+            "display rate 24Hz\nfps start\nanimate 3s\nload gpu 50ms\nrun 3s",
+            "display rate 90Hz\nfps start\nanimate 3s\nrun 1s\nstall 250ms --ui\nrun 2s",
+        ])
+    func ticksAreOneTwoFive(_ script: String) throws {
+        let (_, chart, run) = try chart(script)
+        try #require(chart.panels.count == 2)
+        #expect(areOneTwoFiveTicks(chart.xTicks.map(\.value)), "\(chart.xTicks.map(\.label))")
+        for panel in chart.panels {
+            #expect(areOneTwoFiveTicks(panel.yTicks.map(\.value)), "\(panel.label): \(panel.yTicks.map(\.label))")
+        }
+        for height in [6, 9, 15, 30] {
+            let text = run.output("fps plot --width 80 --height \(height)")
+            for ticks in terminalTicks(text) {
+                #expect(ticks.count < 2 || areOneTwoFiveTicks(ticks, gaps: true), "\(ticks)\n\(text)")
+            }
+        }
+    }
+
+    /// A frame longer than a second is drawn on an axis in seconds; the budgets keep their ms.
+    @Test func aTwelveSecondHitchIsDrawnInSeconds() throws {
+        let (_, chart, run) = try chart(FPSPlotReadsRightTests.hitch12s)
+        let panel = try #require(chart.panels.first)
+        #expect(panel.label == "frame time per present (s)")
+        #expect(panel.yTicks.last.map { $0.value >= 12 && $0.value <= 20 } == true, "\(panel.yTicks.map(\.label))")
+        #expect(chart.texts("1× budget 16.667ms").count == 1)
+        #expect(run.output("fps plot --width 80").contains("\nframe time per present (s)\n"))
+        let (_, short, _) = try self.chart(FPSPlotReadsRightTests.animated60)
+        #expect(short.panels.first?.label == "frame time per present (ms)")
+    }
+
+    /// Fix 6: an idle run has no frame time; the panel says so, and how to get frames, in the
+    /// SVG (inside the panel) and in the terminal.
+    @Test func anEmptyPanelSaysWhatIsMissing() throws {
+        let (_, chart, run) = try chart(FPSPlotReadsRightTests.idle)
+        let panel = try #require(chart.panels.first)
+        for words in [
+            "no frame time from 0s to 3s: nothing animated (A2)",
+            "to see frames: animate 2s, scroll 1s or stall 100ms --ui",
+        ] {
+            let text = try #require(chart.texts(words).first, "\(words)")
+            #expect(panel.contains(x: text.number("x") ?? 0, y: text.number("y") ?? 0))
+        }
+        let text = run.output("fps plot --width 80")
+        #expect(text.contains("no frame time from 0s to 3s: nothing animated (A2)"), "\(text)")
+        #expect(text.contains("to see frames: animate 2s, scroll 1s or stall 100ms --ui"), "\(text)")
+        // Frames but no window yet: the lower panel says so and shows no numbers.
+        let (_, early, earlyRun) = try self.chart("fps start\nanimate 1s\nrun 500ms")
+        let lower = try #require(early.panels.last)
+        #expect(lower.yTicks.isEmpty)
+        let note = try #require(early.texts("no window of the reading closed from 0s to 500ms").first)
+        #expect(lower.contains(x: note.number("x") ?? 0, y: note.number("y") ?? 0))
+        #expect(earlyRun.output("fps plot --width 80").contains("no window of the reading closed from 0s to 500ms"))
+        // A chart with data has no such note.
+        let (svg, _, _) = try self.chart(FPSPlotReadsRightTests.animated60)
+        #expect(!svg.contains("no frame time") && !svg.contains("no window"))
+    }
+}
+
+/// `#rrggbb`, as the SVG writes a colour.
+func hex(_ c: RGB) -> String {
+    let digits = Array("0123456789abcdef")
+    return "#" + [c.red, c.green, c.blue].map { String([digits[Int($0 >> 4)], digits[Int($0 & 15)]]) }.joined()
+}
+
+/// A coordinate as the SVG writes it: at most two decimals.
+func format(_ v: Double) -> String {
+    let scaled = (v * 100).rounded()
+    let whole = Int(scaled) / 100
+    let fraction = abs(Int(scaled) % 100)
+    if fraction == 0 { return "\(whole)" }
+    return fraction % 10 == 0 ? "\(whole).\(fraction / 10)" : "\(whole).\(fraction < 10 ? "0" : "")\(fraction)"
+}
+
+/// The y tick labels of each panel of a terminal chart, as numbers: the labels before `┤`, a
+/// panel ending at its baseline `┼` or at a line without a gutter.
+func terminalTicks(_ text: String) -> [[Double]] {
+    var panels: [[Double]] = []
+    var current: [Double]?
+    for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        if let bar = line.firstIndex(where: { "┤┼│".contains($0) }),
+            line[..<bar].allSatisfy({ $0 == " " || $0.isNumber || $0 == "." || $0.isLetter })
+        {
+            let label = line[..<bar].trimmingCharacters(in: .whitespaces)
+            if current == nil { current = [] }
+            if let v = Double(label) { current?.append(v) }
+        } else if let ticks = current {
+            panels.append(ticks)
+            current = nil
+        }
+    }
+    if let ticks = current { panels.append(ticks) }
+    return panels
 }

@@ -29,9 +29,11 @@ struct PlotSessionTests {
             screen.lastLine == "debugsh>" && screen.lines.contains { $0.hasPrefix("hitch │") && $0.contains("rrr") }
                 && screen.lines.contains { $0.contains(" presents, ") }
         }
-        // The chart is drawn at the pane's 80 columns: no row wrapped (tmux joins wrapped rows).
+        // The chart is drawn at the pane's 80 columns: no row wrapped (tmux joins wrapped rows);
+        // a row with a budget line's tag after it fills them.
         #expect(screen.lines.allSatisfy { $0.count <= 80 }, "\(screen)")
-        #expect(screen.lines.contains { $0.count == 80 && $0.contains("└┬") }, "\(screen)")
+        #expect(screen.lines.contains { $0.count == 80 && $0.hasSuffix("×") }, "\(screen)")
+        #expect(screen.lines.contains { $0.contains("└┬") }, "\(screen)")
         // One status block, right above the prompt, under the chart.
         #expect(statusLines(screen).count == 1, "\(screen)")
         let blockRow = screen.lines.count - 2

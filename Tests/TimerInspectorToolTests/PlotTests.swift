@@ -28,17 +28,17 @@ import TimerInspectorTool
             d.run("timer plot a --width 50 --height 8") == """
                 timer plot: a, 0s to 1.25s
                 lateness (ms): how long after its scheduled time …
+                    │
                 300 ┤
-                    │                         m
+                    │                      m
                 200 ┤
                     │
-                    │              b
-                100 ┤
+                    │            b
                     │
-                  0 ┤╌╌╌c╌╌╌c╌╌c╌╌╌╌╌╌╌╌╌╌c╌╌╌╌╌╌╌╌╌╌╌╌╌╌c╌╌·╌╌╌c╌
-                    └┬─────────────────┬─────────────────┬────────
-                     0s                0.5s              1s
-                                  scheduled time (s)
+                  0 ┤╌╌╌c╌╌c╌╌c╌╌╌╌╌╌╌╌╌c╌╌╌╌╌╌╌╌╌╌╌╌c╌╌·╌╌c╌ late
+                    └┬───────────────┬───────────────┬───────
+                     0s              0.5s            1s
+                                scheduled time (s)
                 · on time  m late: mode  b late: busy
                 c late: coalesced  ╌ late threshold 1ms
                 9 firings (firings 1–9), 8 late (mode 1, busy 1,
@@ -164,4 +164,145 @@ func result(_ d: Driver, _ command: String) throws -> [String: Any] {
     let line = d.run(command)
     let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
     return try #require(object["result"] as? [String: Any], "\(line)")
+}
+
+/// Issue 21: the timer's chart read back from its SVG — lateness in the unit that reads best,
+/// 1-2-5 ticks, the threshold's tag beside the plot, and the chart from the timer's creation.
+@Suite struct TimerPlotReadsRightTests {
+    /// The chart `timer plot <name>` writes after `lines`, read back, and the driver.
+    func chart(_ lines: [String], _ name: String, _ options: String = "") throws -> (SVGChart, Driver) {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("debugsh-tplot-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("t.svg").path
+        let d = try Driver()
+        for line in lines { d.run(line) }
+        let output = d.run("timer plot \(name) \(path) \(options)")
+        try #require(output.hasPrefix("wrote \(path) ("), "\(output)")
+        let svg = try String(contentsOfFile: path, encoding: .utf8)
+        _ = try SVGCheck.renderPNG(svg)
+        return (SVGChart(svg), d)
+    }
+
+    /// Made at 5 s, late by 3 s and then by 11.9 s behind two stalls.
+    static let madeAtFive = [
+        "run 5s", "timer nstimer poll --interval 100ms --repeats", "run 1s", "stall 3s", "run 2s", "stall 12s",
+        "run 14s",
+    ]
+
+    /// Fix 7: a timer made at 5 s is charted from 5 s: the x axis's left end is 5 s.
+    @Test func theChartStartsAtTheTimersCreation() throws {
+        let (chart, d) = try chart(TimerPlotReadsRightTests.madeAtFive, "poll")
+        #expect(chart.title == "timer plot: poll, 5s to 22s")
+        let panel = try #require(chart.panels.first)
+        let left = try #require(chart.x(5))
+        #expect(Swift.abs(left - panel.left) < 0.01, "5 s at \(left), the plot from \(panel.left)")
+        let plot = try result(d, "timer plot poll")
+        #expect(plot["from_ns"] as? Int == 5_000_000_000 && plot["first"] as? Int == 1)
+        #expect(d.run("timer plot poll --width 80").hasPrefix("timer plot: poll, 5s to 22s\n"))
+        // --from and --to still choose the span, before the creation too.
+        let early = try result(d, "timer plot poll --from 0s --to 8s")
+        #expect(early["from_ns"] as? Int == 0 && early["to_ns"] as? Int == 8_000_000_000)
+        let (zero, _) = try self.chart(TimerPlotReadsRightTests.madeAtFive, "poll", "--from 0s")
+        #expect(zero.title == "timer plot: poll, 0s to 22s")
+        #expect(zero.x(0).map { Swift.abs($0 - (zero.panels.first?.left ?? -1)) < 0.01 } == true)
+        // A timer made at 0 s starts at 0 s, as before.
+        let plain = try result(try driver(["timer nstimer t --interval 100ms --repeats", "run 1s"]), "timer plot t")
+        #expect(plain["from_ns"] as? Int == 0)
+    }
+
+    func driver(_ lines: [String]) throws -> Driver {
+        let d = try Driver()
+        for line in lines { d.run(line) }
+        return d
+    }
+
+    /// Fix 5: lateness of seconds is drawn in seconds — the axis says s, its ticks count
+    /// seconds — in ms below a second, in µs below a millisecond; the threshold keeps its
+    /// exact duration in the legend.
+    @Test func latenessIsInTheUnitThatReadsBest() throws {
+        let (seconds, d) = try chart(TimerPlotReadsRightTests.madeAtFive, "poll")
+        let panel = try #require(seconds.panels.first)
+        #expect(panel.label == "lateness (s): how long after its scheduled time it ran")
+        // 11.9 s on an axis of seconds: its top tick is a few seconds above, not 12000.
+        let top = try #require(panel.yTicks.map(\.value).max())
+        #expect(top >= 11.9 && top <= 20, "\(panel.yTicks.map(\.label))")
+        #expect(seconds.texts("late threshold 1ms").count == 1)
+        #expect(
+            d.run("timer plot poll --width 80").contains("\nlateness (s): how long after its scheduled time it ran\n"))
+
+        let (milliseconds, _) = try chart(TimerPlotTests.threeCauses, "a")
+        let ms = try #require(milliseconds.panels.first)
+        #expect(ms.label == "lateness (ms): how long after its scheduled time it ran")
+        #expect(ms.yTicks.map(\.value).max().map { $0 >= 250 && $0 <= 400 } == true, "\(ms.yTicks.map(\.label))")
+
+        let (micro, _) = try chart(
+            ["set timer.late-threshold 200us", "timer nstimer t --interval 100ms --repeats", "run 1s"], "t")
+        let us = try #require(micro.panels.first)
+        #expect(us.label == "lateness (µs): how long after its scheduled time it ran")
+        #expect(us.yTicks.map(\.value).max().map { $0 >= 200 && $0 <= 300 } == true, "\(us.yTicks.map(\.label))")
+        // The threshold's line is at 200 µs on that axis.
+        let rule = try #require(micro.elements.first { $0.name == "path" && $0["stroke"] == "#c83c3c" })
+        let y200 = try #require(us.y(200))
+        #expect(rule["d"]?.contains(" \(format(y200))H") == true, "\(rule)")
+    }
+
+    /// Fix 4 and 3: 1-2-5 ticks on both axes; the threshold's tag right of the plot, no dot
+    /// under it.
+    @Test(arguments: [0, 1, 2]) func ticksAreOneTwoFiveAndTheTagStandsAside(_ k: Int) throws {
+        let cases: [([String], String)] = [
+            (TimerPlotReadsRightTests.madeAtFive, "poll"), (TimerPlotTests.threeCauses, "a"),
+            (
+                [
+                    "timer gcd g --interval 30ms", "run 350ms", "timer pause g", "run 1234ms", "timer resume g",
+                    "run 777ms",
+                ], "g"
+            ),
+        ]
+        let (chart, d) = try chart(cases[k].0, cases[k].1)
+        let panel = try #require(chart.panels.first)
+        #expect(areOneTwoFiveTicks(chart.xTicks.map(\.value)), "\(chart.xTicks.map(\.label))")
+        #expect(areOneTwoFiveTicks(panel.yTicks.map(\.value)), "\(panel.yTicks.map(\.label))")
+        let tag = try #require(chart.texts("late").first)
+        #expect((tag.number("x") ?? 0) >= panel.right)
+        #expect(
+            !chart.elements.contains {
+                $0.name == "text" && $0.text.contains("threshold")
+                    && panel.contains(x: $0.number("x") ?? 0, y: $0.number("y") ?? 0)
+            })
+        for height in [4, 10, 25] {
+            let text = d.run("timer plot \(cases[k].1) --width 80 --height \(height)")
+            let ticks = try #require(terminalTicks(text).first)
+            #expect(ticks.count < 2 || areOneTwoFiveTicks(ticks, gaps: true), "\(ticks)\n\(text)")
+            #expect(text.contains("╌ late"), "\(text)")
+        }
+    }
+}
+
+/// A coordinate as the SVG writes it: at most two decimals.
+func format(_ v: Double) -> String {
+    let scaled = Int((v * 100).rounded())
+    let whole = scaled / 100
+    let fraction = abs(scaled % 100)
+    if fraction == 0 { return "\(whole)" }
+    return fraction % 10 == 0 ? "\(whole).\(fraction / 10)" : "\(whole).\(fraction < 10 ? "0" : "")\(fraction)"
+}
+
+/// The y tick labels of each panel of a terminal chart, as numbers.
+func terminalTicks(_ text: String) -> [[Double]] {
+    var panels: [[Double]] = []
+    var current: [Double]?
+    for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        if let bar = line.firstIndex(where: { "┤┼│".contains($0) }),
+            line[..<bar].allSatisfy({ $0 == " " || $0.isNumber || $0 == "." || $0.isLetter })
+        {
+            if current == nil { current = [] }
+            if let v = Double(line[..<bar].trimmingCharacters(in: .whitespaces)) { current?.append(v) }
+        } else if let ticks = current {
+            panels.append(ticks)
+            current = nil
+        }
+    }
+    if let ticks = current { panels.append(ticks) }
+    return panels
 }

@@ -5,10 +5,12 @@ extension Chart {
     ///
     /// Self-contained: no scripts, no style sheets, no fonts to fetch, no links — only shapes and
     /// text in the generic `sans-serif` family, so that browsers, `rsvg-convert` and image viewers
-    /// draw it alike. 960 pixels wide; the height follows the panels and the legend. The same chart
-    /// gives the same bytes: coordinates are written with at most two decimals.
+    /// draw it alike. 960 pixels wide; the height follows the panels and the legend. Rules' tags
+    /// stand in the margin right of the plot, where no data covers them; a panel without data
+    /// shows its ``ChartPanel/emptyNote`` in its middle. The same chart gives the same bytes:
+    /// coordinates are written with at most two decimals.
     public func svg() -> String {
-        var svg = SVGCanvas()
+        var svg = SVGCanvas(chart: self)
         svg.draw(self)
         return svg.document
     }
@@ -28,13 +30,27 @@ private struct SVGCanvas {
     static let noteRow = 16.0
     /// An average glyph's width at 12 px, for laying out legend entries without font metrics.
     static let glyphWidth = 6.8
+    /// A generous glyph width at the tags' 11 px, so that a tag's box is never larger than laid out.
+    static let tagGlyphWidth = 7.0
+    /// Rule tags' font size, and the least distance between two tags' baselines.
+    static let tagSize = 11.0
+    static let tagGap = 15.0
+    /// The tag's distance from the plot's right edge (a short leader line in between).
+    static let tagOffset = 8.0
 
     var title = ""
     var body = ""
     var height = 0.0
+    /// The margin right of the plot: wide enough for the longest rule tag.
+    let right: Double
+
+    init(chart: Chart) {
+        let longest = chart.panels.flatMap(\.rules).compactMap(\.tag).map(\.count).max() ?? 0
+        right = longest == 0 ? SVGCanvas.right : SVGCanvas.tagOffset + Double(longest) * SVGCanvas.tagGlyphWidth + 8
+    }
 
     var plotLeft: Double { SVGCanvas.left }
-    var plotRight: Double { SVGCanvas.width - SVGCanvas.right }
+    var plotRight: Double { SVGCanvas.width - right }
 
     var document: String {
         let w = n(SVGCanvas.width)
@@ -86,13 +102,13 @@ private struct SVGCanvas {
         }
         y += 36
         line(
-            "<text x=\"\(n((plotLeft + plotRight) / 2))\" y=\"\(n(y))\" text-anchor=\"middle\" fill=\"#444444\">\(escape(chart.xAxis.label))</text>"
+            "<text x=\"\(n((plotLeft + plotRight) / 2))\" y=\"\(n(y))\" text-anchor=\"middle\" fill=\"#444444\">\(escape(x.label(chart.xAxis)))</text>"
         )
         y += 12
         y = drawLegend(chart, top: y)
-        for note in chart.notes {
+        for note in chart.notes.flatMap({ $0.split(separator: "\n", omittingEmptySubsequences: false) }) {
             y += SVGCanvas.noteRow
-            line("<text x=\"\(n(plotLeft))\" y=\"\(n(y))\" fill=\"#555555\">\(escape(note))</text>")
+            line("<text x=\"\(n(plotLeft))\" y=\"\(n(y))\" fill=\"#555555\">\(escape(String(note)))</text>")
         }
         height = (y + 16).rounded(.up)
     }
@@ -100,14 +116,15 @@ private struct SVGCanvas {
     mutating func drawPanel(
         _ panel: ChartPanel, chart: Chart, top: Double, height: Double, x: ChartScale, px: (Double) -> Double
     ) {
-        let yScale = ChartScale.y(panel, target: max(2, Int(height / 50)))
+        let yScale = ChartScale.y(panel, x: x, target: max(3, Int(height / 60))).forData(of: panel, x: x)
         let bottom = top + height
         let py = { (v: Double) -> Double in bottom - min(1, max(0, yScale.fraction(v))) * height }
         let width = plotRight - plotLeft
 
         line("<g>")
         line(
-            "<text x=\"\(n(plotLeft))\" y=\"\(n(top - 8))\" fill=\"#444444\">\(escape(panel.yAxis.label))</text>")
+            "<text x=\"\(n(plotLeft))\" y=\"\(n(top - 8))\" fill=\"#444444\">\(escape(yScale.label(panel.yAxis)))</text>"
+        )
         line(
             "<rect x=\"\(n(plotLeft))\" y=\"\(n(top))\" width=\"\(n(width))\" height=\"\(n(height))\" fill=\"#ffffff\" stroke=\"#c8c8c8\"/>"
         )
@@ -138,17 +155,93 @@ private struct SVGCanvas {
         for series in panel.series {
             drawSeries(series, x: x, px: px, py: py, baseline: py(max(yScale.lower, min(0, yScale.upper))))
         }
-        for rule in panel.rules where rule.y.isFinite && rule.y >= yScale.lower && rule.y <= yScale.upper {
-            let ry = py(rule.y)
+        // Rules over the data, each level from its x to the next change's; a step joins them.
+        var tags: [(y: Double, rule: ChartRule)] = []
+        for rule in panel.rules {
+            let levels = rule.levels(lower: x.lower, upper: x.upper).filter {
+                $0.y >= yScale.lower && $0.y <= yScale.upper
+            }
+            guard let last = levels.last else { continue }
+            var path = ""
+            var previous: (to: Double, y: Double)?
+            for level in levels {
+                let a = px(level.from)
+                let b = px(level.to)
+                let y = py(level.y)
+                if let p = previous, p.to == level.from {
+                    path += "V\(n(y))H\(n(b))"
+                } else {
+                    path += "M\(n(a)) \(n(y))H\(n(b))"
+                }
+                previous = (level.to, y)
+            }
             let dash = rule.dashed ? " stroke-dasharray=\"6 4\"" : ""
             line(
-                "<line x1=\"\(n(plotLeft))\" y1=\"\(n(ry))\" x2=\"\(n(plotRight))\" y2=\"\(n(ry))\" stroke=\"\(hex(rule.color))\" stroke-width=\"1.5\"\(dash)/>"
-            )
-            line(
-                "<text x=\"\(n(plotRight - 4))\" y=\"\(n(ry - 4))\" text-anchor=\"end\" font-size=\"11\" fill=\"\(hex(rule.color))\" stroke=\"#ffffff\" stroke-width=\"3\" paint-order=\"stroke\">\(escape(rule.label))</text>"
-            )
+                "<path d=\"\(path)\" fill=\"none\" stroke=\"\(hex(rule.color))\" stroke-width=\"1.5\"\(dash)/>")
+            if rule.tag != nil, last.to >= x.upper { tags.append((py(last.y), rule)) }
+        }
+        drawTags(tags, top: top, bottom: bottom)
+        if !panel.hasData(lower: x.lower, upper: x.upper) {
+            // In the widest gap between the rules, so that no line runs through the words.
+            var edges = [top, bottom]
+            for rule in panel.rules {
+                for level in rule.levels(lower: x.lower, upper: x.upper) where level.y.isFinite {
+                    edges.append(py(level.y))
+                }
+            }
+            edges = edges.filter { $0 >= top && $0 <= bottom }.sorted()
+            var gap = (top: top, bottom: top)
+            for k in edges.indices.dropFirst() where edges[k] - edges[k - 1] > gap.bottom - gap.top {
+                gap = (edges[k - 1], edges[k])
+            }
+            drawNote(panel.emptyNote, top: gap.top, bottom: gap.bottom)
         }
         line("</g>")
+    }
+
+    /// The rules' tags in the margin right of the plot, each at its rule's right end with a short
+    /// leader, moved apart where two would overlap, kept beside the panel.
+    mutating func drawTags(_ tags: [(y: Double, rule: ChartRule)], top: Double, bottom: Double) {
+        guard !tags.isEmpty else { return }
+        // Bottom to top by the rule's height; ties keep the panel's order (a later rule above).
+        let order = tags.indices.sorted { tags[$0].y != tags[$1].y ? tags[$0].y > tags[$1].y : $0 < $1 }
+        var baselines = order.map { tags[$0].y + SVGCanvas.tagSize / 3 }
+        let lowest = bottom + SVGCanvas.tagSize / 3
+        let highest = top + SVGCanvas.tagSize
+        for k in baselines.indices {
+            baselines[k] = min(baselines[k], lowest)
+            if k > 0 { baselines[k] = min(baselines[k], baselines[k - 1] - SVGCanvas.tagGap) }
+        }
+        // Pushed past the top: move the whole stack down again, as far as the bottom allows.
+        if let topmost = baselines.last, topmost < highest {
+            let shift = min(highest - topmost, lowest - (baselines.first ?? lowest))
+            baselines = baselines.map { $0 + shift }
+        }
+        for (k, index) in order.enumerated() {
+            let tag = tags[index]
+            let color = hex(tag.rule.color)
+            let ty = baselines[k]
+            line(
+                "<line x1=\"\(n(plotRight))\" y1=\"\(n(tag.y))\" x2=\"\(n(plotRight + SVGCanvas.tagOffset - 2))\" y2=\"\(n(ty - SVGCanvas.tagSize / 3))\" stroke=\"\(color)\" stroke-width=\"1\"/>"
+            )
+            line(
+                "<text x=\"\(n(plotRight + SVGCanvas.tagOffset))\" y=\"\(n(ty))\" font-size=\"11\" fill=\"\(color)\">\(escape(tag.rule.tag ?? ""))</text>"
+            )
+        }
+    }
+
+    /// A note in the middle of an empty panel, wrapped to its width, over a white halo.
+    mutating func drawNote(_ note: String, top: Double, bottom: Double) {
+        let columns = min(90, max(10, Int((plotRight - plotLeft - 40) / SVGCanvas.glyphWidth)))
+        let lines = ChartText.wrap(note, width: columns)
+        let rowHeight = 17.0
+        var y = (top + bottom) / 2 - Double(lines.count - 1) * rowHeight / 2 + 5
+        for text in lines {
+            line(
+                "<text x=\"\(n((plotLeft + plotRight) / 2))\" y=\"\(n(y))\" text-anchor=\"middle\" font-size=\"13\" fill=\"#555555\" stroke=\"#ffffff\" stroke-width=\"4\" paint-order=\"stroke\">\(escape(text))</text>"
+            )
+            y += rowHeight
+        }
     }
 
     mutating func drawSeries(
@@ -198,13 +291,17 @@ private struct SVGCanvas {
                 previousEnd = p.x
             }
             if !path.isEmpty {
-                line("<path d=\"\(path)\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\"/>")
+                line(
+                    "<path d=\"\(path)\" fill=\"none\" stroke=\"\(color)\"\(strokeAttributes(series.stroke, width: 2))/>"
+                )
             }
         case .line:
             let shown = points.filter { inRange($0.x) }
             guard !shown.isEmpty else { return }
             let list = shown.map { "\(n(px($0.x))),\(n(py($0.y)))" }.joined(separator: " ")
-            line("<polyline points=\"\(list)\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"1.5\"/>")
+            line(
+                "<polyline points=\"\(list)\" fill=\"none\" stroke=\"\(color)\"\(strokeAttributes(series.stroke, width: 1.5))/>"
+            )
         case .points:
             line("<g fill=\"\(color)\">")
             for p in points where inRange(p.x) {
@@ -218,7 +315,7 @@ private struct SVGCanvas {
     mutating func drawLegend(_ chart: Chart, top: Double) -> Double {
         enum Swatch {
             case box(RGB)
-            case stroke(RGB, dashed: Bool)
+            case stroke(RGB, ChartStroke)
             case dot(RGB)
         }
         var entries: [(Swatch, String)] = []
@@ -226,11 +323,15 @@ private struct SVGCanvas {
             for series in panel.series {
                 switch series.style {
                 case .bars: entries.append((.box(series.color), series.name))
-                case .steps, .line: entries.append((.stroke(series.color, dashed: false), series.name))
+                case .steps, .line:
+                    entries.append((.stroke(series.color, series.stroke ?? ChartStroke(width: 2)), series.name))
                 case .points: entries.append((.dot(series.color), series.name))
                 }
             }
-            for rule in panel.rules { entries.append((.stroke(rule.color, dashed: rule.dashed), rule.label)) }
+            for rule in panel.rules {
+                entries.append(
+                    (.stroke(rule.color, ChartStroke(width: 2, dash: rule.dashed ? [4, 3] : [])), rule.label))
+            }
         }
         var seenSpans: [String] = []
         for span in chart.spans where !seenSpans.contains(span.label) {
@@ -251,10 +352,9 @@ private struct SVGCanvas {
                 line(
                     "<rect x=\"\(n(x))\" y=\"\(n(y - 10))\" width=\"14\" height=\"12\" fill=\"\(hex(c))\" stroke=\"#bbbbbb\" stroke-width=\"0.5\"/>"
                 )
-            case .stroke(let c, let dashed):
-                let dash = dashed ? " stroke-dasharray=\"4 3\"" : ""
+            case .stroke(let c, let stroke):
                 line(
-                    "<line x1=\"\(n(x))\" y1=\"\(n(y - 4))\" x2=\"\(n(x + 16))\" y2=\"\(n(y - 4))\" stroke=\"\(hex(c))\" stroke-width=\"2\"\(dash)/>"
+                    "<line x1=\"\(n(x))\" y1=\"\(n(y - 4))\" x2=\"\(n(x + 16))\" y2=\"\(n(y - 4))\" stroke=\"\(hex(c))\"\(strokeAttributes(stroke, width: 2))/>"
                 )
             case .dot(let c):
                 line("<circle cx=\"\(n(x + 7))\" cy=\"\(n(y - 4))\" r=\"3\" fill=\"\(hex(c))\"/>")
@@ -268,6 +368,19 @@ private struct SVGCanvas {
 
 /// A coordinate with at most two decimals.
 private func n(_ v: Double) -> String { ChartNumber.format(v, decimals: 2) }
+
+/// ` stroke-width="…"` and, for a dashed stroke, ` stroke-dasharray="…"`: the stroke's, or a
+/// solid line `width` wide.
+private func strokeAttributes(_ stroke: ChartStroke?, width: Double) -> String {
+    let stroke = stroke ?? ChartStroke(width: width)
+    let w = stroke.width.isFinite && stroke.width > 0 ? stroke.width : width
+    var text = " stroke-width=\"\(n(w))\""
+    let dash = stroke.dash.filter { $0.isFinite && $0 >= 0 }
+    if !dash.isEmpty && dash.contains(where: { $0 > 0 }) {
+        text += " stroke-dasharray=\"\(dash.map(n).joined(separator: " "))\""
+    }
+    return text
+}
 
 private func hex(_ c: RGB) -> String {
     let digits = Array("0123456789abcdef")

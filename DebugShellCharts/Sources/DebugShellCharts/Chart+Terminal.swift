@@ -5,8 +5,11 @@ extension Chart {
     ///
     /// Each panel has its axis label above it and its y ticks in a gutter on the left. Bars are
     /// drawn in eighths of a row (`▁▂▃▄▅▆▇█`), each column showing the tallest bar that covers
-    /// it; steps, lines and points draw each series' ``ChartSeries/symbol``; rules are `╌` lines
-    /// behind the data. Under a panel whose series have a ``ChartSeries/mark``, a row of marks
+    /// it; steps, lines and points draw each series' ``ChartSeries/symbol``, and `═` where two
+    /// lines or steps share a cell (the legend names it with ``ChartPanel/overlapLabel``); rules
+    /// are `╌` lines behind the data, with their ``ChartRule/tag`` after the row's last column
+    /// (tags on one row joined by `/`). A panel without data shows its ``ChartPanel/emptyNote``
+    /// in its middle rows. Under a panel whose series have a ``ChartSeries/mark``, a row of marks
     /// tells the series apart without colour. Spans become rows of `░` under the panels, one per
     /// label, above the x axis; the legend and the notes follow. Trailing spaces are trimmed and
     /// there is no final newline.
@@ -28,11 +31,13 @@ private struct TextCell {
     var color: RGB?
 }
 
-/// A row of the terminal chart: the gutter's label and axis character, then the plot's cells.
+/// A row of the terminal chart: the gutter's label and axis character, the plot's cells, and
+/// after them the tags of the rules on the row.
 private struct TextRow {
     var label: String
     var axis: Character
     var cells: [TextCell]
+    var tail: [TextCell] = []
 }
 
 private struct TextCanvas {
@@ -44,7 +49,10 @@ private struct TextCanvas {
     static let blocks: [Character] = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
     static let ruleGlyph: Character = "╌"
     static let spanGlyph: Character = "░"
+    static let overlapGlyph: Character = "═"
     static let maxLabel = 10
+    /// The fewest plot columns that rule tags may leave; below it the legend alone names rules.
+    static let minColumnsBesideTags = 16
 
     init(chart: Chart, width: Int, height: Int, color: Bool) {
         self.chart = chart
@@ -61,7 +69,35 @@ private struct TextCanvas {
         if !rowsPerPanel.isEmpty {
             rowsPerPanel[0] = max(3, rowsPerPanel[0] + plotRows - rowsPerPanel.reduce(0, +))
         }
-        let yScales = panels.indices.map { ChartScale.y(panels[$0], target: max(1, rowsPerPanel[$0] / 3)) }
+        // The x range does not depend on the ticks asked for; the y scales need it for the rules.
+        let range = ChartScale.x(chart.xAxis, chart: chart, target: 10)
+        // A panel of lines whose axis leaves range and ticks to the chart takes up to three rows
+        // from a panel of bars (drawn in eighths, they lose little) when that puts more of its
+        // values exactly on rows: a line is only ever drawn on a row.
+        for index in panels.indices
+        where !panels[index].series.contains(where: { $0.style == .bars }) && panels[index].yAxis.upper == nil
+            && panels[index].yAxis.ticks == nil
+        {
+            let values = ChartScale.seriesValues(panels[index], x: range)
+            func onRows(_ rows: Int) -> Int {
+                let scale = TextCanvas.scale(panels[index], x: range, rows: rows)
+                return values.filter { scale.hasRow(at: $0, rows: rows) }.count
+            }
+            guard !values.isEmpty,
+                let donor = panels.indices.filter({ k in panels[k].series.contains { $0.style == .bars } })
+                    .max(by: { rowsPerPanel[$0] < rowsPerPanel[$1] })
+            else { continue }
+            var best = (extra: 0, count: onRows(rowsPerPanel[index]))
+            for extra in 1...3 where rowsPerPanel[donor] - extra >= max(3, rowsPerPanel[index]) {
+                let count = onRows(rowsPerPanel[index] + extra)
+                if count > best.count { best = (extra, count) }
+            }
+            rowsPerPanel[donor] -= best.extra
+            rowsPerPanel[index] += best.extra
+        }
+        let yScales = panels.indices.map {
+            TextCanvas.scale(panels[$0], x: range, rows: rowsPerPanel[$0]).forData(of: panels[$0], x: range)
+        }
 
         // The gutter fits the longest label: ticks, mark rows, span rows.
         var labels: [String] = []
@@ -69,16 +105,32 @@ private struct TextCanvas {
         labels += panels.map(\.markLabel)
         labels += chart.spans.map(\.label)
         let labelWidth = min(TextCanvas.maxLabel, labels.map(\.count).max() ?? 0)
-        let columns = max(8, width - labelWidth - 2)
+        var columns = max(8, width - labelWidth - 2)
+        // Room after the plot for the rules' tags, where the width allows.
+        var tagRows: [[(Int, [TextCell])]] = []
+        var tagWidth = 0
+        for (index, panel) in panels.enumerated() {
+            let tags = tagsByRow(panel, scale: yScales[index], x: range, rows: rowsPerPanel[index])
+            tagRows.append(tags)
+            for (_, tag) in tags { tagWidth = max(tagWidth, 1 + tag.count) }
+        }
+        if tagWidth > 0 && columns - tagWidth >= TextCanvas.minColumnsBesideTags {
+            columns -= tagWidth
+        } else {
+            tagRows = tagRows.map { _ in [] }
+        }
 
         // About one x tick per ten columns.
         let x = ChartScale.x(chart.xAxis, chart: chart, target: max(2, columns / 10))
         let grid = ColumnGrid(lower: x.lower, upper: x.upper, columns: columns)
 
         var lines: [String] = [fit(chart.title)]
+        var overlapped: [Bool] = []
         for (index, panel) in panels.enumerated() {
-            lines.append(fit(panel.yAxis.label))
-            let rows = drawPanel(panel, scale: yScales[index], rows: rowsPerPanel[index], grid: grid)
+            lines.append(fit(yScales[index].label(panel.yAxis)))
+            var (rows, overlap) = drawPanel(panel, scale: yScales[index], rows: rowsPerPanel[index], grid: grid)
+            for (r, tag) in tagRows[index] where r < rows.count { rows[r].tail = tag }
+            overlapped.append(overlap)
             for row in rows { lines.append(text(row, labelWidth: labelWidth)) }
         }
         // Spans, one row per label.
@@ -108,36 +160,86 @@ private struct TextCanvas {
         }
         lines.append(text(TextRow(label: "", axis: "└", cells: axis), labelWidth: labelWidth))
         lines.append(trimmed(String(repeating: " ", count: labelWidth + 2) + String(tickLabels)))
-        if !chart.xAxis.label.isEmpty {
-            let pad = max(0, labelWidth + 2 + (columns - chart.xAxis.label.count) / 2)
-            lines.append(fit(String(repeating: " ", count: pad) + chart.xAxis.label))
+        let xLabel = x.label(chart.xAxis)
+        if !xLabel.isEmpty {
+            let pad = max(0, labelWidth + 2 + (columns - xLabel.count) / 2)
+            lines.append(fit(String(repeating: " ", count: pad) + xLabel))
         }
-        lines += legend()
+        lines += legend(overlapped: overlapped)
         for note in chart.notes { lines += ChartText.wrap(note, width: width) }
         return lines.joined(separator: "\n")
     }
 
-    /// A panel's rows, top to bottom: the plot, then the baseline of a bar panel, then the marks.
-    func drawPanel(_ panel: ChartPanel, scale: ChartScale, rows: Int, grid: ColumnGrid) -> [TextRow] {
+    /// A panel's y scale on `rows` rows: about one tick per three rows, as the SVG's, when each
+    /// tick falls exactly on a row (a bar panel's: on a row's top edge) and a panel of lines has
+    /// its highest value on a row; else one whose every row is a round value
+    /// (``ChartScale/rows(_:x:rows:)``), so that a label never stands beside a value it is not.
+    static func scale(_ panel: ChartPanel, x: ChartScale, rows: Int) -> ChartScale {
+        let plain = ChartScale.y(panel, x: x, target: max(1, rows / 3))
+        let bands = panel.series.contains { $0.style == .bars }
+        let places = Double(bands ? rows : max(1, rows - 1))
+        func exact(_ v: Double) -> Bool {
+            let r = plain.fraction(v) * places
+            return r.isFinite && Swift.abs(r - r.rounded()) < 1e-6
+        }
+        var fits = plain.ticks.allSatisfy { exact($0.value) }
+        if !bands, let highest = ChartScale.seriesValues(panel, x: x).last { fits = fits && exact(highest) }
+        if fits { return plain }
+        return ChartScale.rows(panel, x: x, rows: rows) ?? plain
+    }
+
+    /// The row (0 at the bottom) a value stands in, on a panel of `rows` rows: for a panel with
+    /// bars, the row whose top edge is at or above it; otherwise the nearest row.
+    static func row(_ v: Double, scale: ChartScale, rows: Int, hasBars: Bool) -> Int? {
+        guard v.isFinite, v >= scale.lower, v <= scale.upper else { return nil }
+        let f = scale.fraction(v)
+        if hasBars {
+            let r = Int((f * Double(rows)).rounded(.up)) - 1
+            return r < 0 ? nil : min(rows - 1, r)
+        }
+        return min(rows - 1, max(0, Int((f * Double(rows - 1)).rounded())))
+    }
+
+    /// The tags of a panel's rules by the row (from the top) their right end stands in; tags
+    /// on one row are joined with `/`, in the panel's order.
+    func tagsByRow(_ panel: ChartPanel, scale: ChartScale, x: ChartScale, rows: Int) -> [(Int, [TextCell])] {
+        let hasBars = panel.series.contains { $0.style == .bars }
+        var byRow: [(Int, [TextCell])] = []
+        for rule in panel.rules {
+            guard let tag = rule.tag, !tag.isEmpty,
+                let r = TextCanvas.row(rule.value(at: x.upper), scale: scale, rows: rows, hasBars: hasBars)
+            else { continue }
+            let cells = tag.map { TextCell(character: $0, color: rule.color) }
+            let top = rows - 1 - r
+            if let k = byRow.firstIndex(where: { $0.0 == top }) {
+                byRow[k].1 += [TextCell(character: "/")] + cells
+            } else {
+                byRow.append((top, cells))
+            }
+        }
+        return byRow
+    }
+
+    /// A panel's rows, top to bottom: the plot, then the baseline of a bar panel, then the marks;
+    /// and whether two lines shared a cell.
+    func drawPanel(_ panel: ChartPanel, scale: ChartScale, rows: Int, grid: ColumnGrid) -> ([TextRow], Bool) {
         let hasBars = panel.series.contains { $0.style == .bars }
         var cells = Array(repeating: Array(repeating: TextCell(), count: grid.columns), count: rows)
+        // Which line or steps series drew each cell (-1: none), to see where two coincide.
+        var drawnBy = Array(repeating: Array(repeating: -1, count: grid.columns), count: rows)
+        var overlapped = false
 
-        /// The row (0 at the bottom) a value stands in: for bars, the row whose top edge is at or
-        /// above it; otherwise the nearest row.
-        func row(_ v: Double) -> Int? {
-            guard v.isFinite, v >= scale.lower, v <= scale.upper else { return nil }
-            let f = scale.fraction(v)
-            if hasBars {
-                let r = Int((f * Double(rows)).rounded(.up)) - 1
-                return r < 0 ? nil : min(rows - 1, r)
-            }
-            return min(rows - 1, max(0, Int((f * Double(rows - 1)).rounded())))
+        func row(_ v: Double) -> Int? { TextCanvas.row(v, scale: scale, rows: rows, hasBars: hasBars) }
+        func set(_ r: Int, _ c: Int, _ cell: TextCell) {
+            cells[rows - 1 - r][c] = cell
+            drawnBy[rows - 1 - r][c] = -1
         }
-        func set(_ r: Int, _ c: Int, _ cell: TextCell) { cells[rows - 1 - r][c] = cell }
 
         for rule in panel.rules {
-            guard let r = row(rule.y) else { continue }
-            for c in 0..<grid.columns { set(r, c, TextCell(character: TextCanvas.ruleGlyph, color: rule.color)) }
+            for c in 0..<grid.columns {
+                guard let r = row(rule.value(at: grid.centre(c))) else { continue }
+                set(r, c, TextCell(character: TextCanvas.ruleGlyph, color: rule.color))
+            }
         }
 
         // Bars: each column's tallest, later series winning ties.
@@ -166,14 +268,30 @@ private struct TextCanvas {
             }
         }
 
-        for series in panel.series where series.style != .bars {
+        // The values lines and points put on each row: a row's tick is not shown beside values
+        // it does not stand for.
+        var drawnValues: [Int: [Double]] = [:]
+        for (s, series) in panel.series.enumerated() where series.style != .bars {
             let cell = TextCell(character: series.symbol, color: series.color)
+            let isLine = series.style == .steps || series.style == .line
+            /// Draws the series' cell; a line over another line's cell draws the overlap glyph.
+            func set(_ r: Int, _ c: Int, _ cell: TextCell) {
+                let other = drawnBy[rows - 1 - r][c]
+                if isLine && other >= 0 && other != s {
+                    cells[rows - 1 - r][c] = TextCell(character: TextCanvas.overlapGlyph, color: cell.color)
+                    overlapped = true
+                } else {
+                    cells[rows - 1 - r][c] = cell
+                    if isLine { drawnBy[rows - 1 - r][c] = s }
+                }
+            }
             switch series.style {
             case .bars: break
             case .points:
                 for p in series.points {
                     guard let r = row(p.y), p.x >= grid.lower, p.x <= grid.upper else { continue }
                     set(r, grid.column(p.x), cell)
+                    drawnValues[r, default: []].append(p.y)
                 }
             case .steps:
                 var previousEnd: Double?
@@ -184,12 +302,14 @@ private struct TextCanvas {
                         let range = grid.columns(of: ChartPoint(x: p.x, y: p.y, start: start))
                     else { continue }
                     for c in range { set(r, c, cell) }
+                    drawnValues[r, default: []].append(p.y)
                 }
             case .line:
                 let points = series.points.filter { $0.x.isFinite && $0.y.isFinite }
                 guard points.count > 1 else {
                     if let p = points.first, let r = row(p.y), p.x >= grid.lower, p.x <= grid.upper {
                         set(r, grid.column(p.x), cell)
+                        drawnValues[r, default: []].append(p.y)
                     }
                     continue
                 }
@@ -201,9 +321,16 @@ private struct TextCanvas {
                     let b = points[k + 1]
                     guard xc >= a.x, xc <= b.x else { continue }
                     let y = b.x > a.x ? a.y + (b.y - a.y) * (xc - a.x) / (b.x - a.x) : b.y
-                    if let r = row(y) { set(r, c, cell) }
+                    if let r = row(y) {
+                        set(r, c, cell)
+                        drawnValues[r, default: []].append(y)
+                    }
                 }
             }
+        }
+
+        if !panel.hasData(lower: grid.lower, upper: grid.upper) {
+            writeNote(panel.emptyNote, into: &cells)
         }
 
         var result: [TextRow] = []
@@ -211,7 +338,11 @@ private struct TextCanvas {
         var baseline: String?
         for tick in scale.ticks {
             if let r = row(tick.value) {
-                if tickRows[r] == nil { tickRows[r] = tick.label }
+                // Lines or points on the row, none of them at the tick's value.
+                let drawn = drawnValues[r] ?? []
+                let misleading =
+                    !drawn.isEmpty && !drawn.contains { Swift.abs($0 - tick.value) <= 0.05 * scale.span }
+                if tickRows[r] == nil && !misleading { tickRows[r] = tick.label }
             } else if hasBars && tick.value == scale.lower {
                 baseline = tick.label
             }
@@ -242,16 +373,51 @@ private struct TextCanvas {
             }
             result.append(TextRow(label: panel.markLabel, axis: "│", cells: marks))
         }
-        return result
+        return (result, overlapped)
     }
 
-    /// The legend: one entry per series, rule and span label, wrapped to the width.
-    func legend() -> [String] {
+    /// A note written across the middle rows of an empty panel, each line centred: in the
+    /// rows nearest the middle without a rule, as many lines as there are such rows (the centre
+    /// row when there is none).
+    func writeNote(_ note: String, into cells: inout [[TextCell]]) {
+        let rows = cells.count
+        guard rows > 0, let columns = cells.first?.count, columns > 2 else { return }
+        let wrapped = ChartText.wrap(note, width: columns - 2)
+        let free = (0..<rows).filter { r in !cells[r].contains { $0.character != " " } }
+        let count = min(wrapped.count, max(1, free.count))
+        // The run of `count` free rows (not necessarily adjacent) whose middle is nearest the
+        // panel's middle; without free rows, the middle row.
+        var chosen = [rows / 2]
+        if !free.isEmpty {
+            var best = Int.max
+            for start in 0...(free.count - count) {
+                let run = Array(free[start..<start + count])
+                let distance = Swift.abs((run[0] + run[count - 1]) - (rows - 1))
+                if distance < best {
+                    best = distance
+                    chosen = run
+                }
+            }
+        }
+        for (line, r) in zip(wrapped, chosen) {
+            let left = max(0, (columns - line.count) / 2)
+            for (j, ch) in line.enumerated() where left + j < columns {
+                cells[r][left + j] = TextCell(character: ch, color: nil)
+            }
+        }
+    }
+
+    /// The legend: one entry per series, overlap glyph drawn, rule and span label, wrapped to
+    /// the width.
+    func legend(overlapped: [Bool]) -> [String] {
         var entries: [(glyph: TextCell, name: String)] = []
-        for panel in chart.panels {
+        for (index, panel) in chart.panels.enumerated() {
             for series in panel.series {
                 let glyph: Character = series.style == .bars ? series.mark ?? "█" : series.symbol
                 entries.append((TextCell(character: glyph, color: series.color), series.name))
+            }
+            if index < overlapped.count && overlapped[index] {
+                entries.append((TextCell(character: TextCanvas.overlapGlyph), panel.overlapLabel))
             }
             for rule in panel.rules {
                 entries.append((TextCell(character: TextCanvas.ruleGlyph, color: rule.color), rule.label))
@@ -284,12 +450,17 @@ private struct TextCanvas {
         return lines
     }
 
-    /// A row as text: the label right-aligned in the gutter, the axis character, the cells.
+    /// A row as text: the label right-aligned in the gutter, the axis character, the cells, and
+    /// the tags after a space.
     func text(_ row: TextRow, labelWidth: Int) -> String {
         var label = String(row.label.prefix(labelWidth))
         if label.count < labelWidth { label = String(repeating: " ", count: labelWidth - label.count) + label }
         var cells = row.cells
-        while let last = cells.last, last.character == " " { cells.removeLast() }
+        if row.tail.isEmpty {
+            while let last = cells.last, last.character == " " { cells.removeLast() }
+        } else {
+            cells += [TextCell()] + row.tail
+        }
         return trimmed(label + " " + String(row.axis) + paint(cells))
     }
 
@@ -362,9 +533,27 @@ private struct ColumnGrid {
 
 /// Plain text laid out for a terminal.
 enum ChartText {
+    /// `text` with every `target` replaced by `replacement` (no Foundation).
+    static func replacing(_ target: String, with replacement: String, in text: String) -> String {
+        guard !target.isEmpty else { return text }
+        var out = ""
+        var rest = Substring(text)
+        while let range = rest.firstRange(of: target) {
+            out += rest[..<range.lowerBound]
+            out += replacement
+            rest = rest[range.upperBound...]
+        }
+        return out + rest
+    }
+
     /// `text` wrapped at spaces into lines of at most `width` characters; a word longer than the
-    /// width is cut.
+    /// width is cut. A newline starts a new line.
     static func wrap(_ text: String, width: Int) -> [String] {
+        if text.contains("\n") {
+            return text.split(separator: "\n", omittingEmptySubsequences: false).flatMap {
+                wrap(String($0), width: width)
+            }
+        }
         let width = max(1, width)
         var lines: [String] = []
         var line = ""

@@ -59,10 +59,16 @@ public struct ChartAxis: Sendable {
     /// At most this many decimals in the labels of explicit ``ticks`` (trailing zeros trimmed);
     /// automatic ticks show as many as their step needs.
     public var tickDecimals: Int
+    /// What the values are: plain numbers, or durations shown in the unit that reads best.
+    public var quantity: ChartQuantity
+
+    /// Where ``label`` names the unit of a ``ChartQuantity/duration`` axis: `lateness ({unit})`
+    /// reads `lateness (ms)` on an axis shown in milliseconds, `lateness (s)` in seconds.
+    public static let unitPlaceholder = "{unit}"
 
     public init(
         label: String, unit: String = "", lower: Double? = nil, upper: Double? = nil, ticks: [Double]? = nil,
-        tickDecimals: Int = 1
+        tickDecimals: Int = 1, quantity: ChartQuantity = .number
     ) {
         self.label = label
         self.unit = unit
@@ -70,7 +76,19 @@ public struct ChartAxis: Sendable {
         self.upper = upper
         self.ticks = ticks
         self.tickDecimals = tickDecimals
+        self.quantity = quantity
     }
+}
+
+/// What an axis's values are.
+public enum ChartQuantity: Sendable, Hashable {
+    /// Numbers, labelled as they are.
+    case number
+    /// Durations in seconds — the points, rules, range and ticks of the axis alike — labelled in
+    /// the unit the axis's highest value reads best in, as debugsh prints durations: seconds from
+    /// 1 s, milliseconds from 1 ms, microseconds below. The axis's label names the unit where it
+    /// says ``ChartAxis/unitPlaceholder``.
+    case duration
 }
 
 /// One panel: a y axis with its series and horizontal rules.
@@ -85,15 +103,24 @@ public struct ChartPanel: Sendable {
     /// The name of the terminal row that shows the ``ChartSeries/mark`` of each series, beside
     /// the axis (`hitch`).
     public var markLabel: String
+    /// Written in the middle of the panel when none of its series has a point in the chart's span:
+    /// what is missing and how to get it. A panel is never left blank without a word.
+    public var emptyNote: String
+    /// The legend's name for the terminal's `═`, drawn where two lines or steps share a cell (each
+    /// series keeps its own symbol elsewhere). In an SVG, strokes tell coinciding series apart.
+    public var overlapLabel: String
 
     public init(
-        yAxis: ChartAxis, series: [ChartSeries] = [], rules: [ChartRule] = [], weight: Int = 1, markLabel: String = ""
+        yAxis: ChartAxis, series: [ChartSeries] = [], rules: [ChartRule] = [], weight: Int = 1, markLabel: String = "",
+        emptyNote: String = "no data in this span", overlapLabel: String = "lines on one row"
     ) {
         self.yAxis = yAxis
         self.series = series
         self.rules = rules
         self.weight = weight
         self.markLabel = markLabel
+        self.emptyNote = emptyNote
+        self.overlapLabel = overlapLabel
     }
 }
 
@@ -123,18 +150,36 @@ public struct ChartSeries: Sendable {
     /// A character written in the panel's mark row under every column the series has a point
     /// in (a later series' mark wins): how the terminal tells series apart without colour.
     public var mark: Character?
+    /// How a line or steps series is stroked in an SVG (and its legend swatch): nil for the
+    /// style's own, a solid line 2 pixels wide (1.5 for ``Style/line``). Where two series may
+    /// coincide, draw the lower one wide and solid and the upper one thinner and dashed, so that
+    /// each shows where they meet.
+    public var stroke: ChartStroke?
     public var points: [ChartPoint]
 
     public init(
         _ name: String, style: Style, color: RGB, symbol: Character = "•", mark: Character? = nil,
-        points: [ChartPoint] = []
+        stroke: ChartStroke? = nil, points: [ChartPoint] = []
     ) {
         self.name = name
         self.style = style
         self.color = color
         self.symbol = symbol
         self.mark = mark
+        self.stroke = stroke
         self.points = points
+    }
+}
+
+/// How a line is stroked in an SVG: its width and its dash pattern, in pixels.
+public struct ChartStroke: Sendable, Hashable {
+    public var width: Double
+    /// Dash and gap lengths, alternating (SVG's `stroke-dasharray`); empty for a solid line.
+    public var dash: [Double]
+
+    public init(width: Double, dash: [Double] = []) {
+        self.width = width
+        self.dash = dash
     }
 }
 
@@ -152,20 +197,73 @@ public struct ChartPoint: Sendable, Hashable {
     }
 }
 
-/// A horizontal line at a value of the panel's y axis: a budget, a threshold.
+/// A horizontal line at a value of the panel's y axis — a budget, a threshold — that may step
+/// to another value along x (a budget that follows the refresh rate).
 public struct ChartRule: Sendable {
+    /// A level the rule takes from an x on.
+    public struct Change: Sendable, Hashable {
+        public var x: Double
+        public var y: Double
+
+        public init(x: Double, y: Double) {
+            self.x = x
+            self.y = y
+        }
+    }
+
+    /// The value from the left edge, up to the first change.
     public var y: Double
-    /// Written beside the line in an SVG and in the legend.
+    /// The legend's entry.
     public var label: String
     public var color: RGB
     public var dashed: Bool
+    /// From each change's x on, the rule is at its y; in order of x.
+    public var changes: [Change]
+    /// A short name written at the rule's right end, outside the plot, where no data covers it
+    /// (`1×`, `threshold`): in an SVG in the margin right of the plot, in the terminal after the
+    /// row's last column. Nil: the legend alone names the rule.
+    public var tag: String?
 
-    public init(y: Double, label: String, color: RGB, dashed: Bool = true) {
+    public init(
+        y: Double, label: String, color: RGB, dashed: Bool = true, changes: [Change] = [], tag: String? = nil
+    ) {
         self.y = y
         self.label = label
         self.color = color
         self.dashed = dashed
+        self.changes = changes
+        self.tag = tag
     }
+
+    /// The rule's value at `x`: the last change at or before it, else ``y``.
+    public func value(at x: Double) -> Double {
+        var v = y
+        for change in changes where change.x <= x { v = change.y }
+        return v
+    }
+
+    /// The levels the rule takes across `[lower, upper]`: each from its x to the next's, the first
+    /// from `lower`, the last to `upper`. Values that are not finite are left out.
+    func levels(lower: Double, upper: Double) -> [(from: Double, to: Double, y: Double)] {
+        var result: [(from: Double, to: Double, y: Double)] = []
+        var from = lower
+        var level = y
+        for change in changes where change.x.isFinite {
+            if change.x <= lower {
+                level = change.y
+                continue
+            }
+            if change.x >= upper { break }
+            if change.x > from { result.append((from, change.x, level)) }
+            from = change.x
+            level = change.y
+        }
+        if upper > from { result.append((from, upper, level)) }
+        return result.filter { $0.y.isFinite }
+    }
+
+    /// Every value it takes, for the y axis's range.
+    var values: [Double] { [y] + changes.map(\.y) }
 }
 
 /// A stretch of x shaded across every panel; spans with the same label share a legend entry and,
@@ -192,11 +290,18 @@ struct ChartScale {
     var lower: Double
     var upper: Double
     var ticks: [(value: Double, label: String)]
+    /// The unit a ``ChartQuantity/duration`` axis is shown in (`s`, `ms`, `µs`); empty otherwise.
+    var unitName = ""
 
     var span: Double { upper - lower }
 
     /// `v`'s place on the axis, 0 at ``lower`` and 1 at ``upper``.
     func fraction(_ v: Double) -> Double { (v - lower) / span }
+
+    /// The axis's label, its unit named where it says ``ChartAxis/unitPlaceholder``.
+    func label(_ axis: ChartAxis) -> String {
+        ChartText.replacing(ChartAxis.unitPlaceholder, with: unitName, in: axis.label)
+    }
 
     /// The x scale: the axis's range, or the data's.
     static func x(_ axis: ChartAxis, chart: Chart, target: Int) -> ChartScale {
@@ -217,9 +322,10 @@ struct ChartScale {
     }
 
     /// A panel's y scale: the axis's range, or 0 (or the data's lowest, when below 0) up to the
-    /// data's and the rules' highest, rounded up to a tick.
-    static func y(_ panel: ChartPanel, target: Int) -> ChartScale {
-        var values = panel.rules.map(\.y)
+    /// data's and the rules' highest (the rules' levels within `x`), rounded up to a tick.
+    static func y(_ panel: ChartPanel, x: ChartScale, target: Int) -> ChartScale {
+        var values: [Double] = []
+        for rule in panel.rules { values += rule.levels(lower: x.lower, upper: x.upper).map(\.y) }
         for series in panel.series { values += series.points.map(\.y) }
         let finite = values.filter(\.isFinite)
         let axis = panel.yAxis
@@ -228,11 +334,116 @@ struct ChartScale {
         return resolve(axis, lower: lower, upper: upper, roundUp: axis.upper == nil, target: target)
     }
 
+    /// A terminal panel's y scale where every one of its `rows` rows stands for a round value (1,
+    /// 2 or 5 times a power of ten, times the row's number), so that a tick labels exactly the
+    /// row it is on: a line drawn on a row labelled 60 is at 60 (a panel of lines, steps and
+    /// points: its rows are values, the lowest at the axis's lower end), and a bar reaching the
+    /// top of a row labelled 20 is 20 tall (a panel with bars: its rows are bands over the
+    /// baseline, each row's top edge a value). Nil when the axis fixes its range or ticks.
+    static func rows(_ panel: ChartPanel, x: ChartScale, rows: Int) -> ChartScale? {
+        let axis = panel.yAxis
+        let bands = panel.series.contains { $0.style == .bars }
+        guard axis.upper == nil, axis.ticks == nil, rows >= 2 else { return nil }
+        var values: [Double] = []
+        for rule in panel.rules { values += rule.levels(lower: x.lower, upper: x.upper).map(\.y) }
+        for series in panel.series { values += series.points.map(\.y) }
+        let finite = values.filter(\.isFinite)
+        var lower = axis.lower.flatMap { $0.isFinite ? $0 : nil } ?? min(0, finite.min() ?? 0)
+        var upper = finite.max() ?? 1
+        var unitName = ""
+        var factor = 1.0
+        if axis.quantity == .duration { (unitName, factor) = durationUnit(lower: lower, upper: upper) }
+        lower *= factor
+        upper *= factor
+        if !(upper > lower) { upper = lower + (lower == 0 ? 1 : Swift.abs(lower) / 2) }
+        guard (upper - lower).isFinite, upper > lower else { return nil }
+        let intervals = Double(bands ? rows : rows - 1)
+        var step = ChartNumber.niceAtLeast((upper - lower) / intervals)
+        // The lowest row on a multiple of the step, the highest at or above the data.
+        var first = (lower / step.value).rounded(.down)
+        for _ in 0..<4 where (first + intervals) * step.value < upper {
+            step = ChartNumber.niceAtLeast(step.value * 1.5)
+            first = (lower / step.value).rounded(.down)
+        }
+        guard first.isFinite, Swift.abs(first) < 1e15 else { return nil }
+        lower = first * step.value
+        upper = lower + intervals * step.value
+        // Ticks on every row of a panel of lines of up to 7 rows; else every few rows where the
+        // values stay round: the first round multiple of the step that leaves at most about half
+        // the rows labelled, else the one with fewest (two at least).
+        let limit = !bands && rows <= 7 ? Double(rows) : Double((rows + 1) / 2 + 1)
+        func count(_ v: Double) -> Double {
+            (upper / v + 1e-9).rounded(.down) - (lower / v - 1e-9).rounded(.up) + 1
+        }
+        var tickStep = step.value
+        if count(tickStep) > limit {
+            for multiple in [2.0, 5, 10, 20, 50, 100] {
+                let v = step.value * multiple
+                guard ChartNumber.isNice(v), count(v) >= 2 else { continue }
+                tickStep = v
+                if count(v) <= limit { break }
+            }
+        }
+        let decimals = ChartNumber.niceStep(tickStep).decimals
+        var ticks: [(Double, String)] = []
+        var k = (lower / tickStep - 1e-9).rounded(.up)
+        while k * tickStep <= upper + Swift.abs(upper) * 1e-9 && ticks.count < 1000 {
+            let v = k * tickStep
+            ticks.append((v / factor, ChartNumber.format(v, decimals: decimals) + axis.unit))
+            k += 1
+        }
+        return ChartScale(lower: lower / factor, upper: upper / factor, ticks: ticks, unitName: unitName)
+    }
+
+    /// The scale without ticks when the panel has nothing to measure against them — no data
+    /// within `x` and no rule — so that an empty panel shows its note and no numbers.
+    func forData(of panel: ChartPanel, x: ChartScale) -> ChartScale {
+        guard panel.rules.isEmpty, !panel.hasData(lower: x.lower, upper: x.upper) else { return self }
+        var scale = self
+        scale.ticks = []
+        return scale
+    }
+
+    /// The distinct finite values of a panel's series within `x`, in increasing order.
+    static func seriesValues(_ panel: ChartPanel, x: ChartScale) -> [Double] {
+        var values: Set<Double> = []
+        for series in panel.series {
+            for p in series.points
+            where p.x.isFinite && p.y.isFinite && (p.start ?? p.x) <= x.upper && p.x >= x.lower {
+                values.insert(p.y)
+            }
+        }
+        return values.sorted()
+    }
+
+    /// Whether `v` falls exactly on one of `rows` evenly spaced rows from ``lower`` to ``upper``.
+    func hasRow(at v: Double, rows: Int) -> Bool {
+        let r = fraction(v) * Double(max(1, rows - 1))
+        return r.isFinite && Swift.abs(r - r.rounded()) < 1e-6
+    }
+
+    /// The unit a duration axis from `lower` to `upper` (seconds) reads best in, and how many of
+    /// it make a second: as debugsh writes a duration, the largest unit in which the axis's
+    /// largest magnitude is at least 1.
+    static func durationUnit(lower: Double, upper: Double) -> (name: String, perSecond: Double) {
+        let magnitude = Swift.max(Swift.abs(lower), Swift.abs(upper))
+        if magnitude.isFinite && magnitude >= 1 { return ("s", 1) }
+        if magnitude >= 1e-3 || magnitude == 0 || !magnitude.isFinite { return ("ms", 1e3) }
+        return ("µs", 1e6)
+    }
+
     private static func resolve(
         _ axis: ChartAxis, lower: Double, upper: Double, roundUp: Bool, target: Int
     ) -> ChartScale {
-        var lower = lower
-        var upper = upper
+        // A duration axis is laid out in the unit it is shown in, so that its ticks are round
+        // numbers of that unit; its range is given back in seconds.
+        var unitName = ""
+        var factor = 1.0
+        if axis.quantity == .duration {
+            (unitName, factor) = durationUnit(lower: lower, upper: upper)
+        }
+        var lower = lower * factor
+        var upper = upper * factor
         if !(upper > lower) {
             // One value, or none: a unit around it.
             let pad = lower == 0 ? 1 : Swift.abs(lower) / 2
@@ -244,10 +455,11 @@ struct ChartScale {
             upper = 1
         }
         if let explicit = axis.ticks {
-            let shown = explicit.filter { $0.isFinite && $0 >= lower && $0 <= upper }
+            let shown = explicit.map { $0 * factor }.filter { $0.isFinite && $0 >= lower && $0 <= upper }
             return ChartScale(
-                lower: lower, upper: upper,
-                ticks: shown.map { ($0, ChartNumber.format($0, decimals: axis.tickDecimals) + axis.unit) })
+                lower: lower / factor, upper: upper / factor,
+                ticks: shown.map { ($0 / factor, ChartNumber.format($0, decimals: axis.tickDecimals) + axis.unit) },
+                unitName: unitName)
         }
         let step = ChartNumber.niceStep((upper - lower) / Double(max(1, target)))
         if roundUp {
@@ -262,11 +474,11 @@ struct ChartScale {
             var k = first
             while k <= last {
                 let v = k * step.value
-                ticks.append((v, ChartNumber.format(v, decimals: step.decimals) + axis.unit))
+                ticks.append((v / factor, ChartNumber.format(v, decimals: step.decimals) + axis.unit))
                 k += 1
             }
         }
-        return ChartScale(lower: lower, upper: upper, ticks: ticks)
+        return ChartScale(lower: lower / factor, upper: upper / factor, ticks: ticks, unitName: unitName)
     }
 }
 
@@ -281,6 +493,33 @@ enum ChartNumber {
         guard scaled.isFinite, Swift.abs(scaled) < 9e17 else { return v > 0 ? "∞" : v < 0 ? "-∞" : "?" }
         let n = Int64(scaled)
         return SimFormat.decimal(n == 0 ? 0 : n, scaleDigits: d, minFraction: 0)
+    }
+
+    /// The least of 1, 2 or 5 times a power of ten that is at least `raw`, with the decimals it
+    /// needs.
+    static func niceAtLeast(_ raw: Double) -> (value: Double, decimals: Int) {
+        guard raw.isFinite, raw > 1e-9 else { return (1e-9, 9) }
+        var magnitude = 1.0
+        var decimals = 0
+        while magnitude * 10 <= raw {
+            magnitude *= 10
+        }
+        while magnitude > raw {
+            magnitude /= 10
+            decimals += 1
+        }
+        // magnitude ≤ raw < 10 · magnitude; a hair of slack for the rounding of the divisions.
+        for factor in [1.0, 2, 5] where factor * magnitude >= raw * (1 - 1e-12) {
+            return (factor * magnitude, decimals)
+        }
+        return (10 * magnitude, max(0, decimals - 1))
+    }
+
+    /// Whether `v` is 1, 2 or 5 times a power of ten.
+    static func isNice(_ v: Double) -> Bool {
+        guard v.isFinite, v > 0 else { return false }
+        let nice = niceAtLeast(v).value
+        return Swift.abs(nice - v) <= v * 1e-9
     }
 
     /// A round step near `raw`: 1, 2 or 5 times a power of ten, with the decimals it needs.
@@ -353,5 +592,17 @@ extension Chart {
             text: "wrote \(file) (\(bytes) bytes): \(summary)",
             json: .object(json + [("file", .string(file)), ("bytes", JSONValue(bytes)), ("columns", .null)]),
             files: [OutputFile(path: file, contents: document)])
+    }
+}
+
+extension ChartPanel {
+    /// Whether any series has a point drawn within `[lower, upper]` of x: else the panel shows its
+    /// ``emptyNote``.
+    func hasData(lower: Double, upper: Double) -> Bool {
+        series.contains { series in
+            series.points.contains { p in
+                p.x.isFinite && p.y.isFinite && (p.start ?? p.x) <= upper && p.x >= lower
+            }
+        }
     }
 }

@@ -236,6 +236,18 @@ public struct TimerFiring: Sendable {
     }
 }
 
+/// The display's refresh rate from a time on (S2): a change takes effect at a vsync.
+public struct RefreshRateChange: Sendable, Hashable {
+    /// When the rate took effect: a vsync, or the start of the span asked about.
+    public var time: SimTime
+    public var rate: RefreshRate
+
+    public init(time: SimTime, rate: RefreshRate) {
+        self.time = time
+        self.rate = rate
+    }
+}
+
 /// A snapshot of one timer, for the inspector's tables.
 public struct TimerInfo: Sendable {
     public var id: TimerID
@@ -445,6 +457,11 @@ public protocol SimulatedDevice: AnyObject {
     /// Now (S1).
     var now: SimTime { get }
     var refreshRate: RefreshRate { get }
+    /// The refresh rates in force over `[from, to)` (S2), in time order: the first is the rate at
+    /// `from` (its `time` is `from`), each next one a change that took effect at its vsync before
+    /// `to`. Never empty; one element when the rate did not change. A change still waiting for its
+    /// vsync is not in force before that vsync. What a chart's budget lines follow.
+    func refreshRates(from: SimTime, to: SimTime) -> [RefreshRateChange]
     /// The run loop's current mode: `default` or `tracking` (RL1).
     var mode: RunLoopMode { get }
     /// Vsyncs that have happened since the start.
