@@ -74,10 +74,12 @@ let package = Package(
             swiftSettings: strict),
         // GNU readline; only the executable imports it.
         .systemLibrary(name: "CReadline", providers: [.apt(["libreadline-dev"])]),
+        // glibc's _Fork, for the trap handler (docs/Plugins.md, "When a plugin traps").
+        .systemLibrary(name: "CTrapSupport"),
         .executableTarget(
             name: "debugsh",
             dependencies: [
-                "DebugShell", "DebugShellInterpreter", "BuiltInTools", "CReadline",
+                "DebugShell", "DebugShellInterpreter", "BuiltInTools", "CReadline", "CTrapSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),

@@ -117,6 +117,8 @@ extension Session {
         let stamp: [(String, JSONValue)] =
             issue.isScheduled
             ? [("t_ns", .int(engine.now.nanoseconds)), ("scheduled_at", JSONValue(location.text))] : []
+        runningCommands.append(RunningCommand(words: words, location: location, scheduled: issue.isScheduled))
+        defer { runningCommands.removeLast() }
         do {
             let expanded = try aliases.expand(words, registry: registry)
             if expanded.isEmpty { return .finished }
@@ -125,9 +127,13 @@ extension Session {
             var parsed = try parser.parse(expanded, text: issue.isScheduled ? "" : text())
             if issue.isScheduled, !parsed.command.owner.isBuiltIn { parsed.invocation.text = text() }
             let issuedAt = recorder.position(of: engine)
+            let recorded = !issue.isScheduled && !nesting.inScheduledCommand && parsed.command.traits.isRecorded
+            if recorded && recorder.isWriting {
+                runningCommands[runningCommands.count - 1].recorded = (expanded, issuedAt)
+            }
             let result = try run(parsed, at: location)
             try writeFiles(result.files)
-            if !issue.isScheduled && !nesting.inScheduledCommand && parsed.command.traits.isRecorded {
+            if recorded {
                 recorder.log(expanded, at: issuedAt)
                 if recorder.isWriting { writeRecordingIfDue(typed: location.origin.name == nil) }
             }
@@ -170,7 +176,9 @@ extension Session {
             return try BuiltInCommands.all[index].run(BuiltInCall(parsed, at: location), in: self)
         case .tool(let index):
             let before = engine.now
-            let output = try toolSet.instances[index].run(parsed.invocation)
+            let tool = toolSet.instances[index]
+            let output = try calling(.command, tool: index) { () throws(CommandError) in try tool.run(parsed.invocation)
+            }
             if engine.now != before { timeDidMove() }
             return output
         }

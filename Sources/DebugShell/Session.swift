@@ -73,6 +73,13 @@ public final class Session {
     /// Where queued `stall` blocks end at the earliest, to refuse one that would end beyond the
     /// horizon.
     var stallsEndNoEarlierThan = SimTime.zero
+    /// The commands running now, innermost last (a scheduled one inside a `run`, a sourced
+    /// file's inside `source`), for a trap's last words.
+    var runningCommands: [RunningCommand] = []
+    /// What the tool's code that runs now was asked about (a metric, a setting), for the same.
+    var toolCallLabel: String?
+    /// The plugin whose tools are being made, while `plugin load` makes them.
+    var loadingPlugin: String?
 
     /// Polled between commands, between the lines of long output, and between events while time
     /// runs: an interrupt (Ctrl-C, SIGINT) stops whatever runs.
@@ -280,7 +287,7 @@ public final class Session {
     }
 
     /// The status lines of the tools enabled for the live block, in registration order.
-    public func liveStatusLines() -> [StyledText] { toolSet.liveStatusLines() }
+    public func liveStatusLines() -> [StyledText] { toolSet.liveStatusLines(for: self) }
 
     /// Completion candidates for the word at the end of `text` (the line up to the cursor):
     /// commands, verbs, options, option values, and names that tools supply.
@@ -288,7 +295,11 @@ public final class Session {
         let completer = Completer(
             registry: registry, aliases: aliases, settings: settings,
             metricNames: { [unowned self] in allMetricNames() },
-            toolCandidates: { [toolSet] domain in toolSet.instances.flatMap { $0.candidates(for: domain) } },
+            toolCandidates: { [unowned self] domain in
+                toolSet.instances.enumerated().flatMap { index, tool in
+                    calling(.candidates, tool: index) { tool.candidates(for: domain) }
+                }
+            },
             restCompletion: { [registry] label, words, current, completer in
                 guard let command = registry.command(exactly: String(label.split(separator: " ")[0])),
                     case .builtIn(let index) = command.owner

@@ -13,6 +13,8 @@ struct MainBlock {
     var dirtiesUI: Bool
     var label: String
     var enqueuedAt: SimTime
+    /// The tool that queued it (-1: debugsh's own), for a trap's last words.
+    var tool: Int32 = -1
 }
 
 /// A frame on its way from a commit to the display (R1–R3).
@@ -394,7 +396,11 @@ extension DeviceEngine {
     private func startBlock(_ block: MainBlock, at t: SimTime) {
         switch block.kind {
         case .plain(let action):
-            action?()
+            if let action {
+                let saved = enter(.mainBlock, tool: block.tool, detail: -1, at: t)
+                action()
+                leave(saved)
+            }
             if block.dirtiesUI { uiDirty = true }
             begin(.block, index: -1, kind: .block, label: block.label, start: t, cost: block.cost)
         case .dispatchHandler(let i):
@@ -432,6 +438,7 @@ extension DeviceEngine {
         timers[i].fires += 1
         var cost = timers[i].cost
         if timers[i].hasCallback, let callback = timers[i].callback {
+            let saved = enter(.runLoopTimer, tool: timers[i].tool, detail: i, at: t)
             cost =
                 cost
                 + callback(
@@ -440,6 +447,7 @@ extension DeviceEngine {
                         timestamp: scheduled,
                         targetTimestamp: scheduled, duration: timers[i].interval, data: 1,
                         invocation: timers[i].fires))
+            leave(saved)
         }
         if timers[i].dirtiesUI { uiDirty = true }
         // T4: the next fire date is the first grid point strictly after the callback returns,
@@ -497,6 +505,7 @@ extension DeviceEngine {
         if !isUILink {
             if timers[i].hasCallback, let callback = timers[i].callback {
                 let target = grid.nextOnGrid(after: slot, step: timers[i].gridStep)
+                let saved = enter(.displayLink, tool: timers[i].tool, detail: i, at: t)
                 cost =
                     cost
                     + callback(
@@ -506,6 +515,7 @@ extension DeviceEngine {
                             targetTimestamp: SimTime(nanoseconds: target.time),
                             duration: grid.period(segment: slot.segment), data: 1,
                             invocation: timers[i].fires))
+                leave(saved)
             }
             if timers[i].dirtiesUI { uiDirty = true }
         }

@@ -6,7 +6,10 @@ extension DeviceEngine {
     private func makeRecord(_ kind: TimerKind, owner: TimerOwner, label: String, cost: SimDuration, dirtiesUI: Bool)
         -> Int
     {
-        timers.append(TimerRecord(kind: kind, owner: owner, label: label, cost: max(.zero, cost), dirtiesUI: dirtiesUI))
+        timers.append(
+            TimerRecord(
+                kind: kind, owner: owner, label: label, cost: max(.zero, cost), dirtiesUI: dirtiesUI, tool: running.tool
+            ))
         return timers.count - 1
     }
 
@@ -482,6 +485,7 @@ extension DeviceEngine {
         var cost = timers[i].cost
         let invocation = timers[i].fires
         if timers[i].hasCallback, let callback = timers[i].callback {
+            let saved = enter(.dispatchTimer, tool: timers[i].tool, detail: i, at: t)
             cost =
                 cost
                 + callback(
@@ -490,6 +494,7 @@ extension DeviceEngine {
                         timestamp: scheduled,
                         targetTimestamp: timers[i].fireDate, duration: timers[i].interval, data: data,
                         invocation: invocation))
+            leave(saved)
         }
         if timers[i].dirtiesUI { uiDirty = true }
         if invocation >= timers[i].handlerLimit && timers[i].state == .scheduled { finish(i) }

@@ -105,6 +105,33 @@ public final class DeviceEngine: SimulatedDevice {
     /// strongly; one removed during a notification is kept alive in `retiredObservers` until
     /// the notification is over.
     @exclusivity(unchecked) var observerCalls = PodVector<ObserverCall>(capacity: 8)
+    /// Whose code runs now: a tool's callback (the engine notes it around each call) or the
+    /// session's call into a tool (the session notes it). What a tool registers while its code
+    /// runs is its own; a trap's last words say whose code it was (docs/Plugins.md).
+    public var running: RunningCode {
+        get {
+            // An observer's call is noted by its index alone (one store per call: it is made for
+            // every firing the inspector watches).
+            notifying > 0
+                ? RunningCode(kind: .observer, tool: observerCalls[delivering].tool, time: now) : runningCall
+        }
+        set { runningCall = newValue }
+    }
+    @exclusivity(unchecked) private var runningCall = RunningCode.shell
+    /// The index in `observerCalls` of the observer being called, while `notifying`.
+    @exclusivity(unchecked) var delivering = 0
+
+    /// Notes that a tool's callback starts; returns what ran before, to put back after it.
+    @inline(__always)
+    func enter(_ kind: RunningCode.Kind, tool: Int32, detail: Int, at time: SimTime) -> RunningCode {
+        let saved = runningCall
+        runningCall = RunningCode(kind: kind, tool: tool, detail: detail, time: time)
+        return saved
+    }
+
+    /// Notes that the callback ``enter(_:tool:detail:at:)`` announced returned.
+    @inline(__always)
+    func leave(_ saved: RunningCode) { runningCall = saved }
     /// Notifications in progress (an observer's call can lead to another).
     @exclusivity(unchecked) var notifying = 0
     @exclusivity(unchecked) var retiredObservers: [any DeviceObserver] = []
@@ -233,7 +260,10 @@ public final class DeviceEngine: SimulatedDevice {
     }
 
     public func enqueueMainBlock(cost: SimDuration, dirtiesUI: Bool, label: String, action: (() -> Void)?) {
-        enqueue(MainBlock(kind: .plain(action), cost: cost, dirtiesUI: dirtiesUI, label: label, enqueuedAt: now))
+        enqueue(
+            MainBlock(
+                kind: .plain(action), cost: cost, dirtiesUI: dirtiesUI, label: label, enqueuedAt: now,
+                tool: running.tool))
     }
 
     public func markUIDirty() { uiDirty = true }
@@ -273,7 +303,7 @@ public final class DeviceEngine: SimulatedDevice {
     public func addObserver(_ observer: any DeviceObserver, kinds: ObservationKinds) -> ObserverToken {
         nextObserverToken += 1
         observers.append((nextObserverToken, kinds, observer))
-        observerCalls.append(ObserverCall(observer, kinds: kinds, token: nextObserverToken))
+        observerCalls.append(ObserverCall(observer, kinds: kinds, token: nextObserverToken, tool: running.tool))
         observedKinds.formUnion(kinds)
         if kinds.contains(.vsync) { ensureVsync() }
         return ObserverToken(rawValue: nextObserverToken)
@@ -320,13 +350,18 @@ public final class DeviceEngine: SimulatedDevice {
     /// notification is not called for it; one removed is not called after its removal.
     func notify(_ kinds: ObservationKinds, _ observation: DeviceObservation) {
         notifying += 1
+        let outer = delivering
         let n = observerCalls.count
         var c = 0
         while c < n {
             let call = observerCalls[c]
-            if !call.kinds.isDisjoint(with: kinds) { deliver(call.type, call.object, observation) }
+            if !call.kinds.isDisjoint(with: kinds) {
+                delivering = c
+                deliver(call.type, call.object, observation)
+            }
             c += 1
         }
+        delivering = outer
         notifying -= 1
         if notifying == 0 && !retiredObservers.isEmpty {
             observerCalls.removeAll { $0.kinds.isEmpty }
@@ -339,6 +374,44 @@ public final class DeviceEngine: SimulatedDevice {
     private func deliver<O: DeviceObserver>(_ type: O.Type, _ object: UnsafeRawPointer, _ o: DeviceObservation) {
         Unmanaged<O>.fromOpaque(object)._withUnsafeGuaranteedRef { $0.device(self, observed: o) }
     }
+}
+
+/// Whose code runs on the simulated device's main thread: debugsh's own, a call the session makes
+/// into a tool, or a tool's callback the engine makes.
+public struct RunningCode: Sendable {
+    public enum Kind: Sendable {
+        case shell
+        // The session's calls into a tool.
+        case initializer, command, metric, metricNames, statusLine, candidates, settingChange
+        // The engine's calls into a tool's callbacks.
+        case runLoopTimer, dispatchTimer, displayLink, mainBlock, observer
+
+        /// A callback, made while time moves.
+        public var isCallback: Bool {
+            switch self {
+            case .runLoopTimer, .dispatchTimer, .displayLink, .mainBlock, .observer: return true
+            default: return false
+            }
+        }
+    }
+
+    public var kind: Kind
+    /// The tool whose code it is, by registration order; -1 for debugsh's own.
+    public var tool: Int32
+    /// The timer's index, for a timer's or link's callback; -1 otherwise.
+    public var detail: Int
+    /// When it started.
+    public var time: SimTime
+
+    public init(kind: Kind, tool: Int32, detail: Int = -1, time: SimTime) {
+        self.kind = kind
+        self.tool = tool
+        self.detail = detail
+        self.time = time
+    }
+
+    /// Nothing of a tool's.
+    public static let shell = RunningCode(kind: .shell, tool: -1, time: .zero)
 }
 
 /// Keys of queue entries: the S4 step in the top bits, then the order within the step, which
@@ -385,11 +458,14 @@ struct ObserverCall {
     let object: UnsafeRawPointer
     let type: any DeviceObserver.Type
     let token: Int
+    /// The tool that added it (-1: debugsh's own, the trace), for a trap's last words.
+    let tool: Int32
 
-    init(_ observer: any DeviceObserver, kinds: ObservationKinds, token: Int) {
+    init(_ observer: any DeviceObserver, kinds: ObservationKinds, token: Int, tool: Int32) {
         self.kinds = kinds
         object = UnsafeRawPointer(Unmanaged.passUnretained(observer as AnyObject).toOpaque())
         type = Swift.type(of: observer)
         self.token = token
+        self.tool = tool
     }
 }

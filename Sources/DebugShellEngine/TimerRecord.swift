@@ -73,6 +73,8 @@ struct TimerRecord {
     // Cold.
     var callback: TimerCallbackHandler?
     let label: String
+    /// The tool that made it (its registration index; -1 debugsh's own), for a trap's last words.
+    let tool: Int32
     // Display links.
     var preferredFramesPerSecond = 0
     /// The grid step n (DL3) at the current rate.
@@ -82,11 +84,12 @@ struct TimerRecord {
     /// The pending slot: its vsync (DL7), or nil when empty.
     var slot: VsyncGrid.Position?
 
-    init(kind: TimerKind, owner: TimerOwner, label: String, cost: SimDuration, dirtiesUI: Bool) {
+    init(kind: TimerKind, owner: TimerOwner, label: String, cost: SimDuration, dirtiesUI: Bool, tool: Int32 = -1) {
         self.kind = kind
         self.owner = owner
         self.isApp = owner == .app
         self.label = label
+        self.tool = tool
         self.cost = cost
         self.dirtiesUI = dirtiesUI
     }

@@ -53,6 +53,8 @@ struct InteractiveSession {
         }
         let paths = StatePaths()
 
+        // A trap restores the terminal as it was before readline changed it (TrapRescue).
+        TrapRescue.rememberTerminal(0)
         LineEditor.setUp()
         LineEditor.color = StatusBlock.colorAllowed
         LineEditor.colorDepth = ColorDepth.current
@@ -63,6 +65,11 @@ struct InteractiveSession {
         LineEditor.mainPrompt = { [session] in InteractiveSession.prompt(at: session.engine.now) }
         LineEditor.historyLimit = historySize()
         LineEditor.loadHistory(from: paths.history)
+        // A trap saves the history (TrapRescue).
+        TrapRescue.saveHistory = { [self] in
+            LineEditor.historyLimit = historySize()
+            return LineEditor.saveHistory(to: paths.history).map { "not the history: \($0)" } ?? "the history"
+        }
         sink.willWrite = { [unowned sink] in
             LineEditor.hideForOutput()
             InteractiveSession.breakLineAfterInterrupt(sink)

@@ -61,6 +61,8 @@ func main() -> Int32 {
         output.frontEndMessage("a built-in tool is declared wrongly: \(error)")
         return 1
     }
+    // From here on a trap — a plugin's, or debugsh's own — keeps what is being recorded.
+    TrapRescue.install(for: session)
     // Plugins: the configured folder's libraries (a broken one is skipped with a warning), then
     // those named with --plugin (a broken one is a usage error), before any script runs.
     if !options.noPlugins {
@@ -98,6 +100,7 @@ func main() -> Int32 {
             return 2
         }
         // The whole run is recorded, however it ends; a trace that cannot be written fails it.
+        TrapRescue.tracePath = file
         let status = run(session, options: options, sink: sink, interactive: goInteractive)
         output.flush()
         do {
@@ -115,7 +118,11 @@ func main() -> Int32 {
 func run(_ session: Session, options: DebugshOptions, sink: TerminalSink, interactive goInteractive: Bool) -> Int32 {
     Signals.catchInterrupts()
     session.isInterrupted = { Signals.isInterrupted }
-    defer { sink.flush() }
+    defer {
+        // A recording is complete however the run ends: `exit`, a failure, Ctrl-C.
+        session.finishRecording()
+        sink.flush()
+    }
 
     func finish(_ outcome: ScriptOutcome) -> Int32? {
         switch outcome {

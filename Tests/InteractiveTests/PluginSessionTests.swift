@@ -32,3 +32,38 @@ struct PluginSessionTests {
             "\(screen)")
     }
 }
+
+/// A plugin that traps at the prompt: the terminal is given back as it was, the history is
+/// saved, and the last words say who trapped and what was kept (docs/Plugins.md).
+@Suite(.serialized, .timeLimit(.minutes(2)))
+struct TrapSessionTests {
+    @Test func aTrapAtThePromptGivesTheTerminalBackAndKeepsTheHistory() throws {
+        let library = try FixturePlugins.traps.get()
+        let home = try TestHome()
+        defer { home.remove() }
+        let folder = home.configHome + "/debugsh/plugins"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: folder + "/libTrapPlugin.so", withDestinationPath: library)
+        // readline reads keys one by one (no canonical mode, no echo); a trap that left it so
+        // would leave the shell after it typing blind.
+        let pane = try TmuxPane(
+            home: home, environment: ["NO_COLOR": "1", "DEBUGSH_TEST_TRAP": "status"],
+            afterExit: "stty -a | tr ' ' '\\n' | grep -x -e '-*icanon' -e '-*echo'")
+        defer { pane.close() }
+        // While `play` runs, the status block is redrawn above the prompt as readline reads
+        // keys: the plugin's status line traps there, once its callbacks ran.
+        try pane.type("play")
+        try pane.press("Enter")
+        try pane.type("traps start")
+        try pane.press("Enter")
+        let screen = try pane.waitFor("debugsh to leave after the trap") { $0.lines.contains("EXITED=132") }
+        #expect(
+            screen.lines.contains {
+                $0.hasPrefix("debugsh: plugin 'traps' trapped in statusLine() at ") && $0.hasSuffix("kept: the history")
+            }, "\(screen)")
+        let after = screen.lines.drop { $0 != "EXITED=132" }.dropFirst()
+        #expect(Array(after.prefix(2)) == ["icanon", "echo"], "\(screen)")
+        let history = try String(contentsOfFile: home.historyFile, encoding: .utf8)
+        #expect(history.contains("play\ntraps start"), "\(history)")
+    }
+}

@@ -107,7 +107,8 @@ final class TmuxPane {
     /// - Parameters:
     ///   - home: where HOME and the XDG folders point.
     ///   - environment: more variables for debugsh (e.g. `DEBUGSH_TEST_STATUS`).
-    init(home: TestHome, environment: [String: String] = [:]) throws {
+    ///   - afterExit: a shell command run in the pane once debugsh has left (`stty -a`).
+    init(home: TestHome, environment: [String: String] = [:], afterExit: String = "") throws {
         tmux = try #require(
             TmuxPane.findExecutable("tmux"),
             "tmux is not installed: the interactive tests drive debugsh in tmux (apt-get install tmux)")
@@ -129,7 +130,7 @@ final class TmuxPane {
         // the Ctrl-C meant for debugsh.
         let script =
             variables.sorted { $0.key < $1.key }.map { "export \($0.key)=\(shellQuoted($0.value))\n" }.joined()
-            + "unset NO_COLOR\ntrap true INT\n\(shellQuoted(binary)); echo EXITED=$?; sleep 30\n"
+            + "unset NO_COLOR\ntrap true INT\n\(shellQuoted(binary)); echo EXITED=$?; \(afterExit)\nsleep 30\n"
         let scriptPath = home.root + "/pane-\(socket).sh"
         try script.write(toFile: scriptPath, atomically: true, encoding: .utf8)
 

@@ -102,7 +102,7 @@ extension Session {
     func readMetric(_ name: String) throws(CommandError) -> (MetricType, MetricValue) {
         if let shell = ShellMetrics.named(name) { return (shell.spec.type, shell.read(engine)) }
         if let index = registry.toolIndex(forNamespace: name), let spec = registry.metricSpec(name),
-            let value = toolSet.instances[index].metric(name)
+            let value = calling(.metric, tool: index, label: name, { toolSet.instances[index].metric(name) })
         {
             return (spec.type, value)
         }
@@ -128,14 +128,17 @@ extension Session {
         }
         if let index = registry.toolIndex(forNamespace: name), registry.metricSpec(name) != nil {
             let tool = toolSet.instances[index]
-            return { tool.metric(name) ?? .none }
+            return { [unowned self] in calling(.metric, tool: index, label: name) { tool.metric(name) } ?? .none }
         }
         return { .none }
     }
 
     /// Every metric name now: the shell's, then each tool's in registration order.
     public func allMetricNames() -> [String] {
-        ShellMetrics.all.map(\.spec.name) + toolSet.instances.flatMap { $0.metricNames() }
+        ShellMetrics.all.map(\.spec.name)
+            + toolSet.instances.enumerated().flatMap { index, tool in
+                calling(.metricNames, tool: index) { tool.metricNames() }
+            }
     }
 
     /// A condition of `expect` or `run until`, its metrics checked to exist.

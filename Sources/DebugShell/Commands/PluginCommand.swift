@@ -125,6 +125,8 @@ extension Session {
             throw CommandError("'\(path)': a plugin named '\(manifest.name)' is already loaded, from \(loaded.path)")
         }
         guard !manifest.tools.isEmpty else { throw CommandError("'\(path)': plugin '\(manifest.name)' has no tools") }
+        loadingPlugin = manifest.name
+        defer { loadingPlugin = nil }
         do {
             try addTools(manifest.tools)
         } catch {

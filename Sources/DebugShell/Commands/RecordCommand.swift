@@ -32,7 +32,7 @@ struct RecordCommand: BuiltInCommand {
             if let failure = written { throw CommandError(failure.message) }
             let commands = session.recorder.recording.commands
             return CommandOutput(
-                text: "recorded \(commands) commands to \(path)",
+                text: "recorded \(commands == 1 ? "1 command" : "\(commands) commands") to \(path)",
                 json: .fields(["file": .string(path), "commands": .int(Int64(commands))]))
         }
         guard words.count == 1 else { throw CommandError("usage: record <file.dsh> | record stop") }
@@ -49,7 +49,7 @@ struct RecordCommand: BuiltInCommand {
         }
         let commands = session.recorder.recording.commands
         return CommandOutput(
-            text: "recording to \(first.text) (\(commands) commands so far)",
+            text: "recording to \(first.text) (\(commands == 1 ? "1 command" : "\(commands) commands") so far)",
             json: .fields(["file": .string(first.text), "commands": .int(Int64(commands))]))
     }
 }
@@ -87,8 +87,12 @@ extension Session {
 
     /// Writes the recording: the log as a script that ends at now (atomically: a file written
     /// beside it, then renamed over it). Returns the failure, if any.
+    ///
+    /// - Parameters:
+    ///   - endingDone: Whether the last time line ends with now's instant processed (by default
+    ///     as the device stands); `note` a last comment line.
     @discardableResult
-    func writeRecording() -> FileIO.Failure? {
+    func writeRecording(endingDone: Bool? = nil, note: String? = nil) -> FileIO.Failure? {
         guard let path = recorder.path else { return nil }
         let recording = recorder.recording
         if recording.overflowedAt != nil {
@@ -99,8 +103,10 @@ extension Session {
         do {
             try FileIO.writeAtomically(
                 recording.script(
-                    path: path, now: engine.now, done: engine.instantDone, advances: engine.instantsProcessed,
-                    requirements: plugins.map { "plugin require \($0.name) --from \(Lexer.quote($0.resolvedPath))" }),
+                    path: path, now: engine.now, done: endingDone ?? engine.instantDone,
+                    advances: engine.instantsProcessed + (endingDone == true && !engine.instantDone ? 1 : 0),
+                    requirements: plugins.map { "plugin require \($0.name) --from \(Lexer.quote($0.resolvedPath))" })
+                    + (note.map { "# debugsh stopped here: \(VisibleText.escaped($0))\n" } ?? ""),
                 to: path)
             recorder.writtenAt = recording.body.count
             return nil

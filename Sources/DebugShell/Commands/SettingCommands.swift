@@ -130,7 +130,8 @@ extension Session {
         if let index = registry.toolIndex(forNamespace: name),
             registry.toolDescriptors[index].settings.contains(where: { $0.name == name })
         {
-            toolSet.instances[index].settingDidChange(name)
+            let tool = toolSet.instances[index]
+            calling(.settingChange, tool: index, label: name) { tool.settingDidChange(name) }
         }
         let value = settings.value(name, rate: rate)
         return CommandOutput(json: .fields(["setting": .string(name), "value": value?.json ?? .null]))

@@ -50,7 +50,8 @@ struct StatusCommand: BuiltInCommand {
             var lines: [String] = []
             var json: [JSONValue] = []
             for (index, d) in descriptors.enumerated() {
-                let line = session.tools[index].statusLine()?.plain
+                let tool = session.tools[index]
+                let line = session.calling(.statusLine, tool: index) { tool.statusLine() }?.plain
                 lines.append(line ?? "\(d.name) —")
                 json.append(
                     .fields([

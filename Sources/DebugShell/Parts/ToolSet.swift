@@ -36,16 +36,17 @@ final class ToolSet {
         for index in indices {
             let host = ToolHostAdapter(session: session, index: index)
             hosts.append(host)
-            instances.append(types[index].init(host: host))
+            let type = types[index]
+            instances.append(session.calling(.initializer, tool: index) { type.init(host: host) })
         }
     }
 
     /// The status lines of the tools enabled for the live block, in registration order.
-    func liveStatusLines() -> [StyledText] {
+    func liveStatusLines(for session: Session) -> [StyledText] {
         guard blockEnabled else { return [] }
         var lines: [StyledText] = []
         for (index, tool) in instances.enumerated() where statusEnabled[index] {
-            if let line = tool.statusLine() { lines.append(line) }
+            if let line = session.calling(.statusLine, tool: index, { tool.statusLine() }) { lines.append(line) }
         }
         return lines
     }
