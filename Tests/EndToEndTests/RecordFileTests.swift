@@ -23,6 +23,25 @@ import Testing
         #expect(replay.stdout == "timer.count = 1\n", "\(replay)")
     }
 
+    /// A script that ends without `record stop` — at its end, by `exit`, by a failure — leaves
+    /// a complete recording, as the interactive session does: every command and the time it
+    /// reached. (It used to keep only what the last periodic write had, for a short script the
+    /// header.)
+    @Test(arguments: ["", "exit 3", "expect clock.now == 0s"])
+    func aScriptsRecordingIsFinishedHoweverItEnds(_ ending: String) throws {
+        let dir = try Binary.folder([:])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var arguments = ["--no-rc", "-c", "record r.dsh", "-c", "timer nstimer a --interval 100ms", "-c", "run 1s"]
+        if !ending.isEmpty { arguments += ["-c", ending] }
+        let r = try Binary.run(arguments, directory: dir)
+        #expect(r.status == (ending.isEmpty ? 0 : ending == "exit 3" ? 3 : 1), "\(r)")
+        let text = try String(contentsOf: dir.appendingPathComponent("r.dsh"), encoding: .utf8)
+        #expect(text.hasSuffix("\ntimer nstimer a --interval 100ms\nrun to 1s\n"), "\(text)")
+        let replay = try Binary.run(
+            ["--no-rc", "r.dsh", "-c", "get clock.now", "-c", "get timer.a.fires"], directory: dir)
+        #expect(replay.stdout == "clock.now = 1s\ntimer.a.fires = 1\n", "\(replay)")
+    }
+
     /// What is not a regular file is refused and left as it was: a folder, a FIFO.
     @Test func notARegularFile() throws {
         let dir = try Binary.folder([:])
