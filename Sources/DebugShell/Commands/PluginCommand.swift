@@ -126,7 +126,7 @@ extension Session {
         }
         guard !manifest.tools.isEmpty else { throw CommandError("'\(path)': plugin '\(manifest.name)' has no tools") }
         do {
-            try addTools(manifest.tools)
+            try addTools(manifest.tools, plugin: manifest.name)
         } catch {
             throw CommandError("'\(path)': plugin '\(manifest.name)' cannot be registered: \(error)")
         }
