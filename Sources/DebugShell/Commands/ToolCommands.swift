@@ -51,7 +51,8 @@ struct StatusCommand: BuiltInCommand {
             var json: [JSONValue] = []
             for (index, d) in descriptors.enumerated() {
                 let line = session.tools[index].statusLine()?.plain
-                lines.append(line ?? "\(d.name) —")
+                // As the live block shows it: a tool's control characters are spaces.
+                lines.append(line.map(VisibleText.blanked) ?? "\(d.name) —")
                 json.append(
                     .fields([
                         "tool": .string(d.name), "line": JSONValue(line),
