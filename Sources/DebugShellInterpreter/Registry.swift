@@ -80,6 +80,10 @@ public struct RegistrationError: Error, Equatable, Sendable, CustomStringConvert
         /// The name breaks the grammar; the rule is quoted (``NameGrammar``).
         case notAName(rule: String)
         case emptyAbstract
+        /// Help text (an abstract, a discussion, an example, a default as help shows it) with a
+        /// control character in it, which help would print raw: newlines and tabs are allowed
+        /// outside abstracts.
+        case controlCharacter(in: String)
         /// The tool declares the name twice.
         case declaredTwice
         /// A metric, setting or event outside the tool's namespaces (listed).
@@ -95,6 +99,7 @@ public struct RegistrationError: Error, Equatable, Sendable, CustomStringConvert
             switch self {
             case .notAName(let rule): return "is not a name: \(rule)"
             case .emptyAbstract: return "has an empty abstract"
+            case .controlCharacter(let place): return "has a control character in its \(place)"
             case .declaredTwice: return "is declared twice"
             case .outsideNamespace(let spaces):
                 return "is outside the tool's namespaces: it must start with "
@@ -263,6 +268,7 @@ public struct ToolRegistry: Sendable {
             throw refuse("tool name", d.name, .notAName(rule: NameGrammar.nameRule))
         }
         guard !d.abstract.isEmpty else { throw refuse("tool", d.name, .emptyAbstract) }
+        if let place = ToolRegistry.controlCharacter(abstract: d.abstract) { throw refuse("tool", d.name, place) }
         if let holder = toolDescriptors.firstIndex(where: { $0.name == d.name }) {
             throw refuse("tool name", d.name, .taken(by: self.holder(ofTool: holder)))
         }
@@ -300,6 +306,9 @@ public struct ToolRegistry: Sendable {
                     throw refuse(kind, entry.name, .outsideNamespace([d.name] + spaces.subtracting([d.name]).sorted()))
                 }
                 guard !entry.abstract.isEmpty else { throw refuse(kind, entry.name, .emptyAbstract) }
+                if let place = ToolRegistry.controlCharacter(abstract: entry.abstract) {
+                    throw refuse(kind, entry.name, place)
+                }
                 guard seen.insert(entry.name).inserted else { throw refuse(kind, entry.name, .declaredTwice) }
             }
         }
@@ -330,6 +339,9 @@ public struct ToolRegistry: Sendable {
         let notAName = RegistrationError.Problem.notAName(rule: NameGrammar.nameRule)
         guard NameGrammar.isName(spec.name) else { throw refuse("command", spec.name, notAName) }
         guard !spec.abstract.isEmpty else { throw refuse("command", spec.name, .emptyAbstract) }
+        if let place = ToolRegistry.controlCharacter(abstract: spec.abstract, discussion: spec.discussion) {
+            throw refuse("command", spec.name, place)
+        }
         for alias in spec.aliases {
             guard NameGrammar.isName(alias) else { throw refuse("command alias", alias, of: spec.name, notAName) }
         }
@@ -350,6 +362,12 @@ public struct ToolRegistry: Sendable {
                     ? refuse("verb", spec.name, .emptyAbstract)
                     : refuse("verb", verb.name, of: spec.name, .emptyAbstract)
             }
+            if let place = ToolRegistry.controlCharacter(
+                abstract: verb.abstract, discussion: verb.discussion, examples: verb.examples)
+            {
+                throw verb.name.isEmpty
+                    ? refuse("verb", spec.name, place) : refuse("verb", verb.name, of: spec.name, place)
+            }
             for name in [verb.name] + verb.aliases {
                 guard verbNames.insert(name).inserted else { throw refuse("verb", name, of: spec.name, .declaredTwice) }
             }
@@ -357,6 +375,9 @@ public struct ToolRegistry: Sendable {
             for option in verb.options {
                 guard NameGrammar.isName(option.name) else { throw refuse("option", option.name, of: label, notAName) }
                 guard !option.abstract.isEmpty else { throw refuse("option", option.name, of: label, .emptyAbstract) }
+                if let place = ToolRegistry.controlCharacter(abstract: option.abstract, default: option.defaultText) {
+                    throw refuse("option", option.name, of: label, place)
+                }
                 guard optionNames.insert(option.name).inserted else {
                     throw refuse("option", option.name, of: label, .declaredTwice)
                 }
@@ -368,6 +389,9 @@ public struct ToolRegistry: Sendable {
                 }
                 guard !argument.abstract.isEmpty else {
                     throw refuse("argument", argument.name, of: label, .emptyAbstract)
+                }
+                if let place = ToolRegistry.controlCharacter(abstract: argument.abstract) {
+                    throw refuse("argument", argument.name, of: label, place)
                 }
                 guard argumentNames.insert(argument.name).inserted else {
                     throw refuse("argument", argument.name, of: label, .declaredTwice)
@@ -381,6 +405,22 @@ public struct ToolRegistry: Sendable {
         commands.append(RegisteredCommand(spec: spec, owner: owner, traits: traits))
         byName[spec.name] = index
         for alias in spec.aliases { byAlias[alias] = index }
+    }
+
+    /// Where declared help text holds a control character, as the problem to report; nil when
+    /// none does. Abstracts and defaults are one line; discussions and examples may hold
+    /// newlines and tabs.
+    static func controlCharacter(
+        abstract: String, discussion: String? = nil, examples: [Example] = [], default defaultText: String? = nil
+    ) -> RegistrationError.Problem? {
+        func has(_ text: String, layout: Bool) -> Bool {
+            text.unicodeScalars.contains { VisibleText.isControl($0) && !(layout && ($0 == "\n" || $0 == "\t")) }
+        }
+        if has(abstract, layout: false) { return .controlCharacter(in: "abstract") }
+        if let defaultText, has(defaultText, layout: false) { return .controlCharacter(in: "default") }
+        if let discussion, has(discussion, layout: true) { return .controlCharacter(in: "discussion") }
+        if examples.contains(where: { has($0.transcript, layout: true) }) { return .controlCharacter(in: "examples") }
+        return nil
     }
 
     /// `[a-z][a-z0-9-]*`: tool, command, verb, option and argument names (``NameGrammar``).

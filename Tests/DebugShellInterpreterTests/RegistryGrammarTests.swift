@@ -184,6 +184,36 @@ import Testing
         #expect(Self.refusal(noVerb) == "tool 'careless': default verb 'stop' of 'careless' is not one of its verbs")
     }
 
+    /// Help text is printed as declared, so it may not hold control characters: none in an
+    /// abstract or a default, newlines and tabs only in a discussion or an example.
+    @Test func helpTextHoldsNoControlCharacters() {
+        #expect(
+            Self.refusal(ToolDescriptor(name: "careless", abstract: "Rings\u{07}", commands: []))
+                == "tool 'careless': tool 'careless' has a control character in its abstract")
+        #expect(
+            Self.refusal(
+                Self.tool("careless", verb: VerbSpec("go", abstract: "Go.", examples: [Example("> go\n\u{1B}[2J")])))
+                == "tool 'careless': verb 'go' of 'careless' has a control character in its examples")
+        #expect(
+            Self.refusal(
+                Self.tool(
+                    "careless",
+                    verb: VerbSpec(
+                        "go", abstract: "Go.", options: [OptionSpec("n", .word, abstract: "N.", default: "\r")])))
+                == "tool 'careless': option 'n' of 'careless go' has a control character in its default")
+        #expect(
+            Self.refusal(Self.tool("careless", events: [EventSpec("careless.said", abstract: "Said\r")]))
+                == "tool 'careless': event 'careless.said' has a control character in its abstract")
+        let fine = ToolDescriptor(
+            name: "careless", abstract: "A tool.",
+            commands: [
+                CommandSpec(
+                    "careless", abstract: "It.", discussion: "Two\nlines,\ttabbed.",
+                    verbs: [VerbSpec("go", abstract: "Go.", examples: [Example("> go\na\tb")])])
+            ])
+        #expect(Self.refusal(fine) == nil)
+    }
+
     /// A refused batch registers nothing: the first tool of a plugin whose second is bad is not
     /// kept either.
     @Test func allOrNothing() throws {
