@@ -137,7 +137,8 @@ extension Session {
                 recorder.log(expanded, at: issuedAt)
                 if recorder.isWriting { writeRecordingIfDue(typed: location.origin.name == nil) }
             }
-            output.result(result, command: text(), location: location, extra: stamp)
+            output.result(
+                result, command: text(), location: location, extra: stamp, fromTool: !parsed.command.owner.isBuiltIn)
             if !issue.isScheduled && isInterrupted() {
                 // Ctrl-C while the command ran or wrote: what it wrote stays, the rest stops.
                 output.interrupted(at: engine.now, command: text(), location: location)

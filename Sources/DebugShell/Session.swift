@@ -169,9 +169,11 @@ public final class Session {
     /// Adds tools while the session runs (a plugin's): all of them or, when a declaration is
     /// wrong or a name is taken, none — nothing half-registered.
     ///
+    /// - Parameter plugin: The plugin the tools come from, named when a later tool's names
+    ///   clash with theirs; nil for tools compiled into debugsh.
     /// - Throws: ``RegistrationError`` naming the first problem.
-    public func addTools(_ types: [any DebugTool.Type]) throws(RegistrationError) {
-        try registry.add(tools: types.map { $0.descriptor })
+    public func addTools(_ types: [any DebugTool.Type], plugin: String? = nil) throws(RegistrationError) {
+        try registry.add(tools: types.map { $0.descriptor }, plugin: plugin)
         for type in types { settings.add(type.descriptor.settings) }
         toolSet.add(types, for: self)
     }

@@ -161,6 +161,8 @@ public final class DeviceEngine: SimulatedDevice {
         (try? RefreshRate(hertz: Int(grid.rate(at: now.nanoseconds)))) ?? .sixty
     }
 
+    public var framePeriod: SimDuration { grid.period(segment: grid.segmentIndex(at: now.nanoseconds)) }
+
     public func refreshRates(from: SimTime, to: SimTime) -> [RefreshRateChange] {
         func rate(_ hertz: Int64) -> RefreshRate { (try? RefreshRate(hertz: Int(hertz))) ?? .sixty }
         var s = grid.segmentIndex(at: from.nanoseconds)

@@ -1,35 +1,136 @@
 import DebugShellCore
 
-/// A declaration the registry refuses, with the offending names (ArgumentParser-style
-/// validation at registration).
-public enum RegistrationError: Error, Equatable, Sendable, CustomStringConvertible {
-    case badName(kind: String, name: String, owner: String)
-    case emptyAbstract(kind: String, name: String, owner: String)
-    case duplicate(kind: String, name: String, owner: String)
-    case clashesWithBuiltIn(command: String, tool: String)
-    case outsideNamespace(kind: String, name: String, tool: String)
-    case badDefault(setting: String, value: String, owner: String, reason: String)
-    /// A name another tool (or the shell) already has: a plugin's tool clashing with a loaded one.
-    case taken(kind: String, name: String, tool: String, by: String)
+/// The grammar of the names a tool declares (docs/Plugins.md, "Names"), written once: the
+/// registry checks every declaration against it and quotes it in its errors.
+///
+/// - A *name* is `[a-z][a-z0-9-]*`: tools, commands and their aliases, verbs and their aliases,
+///   options and arguments.
+/// - A metric, setting or event name is `<namespace>.<part>[.<part>…]`: the namespace is the
+///   tool's name or one of its commands' names, and each part is `[a-z][a-z0-9_-]*` (a name that
+///   may also hold `_`, as the shell's own `main.busy_ratio` does). A metric family has one part
+///   `*`, never the first (`timer.*.fires`).
+public enum NameGrammar {
+    /// The rule for names, as errors quote it.
+    public static let nameRule = "names are lowercase letters, digits and '-', starting with a letter"
+
+    /// The rule for metric, setting and event names, as errors quote it.
+    public static func dottedRule(_ kind: String) -> String {
+        "\(kind) names are '<tool>.<name>', each part lowercase letters, digits, '-' and '_', starting with a letter"
+            + (kind == "metric" ? " ('*' for one part of a family)" : "")
+    }
+
+    /// `[a-z][a-z0-9-]*`.
+    public static func isName(_ name: String) -> Bool {
+        guard let first = name.utf8.first, isLower(first) else { return false }
+        return name.utf8.allSatisfy { isLower($0) || isDigit($0) || $0 == UInt8(ascii: "-") }
+    }
+
+    /// `[a-z][a-z0-9_-]*`: a part of a metric, setting or event name.
+    public static func isPart(_ part: some StringProtocol) -> Bool {
+        guard let first = part.utf8.first, isLower(first) else { return false }
+        return part.utf8.allSatisfy {
+            isLower($0) || isDigit($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_")
+        }
+    }
+
+    /// Whether `name` is `<part>.<part>[.<part>…]`; with `family`, one part after the first may be `*`.
+    public static func isDotted(_ name: String, family: Bool) -> Bool {
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count >= 2 else { return false }
+        var stars = 0
+        for (index, part) in parts.enumerated() {
+            if part == "*" && family && index > 0 {
+                stars += 1
+            } else if !isPart(part) {
+                return false
+            }
+        }
+        return stars <= 1
+    }
+
+    private static func isLower(_ b: UInt8) -> Bool { b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z") }
+    private static func isDigit(_ b: UInt8) -> Bool { b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") }
+}
+
+/// Who holds a name a tool asked for: named in the error that refuses it.
+public enum NameHolder: Equatable, Sendable, CustomStringConvertible {
+    /// One of the shell's own commands (`run`).
+    case builtInCommand
+    /// The shell's own metrics and settings (`clock.now`, `shell.echo`).
+    case shell
+    /// A registered tool, compiled into debugsh (`plugin` nil) or loaded from a plugin.
+    case tool(String, plugin: String?)
 
     public var description: String {
         switch self {
-        case .badName(let kind, let name, let owner):
-            return
-                "\(owner): \(kind) name '\(name)' is not valid (lowercase letters, digits and '-', starting with a letter)"
-        case .emptyAbstract(let kind, let name, let owner):
-            return "\(owner): \(kind) '\(name)' has an empty abstract"
-        case .duplicate(let kind, let name, let owner):
-            return "\(owner): \(kind) '\(name)' is declared twice"
-        case .clashesWithBuiltIn(let command, let tool):
-            return "\(tool): command '\(command)' clashes with a built-in command"
-        case .outsideNamespace(let kind, let name, let tool):
-            return "\(tool): \(kind) '\(name)' must start with '\(tool).' or one of the tool's command names"
-        case .badDefault(let setting, let value, let owner, let reason):
-            return "\(owner): setting '\(setting)' has a default '\(value)' that is not valid: \(reason)"
-        case .taken(let kind, let name, let tool, let by):
-            return "tool '\(tool)': \(kind) '\(name)' is already taken by \(by)"
+        case .builtInCommand: return "a built-in command"
+        case .shell: return "the shell's own metrics and settings"
+        case .tool(let name, let plugin?): return "the tool '\(name)' (plugin '\(plugin)')"
+        case .tool(let name, nil): return "the tool '\(name)' (built in)"
         }
+    }
+}
+
+/// A declaration the registry refuses (ArgumentParser-style validation at registration), in one
+/// format: `<owner>: <kind> '<name>'[ of <place>] <problem>` —
+/// `tool 'hangs': tool name 'hangs' is taken by the tool 'hangs' (plugin 'hangs')`.
+public struct RegistrationError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// What is wrong with the name or its declaration.
+    public enum Problem: Equatable, Sendable {
+        /// The name breaks the grammar; the rule is quoted (``NameGrammar``).
+        case notAName(rule: String)
+        case emptyAbstract
+        /// Help text (an abstract, a discussion, an example, a default as help shows it) with a
+        /// control character in it, which help would print raw: newlines and tabs are allowed
+        /// outside abstracts.
+        case controlCharacter(in: String)
+        /// The tool declares the name twice.
+        case declaredTwice
+        /// A metric, setting or event outside the tool's namespaces (listed).
+        case outsideNamespace([String])
+        /// A setting's default that does not parse as its kind.
+        case badDefault(value: String, reason: String)
+        /// Someone else has the name already.
+        case taken(by: NameHolder)
+        /// A default verb the command does not have.
+        case notAVerb
+
+        var text: String {
+            switch self {
+            case .notAName(let rule): return "is not a name: \(rule)"
+            case .emptyAbstract: return "has an empty abstract"
+            case .controlCharacter(let place): return "has a control character in its \(place)"
+            case .declaredTwice: return "is declared twice"
+            case .outsideNamespace(let spaces):
+                return "is outside the tool's namespaces: it must start with "
+                    + spaces.map { "'\($0).'" }.joined(separator: " or ")
+            case .badDefault(let value, let reason): return "has a default '\(value)' that is not valid: \(reason)"
+            case .taken(let holder): return "is taken by \(holder)"
+            case .notAVerb: return "is not one of its verbs"
+            }
+        }
+    }
+
+    /// Whose declaration it is: `tool 'fps'`, or `debugsh` for the shell's own commands.
+    public var owner: String
+    /// What the name names: `tool name`, `command`, `verb`, `option`, `metric`, `namespace`…
+    public var kind: String
+    /// The name, as declared.
+    public var name: String
+    /// Where the name stands, for a verb's or command's parts: `'fps start'`.
+    public var place: String?
+    public var problem: Problem
+
+    public init(owner: String, kind: String, name: String, place: String? = nil, _ problem: Problem) {
+        self.owner = owner
+        self.kind = kind
+        self.name = name
+        self.place = place
+        self.problem = problem
+    }
+
+    public var description: String {
+        "\(owner): \(kind) '\(name)'\(place.map { " of \($0)" } ?? "") \(problem.text)"
     }
 }
 
@@ -87,6 +188,10 @@ public struct RegisteredCommand: Sendable {
 public struct ToolRegistry: Sendable {
     public private(set) var commands: [RegisteredCommand] = []
     public private(set) var toolDescriptors: [ToolDescriptor] = []
+    /// Per tool, the plugin it came from; nil for a tool compiled into debugsh.
+    public private(set) var toolPlugins: [String?] = []
+    /// Per tool, the metrics it declares, to check the names it lists.
+    private var toolMetrics: [DeclaredMetrics] = []
     /// Metric namespaces (the part before the first dot) owned by each tool.
     public private(set) var namespaces: [String: Int] = [:]
     private var byName: [String: Int] = [:]
@@ -103,7 +208,7 @@ public struct ToolRegistry: Sendable {
     ///   - builtIns: Each built-in command's declaration and traits, in the order help lists them.
     ///   - shellMetrics: The shell's own metrics.
     ///   - shellSettings: The shell's own settings (only their namespaces are kept here).
-    ///   - tools: The tools, in registration order.
+    ///   - tools: The tools compiled into debugsh, in registration order.
     public init(
         builtIns: [(spec: CommandSpec, traits: CommandTraits)], shellMetrics: [MetricSpec] = [],
         shellSettings: [SettingSpec] = [], tools: [ToolDescriptor]
@@ -112,133 +217,189 @@ public struct ToolRegistry: Sendable {
             try add(builtIn.spec, owner: .builtIn(index), traits: builtIn.traits, ownerName: "debugsh")
         }
         self.shellMetrics = shellMetrics
-        for name in shellMetrics.map(\.name) + shellSettings.map(\.name) {
-            if let space = name.split(separator: ".").first { reservedNamespaces.insert(String(space)) }
+        let shellNames = [("metric", shellMetrics.map(\.name)), ("setting", shellSettings.map(\.name))]
+        for (kind, names) in shellNames {
+            for name in names {
+                guard NameGrammar.isDotted(name, family: false) else {
+                    throw RegistrationError(
+                        owner: "debugsh", kind: kind, name: name, .notAName(rule: NameGrammar.dottedRule(kind)))
+                }
+                if let space = name.split(separator: ".").first { reservedNamespaces.insert(String(space)) }
+            }
         }
-        for descriptor in tools { try register(descriptor) }
+        for descriptor in tools { try register(descriptor, plugin: nil) }
     }
 
-    /// Registers more tools (a plugin's): all of them, or — on the first problem — none.
-    public mutating func add(tools: [ToolDescriptor]) throws(RegistrationError) {
+    /// Registers more tools: all of them, or — on the first problem — none.
+    ///
+    /// - Parameter plugin: The plugin they come from, named when another tool's name clashes
+    ///   with theirs; nil for tools compiled into debugsh.
+    public mutating func add(tools: [ToolDescriptor], plugin: String? = nil) throws(RegistrationError) {
         var grown = self
-        for descriptor in tools { try grown.register(descriptor) }
+        for descriptor in tools { try grown.register(descriptor, plugin: plugin) }
         self = grown
     }
 
-    /// Who has a command name or namespace already: `the tool 'fps'` or `a built-in command`.
-    private func holder(ofCommand name: String) -> String? {
+    /// Who has a command name already: a built-in command or a tool.
+    private func holder(ofCommand name: String) -> NameHolder? {
         guard let index = byName[name] ?? byAlias[name] else { return nil }
         switch commands[index].owner {
-        case .builtIn: return "a built-in command"
-        case .tool(let t): return "the tool '\(toolDescriptors[t].name)'"
+        case .builtIn: return .builtInCommand
+        case .tool(let t): return holder(ofTool: t)
         }
     }
 
-    private mutating func register(_ d: ToolDescriptor) throws(RegistrationError) {
+    /// A registered tool as the holder of a name.
+    private func holder(ofTool index: Int) -> NameHolder {
+        .tool(toolDescriptors[index].name, plugin: toolPlugins[index])
+    }
+
+    /// The name of the plugin a tool came from; nil for a tool compiled into debugsh.
+    public func plugin(ofTool index: Int) -> String? {
+        toolPlugins.indices.contains(index) ? toolPlugins[index] : nil
+    }
+
+    private mutating func register(_ d: ToolDescriptor, plugin: String?) throws(RegistrationError) {
         let owner = "tool '\(d.name)'"
-        guard ToolRegistry.isIdentifier(d.name) else { throw .badName(kind: "tool", name: d.name, owner: owner) }
-        guard !d.abstract.isEmpty else { throw .emptyAbstract(kind: "tool", name: d.name, owner: owner) }
-        guard !toolDescriptors.contains(where: { $0.name == d.name }) else {
-            throw .taken(kind: "tool name", name: d.name, tool: d.name, by: "a tool already registered")
+        func refuse(_ kind: String, _ name: String, _ problem: RegistrationError.Problem) -> RegistrationError {
+            RegistrationError(owner: owner, kind: kind, name: name, problem)
+        }
+        guard NameGrammar.isName(d.name) else {
+            throw refuse("tool name", d.name, .notAName(rule: NameGrammar.nameRule))
+        }
+        guard !d.abstract.isEmpty else { throw refuse("tool", d.name, .emptyAbstract) }
+        if let place = ToolRegistry.controlCharacter(abstract: d.abstract) { throw refuse("tool", d.name, place) }
+        if let holder = toolDescriptors.firstIndex(where: { $0.name == d.name }) {
+            throw refuse("tool name", d.name, .taken(by: self.holder(ofTool: holder)))
         }
         let index = toolDescriptors.count
+        // The tool's own commands and aliases, each once.
+        var ownCommandNames = Set<String>()
         for spec in d.commands {
-            if let existing = byName[spec.name] ?? byAlias[spec.name], commands[existing].owner.isBuiltIn {
-                throw .clashesWithBuiltIn(command: spec.name, tool: d.name)
-            }
             for name in [spec.name] + spec.aliases {
-                if let by = holder(ofCommand: name) { throw .taken(kind: "command", name: name, tool: d.name, by: by) }
+                if let holder = holder(ofCommand: name) { throw refuse("command", name, .taken(by: holder)) }
+                guard ownCommandNames.insert(name).inserted else { throw refuse("command", name, .declaredTwice) }
             }
-            try add(spec, owner: .tool(index), traits: [], ownerName: owner)
         }
         var spaces = Set([d.name])
         for spec in d.commands { spaces.insert(spec.name) }
-        for space in spaces {
-            if reservedNamespaces.contains(space) {
-                throw .clashesWithBuiltIn(command: space, tool: d.name)
-            }
+        for space in spaces.sorted() {
+            if reservedNamespaces.contains(space) { throw refuse("namespace", space, .taken(by: .shell)) }
             if let holder = namespaces[space] {
-                throw .taken(
-                    kind: "namespace", name: space, tool: d.name, by: "the tool '\(toolDescriptors[holder].name)'")
+                throw refuse("namespace", space, .taken(by: self.holder(ofTool: holder)))
             }
         }
-        // Metrics, settings and events: described, in the tool's namespaces, each named once.
-        let named: [(kind: String, entries: [(name: String, abstract: String)])] = [
-            ("metric", d.metrics.map { ($0.name, $0.abstract) }),
-            ("setting", d.settings.map { ($0.name, $0.abstract) }),
-            ("event", d.events.map { ($0.name, $0.abstract) }),
+        // Metrics, settings and events: named by the grammar, described, in the tool's
+        // namespaces, each named once.
+        let named: [(kind: String, family: Bool, entries: [(name: String, abstract: String)])] = [
+            ("metric", true, d.metrics.map { ($0.name, $0.abstract) }),
+            ("setting", false, d.settings.map { ($0.name, $0.abstract) }),
+            ("event", false, d.events.map { ($0.name, $0.abstract) }),
         ]
-        for (kind, entries) in named {
+        for (kind, family, entries) in named {
             var seen = Set<String>()
             for entry in entries {
-                guard !entry.abstract.isEmpty else { throw .emptyAbstract(kind: kind, name: entry.name, owner: owner) }
-                guard let space = entry.name.split(separator: ".").first, spaces.contains(String(space)),
-                    entry.name.contains(".")
-                else { throw .outsideNamespace(kind: kind, name: entry.name, tool: d.name) }
-                guard seen.insert(entry.name).inserted else {
-                    throw .duplicate(kind: kind, name: entry.name, owner: owner)
+                guard NameGrammar.isDotted(entry.name, family: family) else {
+                    throw refuse(kind, entry.name, .notAName(rule: NameGrammar.dottedRule(kind)))
                 }
+                guard let space = entry.name.split(separator: ".").first, spaces.contains(String(space)) else {
+                    throw refuse(kind, entry.name, .outsideNamespace([d.name] + spaces.subtracting([d.name]).sorted()))
+                }
+                guard !entry.abstract.isEmpty else { throw refuse(kind, entry.name, .emptyAbstract) }
+                if let place = ToolRegistry.controlCharacter(abstract: entry.abstract) {
+                    throw refuse(kind, entry.name, place)
+                }
+                guard seen.insert(entry.name).inserted else { throw refuse(kind, entry.name, .declaredTwice) }
             }
         }
         for setting in d.settings {
             do {
                 _ = try ValueParser.parse(setting.defaultValue, as: setting.kind, rate: 60)
             } catch {
-                throw .badDefault(
-                    setting: setting.name, value: setting.defaultValue, owner: owner, reason: error.message)
+                throw refuse("setting", setting.name, .badDefault(value: setting.defaultValue, reason: error.message))
             }
         }
+        // Commands last: nothing is added before every check passed (the caller keeps the old
+        // registry on a throw anyway).
+        for spec in d.commands { try add(spec, owner: .tool(index), traits: [], ownerName: owner) }
         for space in spaces { namespaces[space] = index }
         toolDescriptors.append(d)
+        toolPlugins.append(plugin)
+        toolMetrics.append(DeclaredMetrics(d.metrics))
     }
 
     private mutating func add(
         _ spec: CommandSpec, owner: CommandOwner, traits: CommandTraits, ownerName: String
     ) throws(RegistrationError) {
-        guard ToolRegistry.isIdentifier(spec.name) else {
-            throw .badName(kind: "command", name: spec.name, owner: ownerName)
+        func refuse(
+            _ kind: String, _ name: String, of place: String? = nil, _ problem: RegistrationError.Problem
+        ) -> RegistrationError {
+            RegistrationError(owner: ownerName, kind: kind, name: name, place: place.map { "'\($0)'" }, problem)
         }
-        guard !spec.abstract.isEmpty else { throw .emptyAbstract(kind: "command", name: spec.name, owner: ownerName) }
+        let notAName = RegistrationError.Problem.notAName(rule: NameGrammar.nameRule)
+        guard NameGrammar.isName(spec.name) else { throw refuse("command", spec.name, notAName) }
+        guard !spec.abstract.isEmpty else { throw refuse("command", spec.name, .emptyAbstract) }
+        if let place = ToolRegistry.controlCharacter(abstract: spec.abstract, discussion: spec.discussion) {
+            throw refuse("command", spec.name, place)
+        }
+        for alias in spec.aliases {
+            guard NameGrammar.isName(alias) else { throw refuse("command alias", alias, of: spec.name, notAName) }
+        }
         for name in [spec.name] + spec.aliases {
-            guard ToolRegistry.isIdentifier(name) else {
-                throw .badName(kind: "command alias", name: name, owner: ownerName)
-            }
-            guard byName[name] == nil, byAlias[name] == nil else {
-                throw .duplicate(kind: "command", name: name, owner: ownerName)
-            }
+            if let holder = holder(ofCommand: name) { throw refuse("command", name, .taken(by: holder)) }
         }
         var verbNames = Set<String>()
         for verb in spec.verbs {
             let label = verb.name.isEmpty ? spec.name : "\(spec.name) \(verb.name)"
             if !verb.name.isEmpty {
-                guard ToolRegistry.isIdentifier(verb.name) else {
-                    throw .badName(kind: "verb", name: label, owner: ownerName)
-                }
+                guard NameGrammar.isName(verb.name) else { throw refuse("verb", verb.name, of: spec.name, notAName) }
             }
-            guard !verb.abstract.isEmpty else { throw .emptyAbstract(kind: "verb", name: label, owner: ownerName) }
+            for alias in verb.aliases {
+                guard NameGrammar.isName(alias) else { throw refuse("verb alias", alias, of: spec.name, notAName) }
+            }
+            guard !verb.abstract.isEmpty else {
+                throw verb.name.isEmpty
+                    ? refuse("verb", spec.name, .emptyAbstract)
+                    : refuse("verb", verb.name, of: spec.name, .emptyAbstract)
+            }
+            if let place = ToolRegistry.controlCharacter(
+                abstract: verb.abstract, discussion: verb.discussion, examples: verb.examples)
+            {
+                throw verb.name.isEmpty
+                    ? refuse("verb", spec.name, place) : refuse("verb", verb.name, of: spec.name, place)
+            }
             for name in [verb.name] + verb.aliases {
-                guard verbNames.insert(name).inserted else {
-                    throw .duplicate(kind: "verb", name: "\(spec.name) \(name)", owner: ownerName)
-                }
+                guard verbNames.insert(name).inserted else { throw refuse("verb", name, of: spec.name, .declaredTwice) }
             }
             var optionNames = Set<String>()
             for option in verb.options {
-                guard ToolRegistry.isIdentifier(option.name) else {
-                    throw .badName(kind: "option", name: "--\(option.name) of '\(label)'", owner: ownerName)
-                }
-                guard !option.abstract.isEmpty else {
-                    throw .emptyAbstract(kind: "option", name: "--\(option.name) of '\(label)'", owner: ownerName)
+                guard NameGrammar.isName(option.name) else { throw refuse("option", option.name, of: label, notAName) }
+                guard !option.abstract.isEmpty else { throw refuse("option", option.name, of: label, .emptyAbstract) }
+                if let place = ToolRegistry.controlCharacter(abstract: option.abstract, default: option.defaultText) {
+                    throw refuse("option", option.name, of: label, place)
                 }
                 guard optionNames.insert(option.name).inserted else {
-                    throw .duplicate(kind: "option", name: "--\(option.name) of '\(label)'", owner: ownerName)
+                    throw refuse("option", option.name, of: label, .declaredTwice)
                 }
             }
-            for argument in verb.arguments where argument.abstract.isEmpty {
-                throw .emptyAbstract(kind: "argument", name: "<\(argument.name)> of '\(label)'", owner: ownerName)
+            var argumentNames = Set<String>()
+            for argument in verb.arguments {
+                guard NameGrammar.isName(argument.name) else {
+                    throw refuse("argument", argument.name, of: label, notAName)
+                }
+                guard !argument.abstract.isEmpty else {
+                    throw refuse("argument", argument.name, of: label, .emptyAbstract)
+                }
+                if let place = ToolRegistry.controlCharacter(abstract: argument.abstract) {
+                    throw refuse("argument", argument.name, of: label, place)
+                }
+                guard argumentNames.insert(argument.name).inserted else {
+                    throw refuse("argument", argument.name, of: label, .declaredTwice)
+                }
             }
         }
         if let d = spec.defaultVerb, spec.verb(named: d) == nil {
-            throw .badName(kind: "default verb", name: "\(spec.name) \(d)", owner: ownerName)
+            throw refuse("default verb", d, of: spec.name, .notAVerb)
         }
         let index = commands.count
         commands.append(RegisteredCommand(spec: spec, owner: owner, traits: traits))
@@ -246,11 +407,24 @@ public struct ToolRegistry: Sendable {
         for alias in spec.aliases { byAlias[alias] = index }
     }
 
-    /// `[a-z][a-z0-9-]*`: tool, command, verb and option names.
-    public static func isIdentifier(_ name: String) -> Bool {
-        guard let first = name.unicodeScalars.first, ("a"..."z").contains(first) else { return false }
-        return name.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
+    /// Where declared help text holds a control character, as the problem to report; nil when
+    /// none does. Abstracts and defaults are one line; discussions and examples may hold
+    /// newlines and tabs.
+    static func controlCharacter(
+        abstract: String, discussion: String? = nil, examples: [Example] = [], default defaultText: String? = nil
+    ) -> RegistrationError.Problem? {
+        func has(_ text: String, layout: Bool) -> Bool {
+            text.unicodeScalars.contains { VisibleText.isControl($0) && !(layout && ($0 == "\n" || $0 == "\t")) }
+        }
+        if has(abstract, layout: false) { return .controlCharacter(in: "abstract") }
+        if let defaultText, has(defaultText, layout: false) { return .controlCharacter(in: "default") }
+        if let discussion, has(discussion, layout: true) { return .controlCharacter(in: "discussion") }
+        if examples.contains(where: { has($0.transcript, layout: true) }) { return .controlCharacter(in: "examples") }
+        return nil
     }
+
+    /// `[a-z][a-z0-9-]*`: tool, command, verb, option and argument names (``NameGrammar``).
+    public static func isIdentifier(_ name: String) -> Bool { NameGrammar.isName(name) }
 
     // MARK: Lookup
 
@@ -274,6 +448,12 @@ public struct ToolRegistry: Sendable {
         return namespaces[String(name[start..<end])]
     }
 
+    /// Whether the tool declares the metric `name`, exactly or as a member of a family: a name
+    /// it lists in `metricNames()` must be one.
+    public func declares(metric name: String, tool index: Int) -> Bool {
+        toolMetrics.indices.contains(index) && toolMetrics[index].contains(name)
+    }
+
     /// The declared metric a name refers to (exactly or as an instance of a family): the
     /// shell's or a tool's.
     public func metricSpec(_ name: String) -> MetricSpec? {
@@ -281,6 +461,38 @@ public struct ToolRegistry: Sendable {
         guard let index = toolIndex(forNamespace: name) else { return nil }
         let metrics = toolDescriptors[index].metrics
         return metrics.first { $0.name == name } ?? metrics.first { $0.matches(name) }
+    }
+}
+
+/// The metrics a tool declares, as a test of names: the exact ones in a set, each family as
+/// the text before and after its `*` (`timer.`, `.fires`), so checking the names of 100,000
+/// timers costs no splitting.
+struct DeclaredMetrics: Sendable {
+    private var exact = Set<String>()
+    private var families: [(head: String, tail: String)] = []
+
+    init(_ specs: [MetricSpec]) {
+        for spec in specs {
+            let parts = spec.name.split(separator: "*", maxSplits: 1, omittingEmptySubsequences: false)
+            if parts.count == 2 {
+                families.append((String(parts[0]), String(parts[1])))
+            } else {
+                exact.insert(spec.name)
+            }
+        }
+    }
+
+    /// Whether `name` is a declared metric or a member of a declared family (its `*` at least
+    /// one character).
+    func contains(_ name: String) -> Bool {
+        if exact.contains(name) { return true }
+        for family in families
+        where name.utf8.count > family.head.utf8.count + family.tail.utf8.count && name.hasPrefix(family.head)
+            && name.hasSuffix(family.tail)
+        {
+            return true
+        }
+        return false
     }
 }
 

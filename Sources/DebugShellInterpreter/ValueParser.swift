@@ -254,6 +254,50 @@ public enum ValueParser {
         }
     }
 
+    // MARK: Values handed over by tools
+
+    /// Why `value` cannot be a value of `kind` — what a tool asked to store in a setting — or
+    /// nil when it can: it must be what `set` would make of its text (`set x 5` makes the
+    /// integer 5 of an integer setting, never the word '5'), within the kind's range and words.
+    ///
+    /// - Returns: `the word 'lots', but it declares an integer in 1…10`.
+    public static func mismatch(_ value: ArgumentValue, for kind: ValueKind, rate: Int) -> String? {
+        if let parsed = try? parse(value.description, as: kind, rate: rate), parsed == value { return nil }
+        return "\(describe(value)), but it declares \(describe(kind))"
+    }
+
+    /// A value in words, for messages: `the word 'lots'`, `the duration 5ms`.
+    public static func describe(_ value: ArgumentValue) -> String {
+        switch value {
+        case .duration(let d): return "the duration \(d)"
+        case .time(let t): return "the time \(t)"
+        case .rate: return "the rate \(value)"
+        case .integer(let v): return "the integer \(v)"
+        case .decimal: return "the number \(value)"
+        case .boolean: return "the boolean \(value)"
+        case .word(let w): return "the word '\(w)'"
+        case .rect: return "the frame \(value)"
+        case .words: return "the words '\(value)'"
+        }
+    }
+
+    /// A kind of value in words, for messages: `an integer in 1…10`, `one of quiet, seed`.
+    public static func describe(_ kind: ValueKind) -> String {
+        switch kind {
+        case .duration: return "a duration"
+        case .time: return "a time"
+        case .rate: return "a refresh rate"
+        case .integer(let range): return "an integer in \(range.lowerBound)…\(range.upperBound)"
+        case .decimal: return "a number"
+        case .boolean: return "a boolean"
+        case .choice(let words): return "one of \(words.joined(separator: ", "))"
+        case .name: return "a name"
+        case .rect: return "a frame x,y,w,h"
+        case .word: return "a word"
+        case .path: return "a path"
+        }
+    }
+
     // MARK: Decimal numbers
 
     struct Decimal {

@@ -1,4 +1,5 @@
 import DebugShellCore
+import DebugShellInterpreter
 
 /// The live status block's rows as the terminal gets them: one row per status line,
 /// styled with SGR codes unless colour is off, cut to the visible width so no row ever wraps,
@@ -29,7 +30,7 @@ enum StatusBlock {
     static func render(_ line: StyledText, color: Bool, depth: ColorDepth = .trueColor) -> String {
         var text = ""
         for run in line.runs {
-            let clean = sanitized(run.text)
+            let clean = VisibleText.blanked(run.text)
             guard color, let code = sgr(run.style, depth: depth) else {
                 text += clean
                 continue
@@ -47,15 +48,6 @@ enum StatusBlock {
         case .dim: return "2"
         case .color(let c): return depth.foreground(c)
         }
-    }
-
-    private static func sanitized(_ text: String) -> String {
-        var clean = ""
-        clean.unicodeScalars.append(
-            contentsOf: text.unicodeScalars.map { s in
-                s.value < 0x20 || (0x7F..<0xA0).contains(s.value) ? " " : s
-            })
-        return clean
     }
 
     /// Whether styling is allowed: NO_COLOR (no-color.org) set to anything but the empty string

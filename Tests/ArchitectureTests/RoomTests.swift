@@ -42,6 +42,9 @@ import Testing
             name: "the example plugin", folders: ["Examples/ExternalTool/Sources"],
             mayImport: ["DebugShellCore", "DebugShellCharts"]),
         Room(
+            name: "the careless plugin (a test fixture)", folders: ["Tests/Fixtures/CarelessPlugin/Sources"],
+            mayImport: ["DebugShellCore"]),
+        Room(
             name: "the list of built-in tools", folders: ["Sources/BuiltInTools"],
             mayImport: ["DebugShellCore", "FPSMeterTool", "LayoutSettleTool", "TimerInspectorTool"]),
         Room(

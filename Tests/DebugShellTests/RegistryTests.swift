@@ -38,11 +38,15 @@ final class DeclaredTool: DebugTool {
     @Test func badNamesAreRefused() {
         #expect(
             register(ToolDescriptor(name: "Bad", abstract: "a", commands: []))
-                == .badName(kind: "tool", name: "Bad", owner: "tool 'Bad'"))
+                == RegistrationError(
+                    owner: "tool 'Bad'", kind: "tool name", name: "Bad", .notAName(rule: NameGrammar.nameRule)))
         let badVerb = ToolDescriptor(
             name: "t", abstract: "a",
             commands: [CommandSpec("t", abstract: "a", verbs: [VerbSpec("Go!", abstract: "a")])])
-        #expect(register(badVerb) == .badName(kind: "verb", name: "t Go!", owner: "tool 't'"))
+        #expect(
+            register(badVerb)
+                == RegistrationError(
+                    owner: "tool 't'", kind: "verb", name: "Go!", place: "'t'", .notAName(rule: NameGrammar.nameRule)))
         let badOption = ToolDescriptor(
             name: "t", abstract: "a",
             commands: [
@@ -50,65 +54,86 @@ final class DeclaredTool: DebugTool {
                     "t", abstract: "a",
                     verbs: [VerbSpec("go", abstract: "a", options: [OptionSpec("--x", abstract: "a")])])
             ])
-        #expect(register(badOption) == .badName(kind: "option", name: "----x of 't go'", owner: "tool 't'"))
+        #expect(
+            register(badOption)
+                == RegistrationError(
+                    owner: "tool 't'", kind: "option", name: "--x", place: "'t go'",
+                    .notAName(rule: NameGrammar.nameRule)))
     }
 
     @Test func emptyAbstractsAreRefused() {
         #expect(
             register(ToolDescriptor(name: "t", abstract: "", commands: []))
-                == .emptyAbstract(kind: "tool", name: "t", owner: "tool 't'"))
+                == RegistrationError(owner: "tool 't'", kind: "tool", name: "t", .emptyAbstract))
         let d = ToolDescriptor(
             name: "t", abstract: "a", commands: [CommandSpec("t", abstract: "a", verbs: [VerbSpec("go", abstract: "")])]
         )
-        #expect(register(d) == .emptyAbstract(kind: "verb", name: "t go", owner: "tool 't'"))
+        #expect(
+            register(d) == RegistrationError(owner: "tool 't'", kind: "verb", name: "go", place: "'t'", .emptyAbstract))
         let m = ToolDescriptor(
             name: "t", abstract: "a", commands: [], metrics: [MetricSpec("t.m", .integer, abstract: "")])
-        #expect(register(m) == .emptyAbstract(kind: "metric", name: "t.m", owner: "tool 't'"))
+        #expect(register(m) == RegistrationError(owner: "tool 't'", kind: "metric", name: "t.m", .emptyAbstract))
     }
 
     @Test func duplicatesAreRefused() {
         #expect(
             register(CounterTool.descriptor)
-                == .taken(kind: "tool name", name: "counter", tool: "counter", by: "a tool already registered"))
+                == RegistrationError(
+                    owner: "tool 'counter'", kind: "tool name", name: "counter",
+                    .taken(by: .tool("counter", plugin: nil))))
         let twoVerbs = ToolDescriptor(
             name: "t", abstract: "a", commands: [CommandSpec("t", abstract: "a", verbs: [Self.verb, Self.verb])])
-        #expect(register(twoVerbs) == .duplicate(kind: "verb", name: "t go", owner: "tool 't'"))
+        #expect(
+            register(twoVerbs)
+                == RegistrationError(owner: "tool 't'", kind: "verb", name: "go", place: "'t'", .declaredTwice))
         let aliasClash = ToolDescriptor(
             name: "t", abstract: "a", commands: [CommandSpec("t", aliases: ["ctr"], abstract: "a", verbs: [Self.verb])])
-        #expect(register(aliasClash) == .taken(kind: "command", name: "ctr", tool: "t", by: "the tool 'counter'"))
+        #expect(
+            register(aliasClash)
+                == RegistrationError(
+                    owner: "tool 't'", kind: "command", name: "ctr", .taken(by: .tool("counter", plugin: nil))))
         let twoMetrics = ToolDescriptor(
             name: "t", abstract: "a", commands: [],
             metrics: [MetricSpec("t.m", .integer, abstract: "a"), MetricSpec("t.m", .word, abstract: "b")])
-        #expect(register(twoMetrics) == .duplicate(kind: "metric", name: "t.m", owner: "tool 't'"))
+        #expect(
+            register(twoMetrics) == RegistrationError(owner: "tool 't'", kind: "metric", name: "t.m", .declaredTwice))
     }
 
     @Test func builtInsCannotBeTaken() {
         let d = ToolDescriptor(
             name: "t", abstract: "a", commands: [CommandSpec("run", abstract: "a", verbs: [Self.verb])])
-        #expect(register(d) == .clashesWithBuiltIn(command: "run", tool: "t"))
+        #expect(
+            register(d)
+                == RegistrationError(owner: "tool 't'", kind: "command", name: "run", .taken(by: .builtInCommand)))
         let ns = ToolDescriptor(name: "clock", abstract: "a", commands: [])
-        #expect(register(ns) == .clashesWithBuiltIn(command: "clock", tool: "clock"))
+        #expect(
+            register(ns)
+                == RegistrationError(owner: "tool 'clock'", kind: "namespace", name: "clock", .taken(by: .shell)))
     }
 
     @Test func metricsAndSettingsLiveInTheToolsNamespace() {
         let m = ToolDescriptor(
             name: "t", abstract: "a", commands: [], metrics: [MetricSpec("fps.value", .integer, abstract: "a")])
-        #expect(register(m) == .outsideNamespace(kind: "metric", name: "fps.value", tool: "t"))
+        #expect(
+            register(m)
+                == RegistrationError(owner: "tool 't'", kind: "metric", name: "fps.value", .outsideNamespace(["t"])))
         let s = ToolDescriptor(
             name: "t", abstract: "a", commands: [],
             settings: [SettingSpec("shell.x", .boolean, default: "on", abstract: "a")])
-        #expect(register(s) == .outsideNamespace(kind: "setting", name: "shell.x", tool: "t"))
+        #expect(
+            register(s)
+                == RegistrationError(owner: "tool 't'", kind: "setting", name: "shell.x", .outsideNamespace(["t"])))
     }
 
     @Test func aSettingsDefaultMustParseAsItsKind() {
         let d = ToolDescriptor(
             name: "t", abstract: "a", commands: [],
             settings: [SettingSpec("t.limit", .integer(1...10), default: "20", abstract: "a")])
-        guard case .badDefault(let setting, let value, _, _)? = register(d) else {
+        guard let error = register(d), case .badDefault(let value, _) = error.problem else {
             Issue.record("a default outside its range registered")
             return
         }
-        #expect(setting == "t.limit" && value == "20")
+        #expect(error.name == "t.limit" && error.kind == "setting" && value == "20")
         let good = ToolDescriptor(
             name: "t", abstract: "a", commands: [],
             settings: [SettingSpec("t.limit", .integer(1...10), default: "7", abstract: "a")])
@@ -140,8 +165,8 @@ final class DeclaredTool: DebugTool {
 
     @Test func errorsReadWell() {
         #expect(
-            RegistrationError.clashesWithBuiltIn(command: "run", tool: "t").description
-                == "t: command 'run' clashes with a built-in command")
+            RegistrationError(owner: "tool 't'", kind: "command", name: "run", .taken(by: .builtInCommand)).description
+                == "tool 't': command 'run' is taken by a built-in command")
     }
 
     @Test func sessionRefusesABadTool() {

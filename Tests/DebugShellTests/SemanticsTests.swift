@@ -743,6 +743,30 @@ func gcd(
         #expect(rates(1_000_000_000, 1_030_000_000) == ["120@1000000000", "60@1008333332", "30@1024999998"])
     }
 
+    /// S2, DL2: the frame period the device offers is the rate in force now, 1e9 / R rounded to
+    /// the nearest nanosecond — what a display link's callback gets as its `duration` — and a
+    /// change waiting for its vsync is not in force yet.
+    @Test func theFramePeriodIsTheRateInForce() throws {
+        let e = DeviceEngine()
+        #expect(e.framePeriod == .nanoseconds(16_666_667))
+        var durations: [SimDuration] = []
+        _ = e.addDisplayLink(DisplayLinkConfig(owner: .app, label: "l")) { callback in
+            durations.append(callback.duration)
+            return .zero
+        }
+        _ = e.advance(to: at(5))
+        e.setRefreshRate(try RefreshRate(hertz: 120))
+        // Pending until v1 = 16.666666 ms.
+        #expect(e.framePeriod == .nanoseconds(16_666_667))
+        _ = e.advance(to: at(20))
+        #expect(e.framePeriod == .nanoseconds(8_333_333))
+        #expect(durations == [.nanoseconds(16_666_667), .nanoseconds(8_333_333)])
+        e.setRefreshRate(try RefreshRate(hertz: 7))
+        _ = e.advance(to: at(40))
+        #expect(e.framePeriod == .nanoseconds(142_857_143))
+        #expect(DeviceEngine(rate: try RefreshRate(hertz: 1000)).framePeriod == .milliseconds(1))
+    }
+
     @Test func aLinkAddedAfterAStepHasItsFirstSlotAtTheNextVsync() {
         // DL5 with the instant at now done: its vsync has passed, whether or not it was needed.
         for animated in [false, true] {

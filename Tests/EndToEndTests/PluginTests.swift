@@ -182,7 +182,7 @@ import Testing
         #expect(r.status == 1)
         #expect(
             r.stderr
-                == "<command-line>:1: error: '\(second)': plugin 'hangs-again' cannot be registered: tool 'hangs': tool name 'hangs' is already taken by a tool already registered\n",
+                == "<command-line>:1: error: '\(second)': plugin 'hangs-again' cannot be registered: tool 'hangs': tool name 'hangs' is taken by the tool 'hangs' (plugin 'hangs')\n",
             "\(r)")
         #expect(!r.stdout.contains("hangs-again"))
         #expect(r.stdout.hasSuffix("hangs.count = 0\n"))

@@ -6,7 +6,7 @@ import Testing
 /// session's work with it (docs/Plugins.md, "When a plugin traps"): each trap runs in a child
 /// process (the built binary), and the test reads what it left.
 @Suite(.serialized) struct TrapTests {
-    func library() throws -> String { try FixturePlugins.traps.get() }
+    func library() throws -> String { try CarelessPlugin.library.get() }
 
     let isolated = [
         "XDG_CONFIG_HOME": FileManager.default.temporaryDirectory.appendingPathComponent("debugsh-none").path
@@ -24,23 +24,50 @@ import Testing
 
     /// Where the tool traps, and the start of the last words that must name it.
     static let places: [(place: String, words: String, line: Int, signal: Int32)] = [
-        ("init", "plugin 'traps' trapped in init(host:) at 0.000s, during 'plugin load", 3, 4),
-        ("block", "plugin 'traps' trapped in a main-queue block it queued at 0.000s, during 'run 500ms'", 5, 4),
-        ("link", "plugin 'traps' trapped in its display-link callback 'trap link' at 0.033s, during 'run 500ms'", 5, 4),
-        ("observer", "plugin 'traps' trapped in device(_:observed:) at 0.033s, during 'run 500ms'", 5, 4),
-        ("gcd", "plugin 'traps' trapped in its GCD timer handler 'trap gcd' at 0.150s, during 'run 500ms'", 5, 4),
-        ("timer", "plugin 'traps' trapped in its NSTimer callback 'trap timer' at 0.200s, during 'run 500ms'", 5, 4),
-        ("metric", "plugin 'traps' trapped in metric(_:) for 'traps.calls' at 0.500s, during 'get traps.calls'", 6, 4),
+        ("init", "plugin 'careless' (tool 'traps') trapped in init(host:) at 0.000s, during 'plugin load", 3, 4),
+        (
+            "block",
+            "plugin 'careless' (tool 'traps') trapped in a main-queue block it queued at 0.000s, during 'run 500ms'", 5,
+            4
+        ),
+        (
+            "link",
+            "plugin 'careless' (tool 'traps') trapped in its display-link callback 'trap link' at 0.033s, during 'run 500ms'",
+            5, 4
+        ),
+        (
+            "observer", "plugin 'careless' (tool 'traps') trapped in device(_:observed:) at 0.033s, during 'run 500ms'",
+            5, 4
+        ),
+        (
+            "gcd",
+            "plugin 'careless' (tool 'traps') trapped in its GCD timer handler 'trap gcd' at 0.150s, during 'run 500ms'",
+            5, 4
+        ),
+        (
+            "timer",
+            "plugin 'careless' (tool 'traps') trapped in its NSTimer callback 'trap timer' at 0.200s, during 'run 500ms'",
+            5, 4
+        ),
+        (
+            "metric",
+            "plugin 'careless' (tool 'traps') trapped in metric(_:) for 'traps.calls' at 0.500s, during 'get traps.calls'",
+            6, 4
+        ),
         (
             "setting",
-            "plugin 'traps' trapped in settingDidChange(_:) for 'traps.level' at 0.500s, during 'set traps.level 2'",
+            "plugin 'careless' (tool 'traps') trapped in settingDidChange(_:) for 'traps.level' at 0.500s, during 'set traps.level 2'",
             7, 4
         ),
-        ("status", "plugin 'traps' trapped in statusLine() at 0.500s, during 'status'", 8, 4),
-        ("command", "plugin 'traps' trapped in its command 'traps boom' (<command-line>:9) at 0.500s", 9, 4),
+        ("status", "plugin 'careless' (tool 'traps') trapped in statusLine() at 0.500s, during 'status'", 8, 4),
+        (
+            "command",
+            "plugin 'careless' (tool 'traps') trapped in its command 'traps boom' (<command-line>:9) at 0.500s", 9, 4
+        ),
         (
             "segv",
-            "plugin 'traps' crashed (segmentation fault) in its command 'traps boom' (<command-line>:9) at 0.500s", 9,
+            "plugin 'careless' (tool 'traps') crashed (segmentation fault) in its command 'traps boom' (<command-line>:9) at 0.500s",
+            9,
             11
         ),
     ]

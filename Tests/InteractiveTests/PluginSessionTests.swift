@@ -38,12 +38,13 @@ struct PluginSessionTests {
 @Suite(.serialized, .timeLimit(.minutes(2)))
 struct TrapSessionTests {
     @Test func aTrapAtThePromptGivesTheTerminalBackAndKeepsTheHistory() throws {
-        let library = try FixturePlugins.traps.get()
+        let library = try CarelessPlugin.library.get()
         let home = try TestHome()
         defer { home.remove() }
         let folder = home.configHome + "/debugsh/plugins"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(atPath: folder + "/libTrapPlugin.so", withDestinationPath: library)
+        try FileManager.default.createSymbolicLink(
+            atPath: folder + "/libCarelessPlugin.so", withDestinationPath: library)
         // readline reads keys one by one (no canonical mode, no echo); a trap that left it so
         // would leave the shell after it typing blind.
         let pane = try TmuxPane(
@@ -59,7 +60,8 @@ struct TrapSessionTests {
         let screen = try pane.waitFor("debugsh to leave after the trap") { $0.lines.contains("EXITED=132") }
         #expect(
             screen.lines.contains {
-                $0.hasPrefix("debugsh: plugin 'traps' trapped in statusLine() at ") && $0.hasSuffix("kept: the history")
+                $0.hasPrefix("debugsh: plugin 'careless' (tool 'traps') trapped in statusLine() at ")
+                    && $0.hasSuffix("kept: the history")
             }, "\(screen)")
         let after = screen.lines.drop { $0 != "EXITED=132" }.dropFirst()
         #expect(Array(after.prefix(2)) == ["icanon", "echo"], "\(screen)")

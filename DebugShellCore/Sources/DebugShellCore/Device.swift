@@ -457,6 +457,12 @@ public protocol SimulatedDevice: AnyObject {
     /// Now (S1).
     var now: SimTime { get }
     var refreshRate: RefreshRate { get }
+    /// The refresh period in force now: one second over ``refreshRate``, rounded to the nearest
+    /// nanosecond (16.666667ms at 60 Hz, 8.333333ms at 120 Hz) — a display link's `duration`
+    /// (DL2). A rate change still waiting for its vsync is not in force yet (S2). The grid is
+    /// not built by adding it: vsync k is at `anchor + floor(k · 1e9 / R)`, so vsyncs are this far
+    /// apart to within a nanosecond, without drift.
+    var framePeriod: SimDuration { get }
     /// The refresh rates in force over `[from, to)` (S2), in time order: the first is the rate at
     /// `from` (its `time` is `from`), each next one a change that took effect at its vsync before
     /// `to`. Never empty; one element when the rate did not change. A change still waiting for its

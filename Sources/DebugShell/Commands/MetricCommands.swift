@@ -14,7 +14,7 @@ struct GetCommand: BuiltInCommand {
         let name = call[metric]
         let (type, value) = try session.readMetric(name)
         return CommandOutput(
-            text: "\(name) = \(value.text)",
+            text: "\(name) = \(session.output.toolText(value.text, keepingLayout: false))",
             json: .fields(["metric": .string(name), "type": .string(type.rawValue), "value": value.json]))
     }
 }
@@ -33,16 +33,29 @@ struct MetricsCommand: BuiltInCommand {
 
     static func run(_ call: BuiltInCall, in session: Session) throws -> CommandOutput {
         let prefix = call[prefix] ?? ""
-        let names = session.allMetricNames().filter { $0.hasPrefix(prefix) }
+        var warnings: [String] = []
+        let names = session.allMetricNames { tool, name in
+            // A name the tool lists but does not declare is left out, and said so each time.
+            if name.hasPrefix(prefix) {
+                warnings.append("tool '\(tool)' lists the metric '\(name)' but does not declare it; not shown")
+            }
+        }.filter { $0.hasPrefix(prefix) }
         guard !names.isEmpty else { throw CommandError("no metric starts with '\(prefix)'") }
         var lines: [String] = []
         var json: [(String, JSONValue)] = []
         for name in names {
-            let value = session.metricValueOrNone(name)
-            lines.append("\(name) = \(value.text)")
+            let value: MetricValue
+            do {
+                value = try session.readMetric(name, listed: true).1
+            } catch {
+                // A value of another type than declared: shown as none, and why.
+                value = .none
+                warnings.append(error.message)
+            }
+            lines.append("\(name) = \(session.output.toolText(value.text, keepingLayout: false))")
             json.append((name, value.json))
         }
-        return CommandOutput(text: lines.joined(separator: "\n"), json: .object(json))
+        return CommandOutput(text: lines.joined(separator: "\n"), json: .object(json), warnings: warnings)
     }
 }
 
@@ -96,23 +109,52 @@ struct ExpectCommand: BuiltInCommand {
 }
 
 extension Session {
-    /// A metric's type and value: the shell's own, or a tool's.
+    /// A metric's type and value: the shell's own, or a tool's. A tool's metric that it declares
+    /// but answers `nil` for has no value (`none`), as does a family member it lists; a value of
+    /// another type than declared is refused (docs/Plugins.md, "What the host checks").
     ///
-    /// - Throws: an unknown metric, with a did-you-mean.
-    func readMetric(_ name: String) throws(CommandError) -> (MetricType, MetricValue) {
+    /// - Parameter listed: The tool listed the name in `metricNames()` (`metrics`), so a `nil`
+    ///   answer is `none` without asking for the list again.
+    /// - Throws: an unknown metric, with a did-you-mean; a tool's value of the wrong type.
+    func readMetric(_ name: String, listed: Bool = false) throws(CommandError) -> (MetricType, MetricValue) {
         if let shell = ShellMetrics.named(name) { return (shell.spec.type, shell.read(engine)) }
-        if let index = registry.toolIndex(forNamespace: name), let spec = registry.metricSpec(name),
-            let value = calling(.metric, tool: index, label: name, { toolSet.instances[index].metric(name) })
-        {
-            return (spec.type, value)
+        let index = registry.toolIndex(forNamespace: name)
+        if let index, let spec = registry.metricSpec(name) {
+            let tool = toolSet.instances[index]
+            if let value = calling(.metric, tool: index, label: name, { tool.metric(name) }) {
+                if let problem = Session.typeProblem(value, spec, tool: registry.toolDescriptors[index].name, name) {
+                    throw CommandError(problem)
+                }
+                return (spec.type, value)
+            }
+            if listed || spec.name == name || metricNames(of: index).contains(name) { return (spec.type, .none) }
         }
         var message = "unknown metric '\(name)'"
-        if let guess = Suggest.closest(to: name, in: allMetricNames()) {
+        if let index, metricNames(of: index).contains(name) {
+            message += ": tool '\(registry.toolDescriptors[index].name)' lists it but does not declare it"
+        } else if let guess = Suggest.closest(to: name, in: allMetricNames()) {
             message += "; did you mean '\(guess)'?"
         } else {
             message += " (see 'metrics')"
         }
         throw CommandError(message)
+    }
+
+    /// Why a tool's value for a metric is refused: it is not of the declared type (`none` is
+    /// every type's). Nil when it is fine.
+    static func typeProblem(_ value: MetricValue, _ spec: MetricSpec, tool: String, _ name: String) -> String? {
+        let type: MetricType
+        switch value {
+        case .none: return nil
+        case .integer: type = .integer
+        case .number: type = .number
+        case .duration: type = .duration
+        case .time: type = .time
+        case .word: type = .word
+        }
+        guard type != spec.type else { return nil }
+        func article(_ t: MetricType) -> String { "\(t == .integer ? "an" : "a") \(t.rawValue)" }
+        return "tool '\(tool)' answered metric '\(name)' with \(article(type)), but it declares \(article(spec.type))"
     }
 
     /// A metric's value, or `none` for an unknown one (conditions, after parsing).
@@ -122,23 +164,48 @@ extension Session {
 
     /// Reads one metric again and again (`run until` after each instant): the name is resolved
     /// once, so a check costs the tool's read and nothing else, even for a name with no value.
+    /// A value of another type than declared reads as `none`, with a warning the first time.
     func metricReader(_ name: String) -> () -> MetricValue {
         if let shell = ShellMetrics.named(name) {
             return { [unowned self] in shell.read(engine) }
         }
-        if let index = registry.toolIndex(forNamespace: name), registry.metricSpec(name) != nil {
+        if let index = registry.toolIndex(forNamespace: name), let spec = registry.metricSpec(name) {
             let tool = toolSet.instances[index]
-            return { [unowned self] in calling(.metric, tool: index, label: name) { tool.metric(name) } ?? .none }
+            let toolName = registry.toolDescriptors[index].name
+            return { [unowned self] in
+                let value = calling(.metric, tool: index, label: name) { tool.metric(name) } ?? .none
+                if let problem = Session.typeProblem(value, spec, tool: toolName, name) {
+                    output.toolWarning(problem + "; read as none")
+                    return .none
+                }
+                return value
+            }
         }
         return { .none }
     }
 
-    /// Every metric name now: the shell's, then each tool's in registration order.
-    public func allMetricNames() -> [String] {
-        ShellMetrics.all.map(\.spec.name)
-            + toolSet.instances.enumerated().flatMap { index, tool in
-                calling(.metricNames, tool: index) { tool.metricNames() }
+    /// Every metric name now: the shell's, then each tool's in registration order. A name a tool
+    /// lists but does not declare is left out (docs/Plugins.md, "What the host checks").
+    ///
+    /// - Parameter leftOut: Told of each name left out, with its tool's name.
+    public func allMetricNames(leftOut: (_ tool: String, _ name: String) -> Void = { _, _ in }) -> [String] {
+        var names = ShellMetrics.all.map(\.spec.name)
+        for index in toolSet.instances.indices {
+            for name in metricNames(of: index) {
+                if registry.declares(metric: name, tool: index) {
+                    names.append(name)
+                } else {
+                    leftOut(registry.toolDescriptors[index].name, name)
+                }
             }
+        }
+        return names
+    }
+
+    /// The names the tool at `index` lists (`metricNames()`), as it answers.
+    func metricNames(of index: Int) -> [String] {
+        let tool = toolSet.instances[index]
+        return calling(.metricNames, tool: index) { tool.metricNames() }
     }
 
     /// A condition of `expect` or `run until`, its metrics checked to exist.

@@ -128,7 +128,7 @@ extension Session {
         loadingPlugin = manifest.name
         defer { loadingPlugin = nil }
         do {
-            try addTools(manifest.tools)
+            try addTools(manifest.tools, plugin: manifest.name)
         } catch {
             throw CommandError("'\(path)': plugin '\(manifest.name)' cannot be registered: \(error)")
         }

@@ -52,7 +52,8 @@ struct StatusCommand: BuiltInCommand {
             for (index, d) in descriptors.enumerated() {
                 let tool = session.tools[index]
                 let line = session.calling(.statusLine, tool: index) { tool.statusLine() }?.plain
-                lines.append(line ?? "\(d.name) —")
+                // As the live block shows it: a tool's control characters are spaces.
+                lines.append(line.map(VisibleText.blanked) ?? "\(d.name) —")
                 json.append(
                     .fields([
                         "tool": .string(d.name), "line": JSONValue(line),

@@ -7,7 +7,10 @@ import DebugShellTrace
 /// or as JSON lines (docs/JSON.md), to the ``OutputSink`` — and tool events to the trace too.
 ///
 /// The user's words in a message never reach the terminal raw: errors and warnings are escaped
-/// (`unknown command 'run\x01'`).
+/// (`unknown command 'run\x01'`). Neither does a tool's text: its command output, its events'
+/// messages and its metrics' words have their control characters escaped here
+/// (``VisibleText/terminalSafe(_:keepingLayout:keepingColor:)``), colour codes of a chart drawn
+/// for a colour display excepted.
 public final class OutputRouter {
     let sink: any OutputSink
     /// JSON lines on standard output (`--json`).
@@ -20,6 +23,8 @@ public final class OutputRouter {
     private(set) var eventsPrinted = 0
     /// Where tool events also go while a trace records.
     var trace: TraceRecorder?
+    /// The warnings about tools given so far: each is given once per session.
+    private var warnedAbout = Set<String>()
 
     public init(sink: any OutputSink) {
         self.sink = sink
@@ -35,9 +40,12 @@ public final class OutputRouter {
 
     /// A command's result: its warnings, then its text (streamed line by line when it is long)
     /// or its JSON line.
+    ///
+    /// - Parameter fromTool: The command is a tool's: its text is made safe for the terminal
+    ///   (``toolText(_:keepingLayout:)``). A built-in's text goes as it is (`echo --raw`).
     func result(
         _ output: CommandOutput, command: @autoclosure () -> String, location: SourceLocation,
-        extra: [(String, JSONValue)] = []
+        extra: [(String, JSONValue)] = [], fromTool: Bool = false
     ) {
         for warning in output.warnings {
             sink.write(
@@ -51,11 +59,12 @@ public final class OutputRouter {
         } else if let streamed = output.streamed {
             // Each line goes out as it is made; an interrupt stops the listing.
             streamed.writeText { line in
-                sink.write(line + "\n", to: .standardOutput)
+                sink.write((fromTool ? toolText(line, keepingLayout: true) : line) + "\n", to: .standardOutput)
                 return !isInterrupted()
             }
         } else if !output.text.isEmpty {
-            sink.write(output.text.hasSuffix("\n") ? output.text : output.text + "\n", to: .standardOutput)
+            let text = fromTool ? toolText(output.text, keepingLayout: true) : output.text
+            sink.write(text.hasSuffix("\n") ? text : text + "\n", to: .standardOutput)
         }
     }
 
@@ -93,11 +102,34 @@ public final class OutputRouter {
 
     // MARK: Events and notices
 
-    /// A tool's event, printed as it happens (docs/JSON.md), and kept by a recording trace.
+    /// A tool's event, printed as it happens (docs/JSON.md), and kept by a recording trace. Its
+    /// message is one line of the tool's text: a newline in it cannot start a line that reads as
+    /// another tool's event.
     func event(_ event: ToolEvent) {
         trace?.toolEvent(event)
         eventsPrinted += 1
-        sink.write((json ? event.json.serialized : event.text) + "\n", to: .standardOutput)
+        let line =
+            json
+            ? event.json.serialized
+            : "[\(event.time.eventStamp)] \(event.tool): \(toolText(event.message, keepingLayout: false))"
+        sink.write(line + "\n", to: .standardOutput)
+    }
+
+    /// A tool's text made safe for the terminal: control characters escaped, newlines and tabs
+    /// kept with `keepingLayout`, and colour codes kept where the display shows colour (a chart).
+    func toolText(_ text: String, keepingLayout: Bool) -> String {
+        VisibleText.terminalSafe(text, keepingLayout: keepingLayout, keepingColor: keepingLayout && display.color)
+    }
+
+    /// A warning about something a tool did (an event it may not emit, a setting it may not
+    /// set), on standard error — once per session: a tool that does it every frame is named
+    /// once, not sixty times a second.
+    ///
+    /// - Parameter key: What counts as the same warning when the message differs (an event's
+    ///   time stamp); the message itself by default.
+    func toolWarning(_ message: String, once key: String? = nil) {
+        guard warnedAbout.insert(key ?? message).inserted else { return }
+        sink.write(VisibleText.escaped("warning: \(message)") + "\n", to: .standardError)
     }
 
     /// Starts counting the events printed (an advance of time begins).

@@ -67,17 +67,50 @@ final class ToolHostAdapter: ToolHost {
 
     func setting(_ name: String) -> ArgumentValue? { session.settingValue(name) }
 
+    /// Changes one of the tool's own settings, with a value of its declared kind; anything else
+    /// is dropped with a warning that names the tool (docs/Plugins.md, "What the host checks").
     func setSetting(_ name: String, to value: ArgumentValue) {
+        let tool = descriptor
+        guard let spec = tool.settings.first(where: { $0.name == name }) else {
+            let whose = session.settings.spec(name) == nil ? "which it does not declare" : "which is not its own"
+            session.output.toolWarning(
+                "tool '\(tool.name)' set the setting '\(name)', \(whose); dropped")
+            return
+        }
+        if let problem = ValueParser.mismatch(value, for: spec.kind, rate: session.engine.refreshRate.hertz) {
+            session.output.toolWarning(
+                "tool '\(tool.name)' set its setting '\(name)' to \(problem); dropped")
+            return
+        }
         session.settings.set(name, value: value)
     }
 
-    func emit(_ event: ToolEvent) { session.output.event(event) }
+    /// Prints one of the tool's declared events, stamped now; anything else is dropped with a
+    /// warning that names the tool, never printed as if another tool had said it.
+    func emit(_ event: ToolEvent) {
+        let tool = descriptor
+        let now = session.engine.now
+        if !tool.events.contains(where: { $0.name == event.name }) {
+            let own = session.registry.toolIndex(forNamespace: event.name) == index
+            session.output.toolWarning(
+                "tool '\(tool.name)' emitted an event '\(event.name)' "
+                    + (own ? "it does not declare" : "outside its namespace") + "; dropped")
+        } else if event.time != now {
+            session.output.toolWarning(
+                "tool '\(tool.name)' emitted the event '\(event.name)' stamped \(event.time) at \(now)"
+                    + " (events are stamped now); dropped", once: "\(tool.name) stamped \(event.name)")
+        } else {
+            session.output.event(event)
+        }
+    }
+
+    private var descriptor: ToolDescriptor { session.registry.toolDescriptors[index] }
 
     var display: TextDisplay { session.output.display }
 
     var isTracing: Bool { session.tracing.recorder?.isRecording ?? false }
 
-    private var toolName: String { session.registry.toolDescriptors[index].name }
+    private var toolName: String { descriptor.name }
 
     func traceSlice(_ name: String, from start: SimTime, to end: SimTime, args: [(String, JSONValue)]) {
         session.tracing.recorder?.toolSlice(tool: index, toolName: toolName, name, from: start, to: end, args: args)

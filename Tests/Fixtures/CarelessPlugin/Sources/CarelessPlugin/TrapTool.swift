@@ -4,7 +4,7 @@ import DebugShellCore
     import Glibc
 #endif
 
-/// A tool that traps where `DEBUGSH_TEST_TRAP` says: `init`, `command` (in `traps boom`),
+/// A tool that traps where `DEBUGSH_TEST_TRAP` says (Tests/EndToEndTests/TrapTests.swift): `init`, `command` (in `traps boom`),
 /// `link` (its display link's third callback), `timer` (its NSTimer's second callback), `gcd`,
 /// `block`, `observer` (a present), `metric`, `status` (once a callback ran), `setting`, `segv` (a write through a
 /// null pointer in `traps boom`), or nowhere.
@@ -91,12 +91,4 @@ public final class TrapTool: DebugTool, DeviceObserver {
     public func settingDidChange(_ name: String) {
         if place == "setting" { fatalError("trap in settingDidChange") }
     }
-}
-
-@_cdecl("debugsh_plugin_api_version")
-public func debugshPluginAPIVersion() -> Int64 { DebugShellPlugin.buildStamp }
-
-@_cdecl("debugsh_plugin_manifest")
-public func debugshPluginManifest() -> UnsafeMutableRawPointer {
-    DebugShellPlugin(name: "traps", version: "1.0.0", tools: [TrapTool.self]).retainedPointer()
 }

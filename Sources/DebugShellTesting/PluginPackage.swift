@@ -1,0 +1,81 @@
+import Foundation
+
+/// A plugin package of this repository built as its author would build it: copied to a
+/// temporary folder outside the repository and built there with `swift build` against this
+/// checkout (`DEBUGSH_ROOT`). ``ExamplePlugin`` and ``CarelessPlugin`` build theirs with it, each
+/// once per test run.
+public enum PluginPackage {
+    public struct BuildError: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// The repository's root, found from this file.
+    public static let repositoryRoot: URL = {
+        var url = URL(fileURLWithPath: #filePath)
+        while url.path != "/" {
+            url.deleteLastPathComponent()
+            if FileManager.default.fileExists(atPath: url.appendingPathComponent("DebugShellCore/Package.swift").path) {
+                return url
+            }
+        }
+        return url
+    }()
+
+    /// Copies a package of the repository, lets `edit` change the copy, builds it, and returns
+    /// the path of its library.
+    ///
+    /// - Parameters:
+    ///   - folder: The package, relative to the repository's root (`Examples/ExternalTool`).
+    ///   - items: What of it to copy (`Package.swift`, `Sources`, …): never its `.build`.
+    ///   - library: The library's file name in `.build/debug` (`libHangDetector.so`).
+    ///   - tag: A word for the temporary folder's name.
+    ///   - edit: Changes the copy before it is built (a plugin's name); given the copy's folder.
+    public static func build(
+        _ folder: String, items: [String], library: String, tag: String, edit: (URL) throws -> Void = { _ in }
+    ) -> Result<String, BuildError> {
+        let root = repositoryRoot
+        let copy = FileManager.default.temporaryDirectory
+            .appendingPathComponent("debugsh-plugin-\(tag)-\(UUID().uuidString)")
+        let source = root.appendingPathComponent(folder)
+        do {
+            try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
+            for item in items {
+                try FileManager.default.copyItem(
+                    at: source.appendingPathComponent(item), to: copy.appendingPathComponent(item))
+            }
+            try edit(copy)
+        } catch {
+            return .failure(BuildError(description: "copying \(folder): \(error)"))
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["swift", "build", "--package-path", copy.path]
+        var environment = ProcessInfo.processInfo.environment
+        environment["DEBUGSH_ROOT"] = root.path
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        do {
+            try process.run()
+        } catch {
+            return .failure(BuildError(description: "swift build: \(error)"))
+        }
+        let log = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let built = copy.appendingPathComponent(".build/debug/\(library)").path
+        guard process.terminationStatus == 0, FileManager.default.fileExists(atPath: built) else {
+            return .failure(BuildError(description: "swift build failed:\n" + String(decoding: log, as: UTF8.self)))
+        }
+        return .success(built)
+    }
+}
+
+/// The careless plugin (Tests/Fixtures/CarelessPlugin): a tool that hands the host bad answers
+/// on demand, built once per test run (``PluginPackage``), as `libCarelessPlugin.so`.
+public enum CarelessPlugin {
+    /// The built library, or why it could not be built.
+    public static let library: Result<String, PluginPackage.BuildError> = PluginPackage.build(
+        "Tests/Fixtures/CarelessPlugin", items: ["Package.swift", "Sources"], library: "libCarelessPlugin.so",
+        tag: "careless")
+}
