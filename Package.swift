@@ -9,6 +9,8 @@ let strict: [SwiftSetting] = [
 
 /// The plugin API, by product: every target that sees it links the one dynamic library.
 let core = Target.Dependency.product(name: "DebugShellCore", package: "DebugShellCore")
+/// The hash behind DebugShellCore's fingerprint, for the tests that check it.
+let fingerprint = Target.Dependency.product(name: "DebugShellCoreFingerprint", package: "DebugShellCore")
 /// The chart renderers, for the tools that plot: a static library, a copy in each binary.
 let charts = Target.Dependency.product(name: "DebugShellCharts", package: "DebugShellCharts")
 
@@ -91,7 +93,8 @@ let package = Package(
         .executableTarget(name: "debugsh-generate", dependencies: ["DocumentGenerators"], swiftSettings: strict),
 
         .testTarget(
-            name: "DebugShellCoreTests", dependencies: [core, charts, "DebugShellTesting"], swiftSettings: strict),
+            name: "DebugShellCoreTests", dependencies: [core, charts, fingerprint, "DebugShellTesting"],
+            swiftSettings: strict),
         .testTarget(
             name: "DebugShellEngineTests", dependencies: ["DebugShellEngine", "DebugShellTesting", core],
             swiftSettings: strict),
@@ -120,7 +123,8 @@ let package = Package(
         // The rooms and what each may import, read from the sources.
         .testTarget(name: "ArchitectureTests", swiftSettings: strict),
         // Runs the built binary: depends on it so `swift test` builds it first.
-        .testTarget(name: "EndToEndTests", dependencies: ["debugsh", "DebugShellTesting"], swiftSettings: strict),
+        .testTarget(
+            name: "EndToEndTests", dependencies: ["debugsh", "DebugShellTesting", fingerprint], swiftSettings: strict),
         // Drives the built binary in tmux: the interactive session.
         .testTarget(name: "InteractiveTests", dependencies: ["debugsh", "DebugShellTesting"], swiftSettings: strict),
     ]

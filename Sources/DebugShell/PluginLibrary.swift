@@ -1,4 +1,5 @@
 import DebugShellCore
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -11,7 +12,8 @@ public struct LoadedPlugin: Sendable {
     /// The plugin's own name and version, from its manifest.
     public var name: String
     public var version: String
-    /// The path as given, and the file it resolved to.
+    /// The path as given (`plugin list` shows it), and the file it resolved to (recordings name
+    /// it, so that they replay from any folder).
     public var path: String
     public var resolvedPath: String
     /// The names of the tools it added.
@@ -21,25 +23,92 @@ public struct LoadedPlugin: Sendable {
     var inode: UInt64
 }
 
+/// What a plugin was built with, as its build stamp says (`DebugShellPlugin.buildStamp`).
+struct BuildIdentity: Equatable, Sendable {
+    var api: Int32
+    /// The Swift compiler, as major × 100 + minor.
+    var compiler: Int32
+    /// The fingerprint of the DebugShellCore sources it was compiled against; 0 when the stamp
+    /// carries none (API 4 and before, and API 5 before the fingerprint).
+    var fingerprint: UInt32
+
+    init(api: Int32, compiler: Int32, fingerprint: UInt32) {
+        self.api = api
+        self.compiler = compiler
+        self.fingerprint = fingerprint
+    }
+
+    /// Reads a stamp: the API version in bits 32–47, the compiler in bits 0–15, the fingerprint
+    /// in bits 16–31 (low half) and 48–63 (high half). An older stamp — API version in the high
+    /// 32 bits, compiler in the low 32, both small — reads as the same versions without a
+    /// fingerprint.
+    init(stamp: Int64) {
+        let bits = UInt64(bitPattern: stamp)
+        api = Int32(truncatingIfNeeded: (bits >> 32) & 0xFFFF)
+        compiler = Int32(truncatingIfNeeded: bits & 0xFFFF)
+        fingerprint = UInt32(truncatingIfNeeded: bits >> 48) << 16 | UInt32(truncatingIfNeeded: (bits >> 16) & 0xFFFF)
+    }
+
+    /// This debugsh's, as it was compiled.
+    static var host: BuildIdentity {
+        BuildIdentity(
+            api: DebugShellPlugin.apiVersion, compiler: DebugShellPlugin.compilerVersion,
+            fingerprint: DebugShellPlugin.interfaceFingerprint)
+    }
+
+    /// `6.3` from 603.
+    var swift: String { "\(compiler / 100).\(compiler % 100)" }
+
+    /// Eight lowercase hexadecimal digits, or `none`.
+    var fingerprintText: String {
+        guard fingerprint != 0 else { return "none" }
+        let digits = String(fingerprint, radix: 16)
+        return String(repeating: "0", count: 8 - digits.count) + digits
+    }
+}
+
+/// A file as the system describes it: which file it is, and its size and modification time, so
+/// that a library rebuilt at the same path — a new file, or the same one rewritten — is told
+/// from the one opened.
+struct FileState: Equatable, Sendable {
+    var device: UInt64
+    var inode: UInt64
+    var size: Int64
+    var modifiedSeconds: Int
+    var modifiedNanoseconds: Int
+}
+
 /// Opens plugin libraries with the dynamic linker and checks them before anything of theirs runs
 /// but the version function.
 ///
 /// A library is never closed: a Swift library registers its types with the runtime as it is
 /// loaded, and unloading it would leave the runtime pointing into freed memory (LLDB keeps its
-/// plugins for the same reason).
+/// plugins for the same reason). So the dynamic linker hands back the library it opened first
+/// whenever the same path (or file) is opened again, even once the file was rebuilt: what was
+/// opened is remembered, and a changed file is refused with that reason.
 enum PluginLibrary {
-    /// What an open library holds: its manifest, and where it is.
-    struct Opened {
-        var manifest: DebugShellPlugin
-        var resolvedPath: String
-        var device: UInt64
-        var inode: UInt64
+    /// Every library the process has opened, by resolved path, with its file as it was then.
+    /// The process's, not a session's: the dynamic linker's mappings are the process's.
+    static let opened = Mutex<[String: FileState]>([:])
+
+    /// `~` and `~/…` with the home folder (`$HOME`) in place of `~`; anything else — `~user`
+    /// included — as written.
+    static func expandingHome(_ path: String) -> String {
+        guard path == "~" || path.hasPrefix("~/") else { return path }
+        guard let raw = getenv("HOME") else { return path }
+        let home = String(cString: raw)
+        return home.isEmpty ? path : home + path.dropFirst()
     }
 
-    /// The file `path` names, resolved, with its identity; an error if it is not a file.
-    static func identify(_ path: String) throws(CommandError) -> (resolved: String, device: UInt64, inode: UInt64) {
-        guard let resolved = realpath(path, nil) else {
-            throw CommandError("cannot load plugin '\(path)': \(String(cString: strerror(errno)))")
+    /// The file `path` names (`~` expanded), resolved, with its state; an error if it is not a
+    /// file.
+    static func identify(_ path: String) throws(CommandError) -> (resolved: String, state: FileState) {
+        let expanded = expandingHome(path)
+        guard let resolved = realpath(expanded, nil) else {
+            let reason = String(cString: strerror(errno))
+            let hint =
+                path.hasPrefix("~") && expanded == path ? " (debugsh expands '~' and '~/…' only, from $HOME)" : ""
+            throw CommandError("cannot load plugin '\(path)': \(reason)\(hint)")
         }
         defer { free(resolved) }
         var st = stat()
@@ -49,15 +118,32 @@ enum PluginLibrary {
         guard (st.st_mode & S_IFMT) == S_IFREG else {
             throw CommandError("cannot load plugin '\(path)': not a regular file")
         }
-        return (String(cString: resolved), UInt64(st.st_dev), UInt64(st.st_ino))
+        let state = FileState(
+            device: UInt64(st.st_dev), inode: UInt64(st.st_ino), size: Int64(st.st_size),
+            modifiedSeconds: Int(st.st_mtim.tv_sec), modifiedNanoseconds: Int(st.st_mtim.tv_nsec))
+        return (String(cString: resolved), state)
     }
 
-    /// Loads the library, checks its API version and compiler, and takes its manifest.
-    static func open(_ path: String) throws(CommandError) -> Opened {
-        let file = try identify(path)
-        guard let handle = dlopen(file.resolved, RTLD_NOW | RTLD_LOCAL) else {
+    /// Whether the process opened this path, or this file under another path, and the file has
+    /// changed since: the dynamic linker would hand back what it opened then.
+    static func hasChanged(_ resolved: String, _ state: FileState) -> Bool {
+        opened.withLock { table in
+            table.contains { path, then in
+                (path == resolved || (then.device == state.device && then.inode == state.inode)) && then != state
+            }
+        }
+    }
+
+    /// Loads the library, checks its API version, compiler and DebugShellCore fingerprint, and
+    /// takes its manifest. `path` is the path as given, for messages.
+    static func open(_ path: String, resolved: String, state: FileState) throws(CommandError) -> DebugShellPlugin {
+        guard let handle = dlopen(resolved, RTLD_NOW | RTLD_LOCAL) else {
             let reason = dlerror().map { String(cString: $0) } ?? "the dynamic linker refused it"
             throw CommandError("'\(path)' is not a shared library that can be loaded: \(reason)")
+        }
+        // Mapped now, for as long as the process lives, whatever follows.
+        opened.withLock { table in
+            if table[resolved] == nil { table[resolved] = state }
         }
         typealias VersionFunction = @convention(c) () -> Int64
         typealias ManifestFunction = @convention(c) () -> UnsafeMutableRawPointer?
@@ -66,13 +152,17 @@ enum PluginLibrary {
                 "'\(path)' is not a debugsh plugin: it does not export \(DebugShellPlugin.versionSymbol) (see docs/Plugins.md)"
             )
         }
-        // The only call into the library before its versions are known to match.
-        let stamp = unsafeBitCast(versionSymbol, to: VersionFunction.self)()
-        let api = Int32(truncatingIfNeeded: stamp >> 32)
-        let compiler = Int32(truncatingIfNeeded: stamp)
-        if api != DebugShellPlugin.apiVersion || compiler != DebugShellPlugin.compilerVersion {
+        // The only call into the library before its build is known to match.
+        let built = BuildIdentity(stamp: unsafeBitCast(versionSymbol, to: VersionFunction.self)())
+        let host = BuildIdentity.host
+        if built.api != host.api || built.compiler != host.compiler {
             throw CommandError(
-                "'\(path)' was built for plugin API \(api) with Swift \(swiftVersion(compiler)); this debugsh has plugin API \(DebugShellPlugin.apiVersion), Swift \(swiftVersion(DebugShellPlugin.compilerVersion)): rebuild the plugin against this debugsh's DebugShellCore with the same toolchain"
+                "'\(path)' was built for plugin API \(built.api) with Swift \(built.swift); this debugsh has plugin API \(host.api), Swift \(host.swift): rebuild the plugin against this debugsh's DebugShellCore with the same toolchain"
+            )
+        }
+        if built.fingerprint != host.fingerprint {
+            throw CommandError(
+                "'\(path)' was built against another DebugShellCore: fingerprint \(built.fingerprintText), this debugsh's \(host.fingerprintText) (both plugin API \(host.api), Swift \(host.swift)): rebuild the plugin against this debugsh's DebugShellCore"
             )
         }
         guard let manifestSymbol = dlsym(handle, DebugShellPlugin.manifestSymbol) else {
@@ -89,14 +179,19 @@ enum PluginLibrary {
                 "'\(path)': its manifest is a \(type(of: object)), not a DebugShellPlugin of this debugsh's DebugShellCore"
             )
         }
-        return Opened(manifest: manifest, resolvedPath: file.resolved, device: file.device, inode: file.inode)
+        return manifest
     }
-
-    /// `6.3` from 603.
-    static func swiftVersion(_ code: Int32) -> String { "\(code / 100).\(code % 100)" }
 }
 
 /// debugsh's version, for `--version` and `plugin list`.
 public enum DebugShellVersion {
     public static let text = "0.2.0"
+
+    /// What `debugsh --version` prints: the version, and what a plugin must be built with — the
+    /// plugin API version, the Swift compiler and the fingerprint of DebugShellCore's sources.
+    public static var full: String {
+        let host = BuildIdentity.host
+        return
+            "debugsh \(text) (plugin API \(host.api), Swift \(host.swift), DebugShellCore fingerprint \(host.fingerprintText))"
+    }
 }

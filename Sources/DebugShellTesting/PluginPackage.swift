@@ -29,14 +29,15 @@ public enum PluginPackage {
     ///   - items: What of it to copy (`Package.swift`, `Sources`, …): never its `.build`.
     ///   - library: The library's file name in `.build/debug` (`libHangDetector.so`).
     ///   - tag: A word for the temporary folder's name.
+    ///   - root: The debugsh checkout it is built against (`DEBUGSH_ROOT`): this one by default.
     ///   - edit: Changes the copy before it is built (a plugin's name); given the copy's folder.
     public static func build(
-        _ folder: String, items: [String], library: String, tag: String, edit: (URL) throws -> Void = { _ in }
+        _ folder: String, items: [String], library: String, tag: String, against root: URL = repositoryRoot,
+        edit: (URL) throws -> Void = { _ in }
     ) -> Result<String, BuildError> {
-        let root = repositoryRoot
         let copy = FileManager.default.temporaryDirectory
             .appendingPathComponent("debugsh-plugin-\(tag)-\(UUID().uuidString)")
-        let source = root.appendingPathComponent(folder)
+        let source = repositoryRoot.appendingPathComponent(folder)
         do {
             try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
             for item in items {

@@ -60,7 +60,9 @@ struct DebugshOptions: ParsableArguments {
             valueName: "first|last"))
     var traceKeep: String?
 
-    @Flag(name: .customLong("version"), help: "Print the version and exit.")
+    @Flag(
+        name: .customLong("version"),
+        help: "Print the version, the plugin API, the Swift compiler and the DebugShellCore fingerprint, and exit.")
     var version = false
 
     @Argument(help: ArgumentHelp("Scripts to run, in order.", valueName: "script.dsh"))

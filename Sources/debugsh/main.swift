@@ -37,7 +37,7 @@ func main() -> Int32 {
         return code == 64 ? 2 : code
     }
     if options.version {
-        output.frontEndText("debugsh \(DebugShellVersion.text) (plugin API \(DebugShellPlugin.apiVersion))\n")
+        output.frontEndText(DebugShellVersion.full + "\n")
         return 0
     }
 

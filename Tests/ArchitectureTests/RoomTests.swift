@@ -33,6 +33,7 @@ import Testing
             name: "the session", folders: ["Sources/DebugShell"],
             mayImport: [
                 "DebugShellCore", "DebugShellEngine", "DebugShellInterpreter", "DebugShellTrace", "DequeModule",
+                "Synchronization",
             ]),
         Room(
             name: "the built-in tools",

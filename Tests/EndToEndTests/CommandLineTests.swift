@@ -113,7 +113,12 @@ import Testing
 
     @Test func versionAndHelp() throws {
         let v = try Binary.run(["--version"])
-        #expect(v.status == 0 && v.stdout == "debugsh 0.2.0 (plugin API 5)\n")
+        // The fingerprint is the hash of this checkout's DebugShellCore sources, made at build time.
+        let core = try PluginTests.fingerprint()
+        #expect(
+            v.status == 0
+                && v.stdout == "debugsh 0.2.0 (plugin API 5, Swift 6.3, DebugShellCore fingerprint \(core))\n",
+            "\(v)")
         let h = try Binary.run(["--help"])
         #expect(h.status == 0)
         #expect(h.stdout.contains("--keep-going") && h.stdout.contains("--no-rc"))

@@ -1,3 +1,4 @@
+import DebugShellCoreFingerprint
 import DebugShellTesting
 import Foundation
 import Testing
@@ -202,6 +203,217 @@ import Testing
                 r.stderr == "<command-line>:1: error: '\(path)' is already loaded (plugin 'hangs' from \(lib))\n",
                 "\(r)")
         }
+    }
+
+    /// A plugin name outside the grammar of names is refused at load, with the grammar (such a
+    /// plugin's recording could not be replayed: `plugin require Bad Name!`).
+    @Test func aPluginNameOutsideTheGrammar() throws {
+        let dir = try Binary.folder([:])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let lib = try ExamplePlugin.compile(
+            named: "Bad Name!", into: dir.appendingPathComponent("libBad.so"), products: products
+        ).get()
+        try expectRefused(
+            lib,
+            "'\(lib)': its plugin name 'Bad Name!' is not valid: a plugin name is [a-z][a-z0-9-]*, a lowercase letter then lowercase letters, digits and '-'"
+        )
+    }
+
+    /// `plugin require` checks the name it is given before anything, and the name of what is at
+    /// `--from` before registering any of it: nothing is loaded, and a later load works.
+    @Test func requireChecksNamesBeforeLoading() throws {
+        let lib = try library()
+        let r = try Binary.run(
+            [
+                "-k", "-c", "plugin require wrong --from \(lib)", "-c", "plugin list", "-c", "get hangs.count",
+                "-c", "plugin require 'Bad Name!' --from \(lib)", "-c", "plugin require 'Bad Name!'",
+                "-c", "plugin require hangs --from \(lib)", "-c", "get hangs.count",
+            ], environment: isolated)
+        let grammar = "a plugin name is [a-z][a-z0-9-]*, a lowercase letter then lowercase letters, digits and '-'"
+        let errors = r.stderr.split(separator: "\n").map(String.init)
+        #expect(errors.count == 4, "\(r)")
+        #expect(
+            errors.first
+                == "<command-line>:1: error: '\(lib)' is the plugin 'hangs', not 'wrong' (nothing of it was registered)"
+        )
+        #expect(errors.dropFirst().first?.hasPrefix("<command-line>:3: error: unknown metric 'hangs.count'") == true)
+        #expect(
+            errors.dropFirst(2).first == "<command-line>:4: error: plugin name 'Bad Name!' is not valid: \(grammar)")
+        #expect(
+            errors.dropFirst(3).first == "<command-line>:5: error: plugin name 'Bad Name!' is not valid: \(grammar)")
+        #expect(r.stdout.contains("no plugins loaded: 'plugin load <path>' adds one (docs/Plugins.md)\n"), "\(r)")
+        #expect(r.stdout.hasSuffix("hangs.count = 0\n"), "\(r)")
+    }
+
+    /// `~` and `~/…` are the home folder, in `plugin load`, `--plugin` and `plugin require
+    /// --from`; `~user` is not expanded, and the error says so. The list shows the path as typed.
+    @Test func aPathInTheHomeFolder() throws {
+        let lib = try library()
+        let home = try Binary.folder([:])
+        defer { try? FileManager.default.removeItem(at: home) }
+        try FileManager.default.createSymbolicLink(
+            atPath: home.appendingPathComponent("lib.so").path, withDestinationPath: lib)
+        let env = isolated.merging(["HOME": home.path]) { $1 }
+        let load = try Binary.run(["-c", "plugin load ~/lib.so", "-c", "plugin list"], environment: env)
+        #expect(load.status == 0, "\(load)")
+        #expect(
+            load.stdout == """
+                loaded plugin hangs 1.0.0: hangs
+                name      version  path          tools
+                built-in  0.2.0    (in debugsh)  fps, layout, timer
+                hangs     1.0.0    ~/lib.so      hangs
+
+                """, "\(load)")
+        for arguments in [["--plugin", "~/lib.so"], ["-c", "plugin require hangs --from ~/lib.so"]] {
+            let r = try Binary.run(arguments + ["-c", "get hangs.count"], environment: env)
+            #expect(r.stdout == "hangs.count = 0\n", "\(arguments): \(r)")
+        }
+        let user = try Binary.run(["-c", "plugin load ~nobody-here/lib.so"], environment: env)
+        #expect(
+            user.stderr
+                == "<command-line>:1: error: cannot load plugin '~nobody-here/lib.so': No such file or directory (debugsh expands '~' and '~/…' only, from $HOME)\n",
+            "\(user)")
+    }
+
+    /// `plugin list` shows the path as given, not the file it resolved to (the JSON has both);
+    /// a recording names the resolved file (aRecordingNamesItsPlugins), so it replays from any
+    /// folder.
+    @Test func theListShowsThePathAsGiven() throws {
+        let lib = try library()
+        let dir = try Binary.folder([:])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.createDirectory(
+            at: dir.appendingPathComponent("plugins"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            atPath: dir.appendingPathComponent("plugins/libHangDetector.so").path, withDestinationPath: lib)
+        let text = try Binary.run(
+            ["-c", "plugin load plugins/libHangDetector.so", "-c", "plugin list"], directory: dir, environment: isolated
+        )
+        #expect(
+            text.stdout == """
+                loaded plugin hangs 1.0.0: hangs
+                name      version  path                        tools
+                built-in  0.2.0    (in debugsh)                fps, layout, timer
+                hangs     1.0.0    plugins/libHangDetector.so  hangs
+
+                """, "\(text)")
+        let json = try Binary.run(
+            ["--json", "-c", "plugin load plugins/libHangDetector.so", "-c", "plugin list"], directory: dir,
+            environment: isolated)
+        let resolved = URL(fileURLWithPath: lib).resolvingSymlinksInPath().path
+        let plugin =
+            #"{"name": "hangs", "version": "1.0.0", "path": "plugins/libHangDetector.so", "resolved_path": "\#(resolved)", "tools": ["hangs"]}"#
+        #expect(
+            json.stdout == """
+                {"command": "plugin load plugins/libHangDetector.so", "ok": true, "result": \(plugin)}
+                {"command": "plugin list", "ok": true, "result": [{"name": "built-in", "version": "0.2.0", "path": null, "resolved_path": null, "tools": ["fps", "layout", "timer"]}, \(plugin)]}
+
+                """, "\(json)")
+    }
+
+    // MARK: Build identity
+
+    /// The folder of the debugsh binary, where its DebugShellCore was built.
+    var products: URL { URL(fileURLWithPath: Binary.path).deletingLastPathComponent() }
+
+    /// The fingerprint of a checkout's DebugShellCore sources (this one's by default), as its
+    /// build computes it.
+    static func fingerprint(of checkout: URL = ExamplePlugin.packageRoot) throws -> String {
+        let sources = checkout.appendingPathComponent("DebugShellCore/Sources/DebugShellCore")
+        return InterfaceFingerprint.hex(InterfaceFingerprint.of(try InterfaceFingerprint.sourceFiles(in: sources)))
+    }
+
+    /// A library of this API version and compiler with another DebugShellCore fingerprint, or
+    /// none: both fingerprints named, nothing of it run but its version function.
+    @Test(arguments: [(0, "none"), (0xdead_beef, "deadbeef")] as [(UInt32, String)])
+    func anotherFingerprint(fingerprint: UInt32, shown: String) throws {
+        let f = UInt64(fingerprint)
+        let stamp = Int64(bitPattern: (f >> 16) << 48 | 5 << 32 | (f & 0xFFFF) << 16 | 603)
+        let dir = try Binary.folder([
+            "plugin.c": """
+            long long debugsh_plugin_api_version(void) { return \(stamp)LL; }
+            void *debugsh_plugin_manifest(void) { __builtin_trap(); }
+            """
+        ])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let lib = dir.appendingPathComponent("libother.so").path
+        let (log, status) = try ExamplePlugin.tool(
+            ["cc", "-shared", "-fPIC", "-o", lib, dir.appendingPathComponent("plugin.c").path])
+        try #require(status == 0, "\(log)")
+        try expectRefused(
+            lib,
+            "'\(lib)' was built against another DebugShellCore: fingerprint \(shown), this debugsh's \(try Self.fingerprint()) (both plugin API 5, Swift 6.3): rebuild the plugin against this debugsh's DebugShellCore"
+        )
+    }
+
+    /// The example built against a copy of this checkout whose DebugShellCore has one more
+    /// stored property in a public struct — the same API version and compiler — is refused
+    /// with both fingerprints, where it used to load and crash. Its fingerprint is the one of
+    /// the edited sources: computed at build time, not checked in.
+    @Test func aPluginBuiltAgainstAnEditedCore() throws {
+        let edited = try ExamplePlugin.builtAgainstAnEditedCore.get()
+        let theirs = try Self.fingerprint(of: edited.checkout)
+        let ours = try Self.fingerprint()
+        #expect(theirs != ours)
+        try expectRefused(
+            edited.library,
+            "'\(edited.library)' was built against another DebugShellCore: fingerprint \(theirs), this debugsh's \(ours) (both plugin API 5, Swift 6.3): rebuild the plugin against this debugsh's DebugShellCore"
+        )
+    }
+
+    // MARK: Reloading
+
+    /// A load that fails, a fix, a rebuild at the same path, and `plugin load` again in the same
+    /// session: the dynamic linker would hand back the first build, so debugsh says the file
+    /// changed and to restart; restarted, it loads the rebuilt plugin.
+    @Test func aPluginRebuiltAfterAFailedLoad() throws {
+        let dir = try Binary.folder([:])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let lib = dir.appendingPathComponent("libHangDetector.so")
+        _ = try ExamplePlugin.compile(named: "Bad Name!", into: lib, products: products).get()
+        let session = try Conversation(["-k"], directory: dir, environment: isolated)
+        try session.send("plugin load libHangDetector.so")
+        try session.waitForErrorLines(1)
+        _ = try ExamplePlugin.compile(named: "hangs", into: lib, products: products).get()
+        try session.send("plugin load libHangDetector.so")
+        try session.send("plugin list")
+        let r = try session.finish()
+        #expect(
+            r.stderr == """
+                <stdin>:1: error: 'libHangDetector.so': its plugin name 'Bad Name!' is not valid: a plugin name is [a-z][a-z0-9-]*, a lowercase letter then lowercase letters, digits and '-'
+                <stdin>:2: error: 'libHangDetector.so' changed since debugsh opened it; a library cannot be unloaded: restart debugsh to load the rebuilt plugin
+
+                """, "\(r)")
+        #expect(r.stdout.hasSuffix("no plugins loaded: 'plugin load <path>' adds one (docs/Plugins.md)\n"), "\(r)")
+        let restarted = try Binary.run(
+            ["--plugin", "libHangDetector.so", "-c", "get hangs.count"], directory: dir, environment: isolated)
+        #expect(restarted.status == 0 && restarted.stdout == "hangs.count = 0\n", "\(restarted)")
+    }
+
+    /// A plugin loaded, rebuilt at its path, and loaded again: the file changed, not "already
+    /// loaded"; the build loaded first keeps working.
+    @Test func aPluginRebuiltAfterALoad() throws {
+        let dir = try Binary.folder([:])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let lib = dir.appendingPathComponent("libHangDetector.so")
+        _ = try ExamplePlugin.compile(named: "hangs", into: lib, products: products).get()
+        let session = try Conversation(["-k"], directory: dir, environment: isolated)
+        // Standard output reaches a pipe in blocks: a failed expectation on standard error says
+        // that the plugin is loaded (its metric exists).
+        try session.send("plugin load libHangDetector.so")
+        try session.send("expect hangs.count == 1")
+        try session.waitForErrorLines(1)
+        _ = try ExamplePlugin.compile(named: "hangs", into: lib, products: products).get()
+        try session.send("plugin load libHangDetector.so")
+        try session.send("get hangs.count")
+        let r = try session.finish()
+        #expect(r.stdout == "loaded plugin hangs 1.0.0: hangs\nhangs.count = 0\n", "\(r)")
+        #expect(
+            r.stderr == """
+                <stdin>:2: error: expectation failed: hangs.count == 1 (hangs.count = 0)
+                <stdin>:3: error: 'libHangDetector.so' changed since debugsh opened it; a library cannot be unloaded: restart debugsh to load the rebuilt plugin
+
+                """, "\(r)")
     }
 
     // MARK: One copy of the API

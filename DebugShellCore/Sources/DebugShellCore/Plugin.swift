@@ -14,10 +14,13 @@
 /// }
 /// ```
 ///
-/// The shell calls `debugsh_plugin_api_version` first and goes no further unless the plugin was
-/// built against the same plugin API version with the same Swift compiler as the shell (Swift has
-/// no stable ABI on Linux), then `debugsh_plugin_manifest` once, taking ownership of the manifest.
-/// One library may hold several tools; each is registered as the built-in tools are.
+/// `debugsh_plugin_api_version` returns ``buildStamp``: the plugin API version, the Swift
+/// compiler and the fingerprint of the DebugShellCore sources (``interfaceFingerprint``) the
+/// plugin was compiled with. The shell calls it first and goes no further unless all three equal
+/// its own (Swift has no stable ABI on Linux: a plugin built against an edited DebugShellCore,
+/// even of the same API version, could read a type's fields where they are not), then calls
+/// `debugsh_plugin_manifest` once, taking ownership of the manifest. One library may hold
+/// several tools; each is registered as the built-in tools are.
 public final class DebugShellPlugin {
     /// The version of the plugin API. It changes whenever a declaration a plugin can use changes.
     @_alwaysEmitIntoClient public static var apiVersion: Int32 { 5 }
@@ -44,10 +47,18 @@ public final class DebugShellPlugin {
         #endif
     }
 
-    /// What `debugsh_plugin_api_version` returns: the API version in the high 32 bits, the
-    /// compiler version in the low 32 — both as the code calling it was compiled.
+    /// What `debugsh_plugin_api_version` returns, as the code calling it was compiled: the API
+    /// version in bits 32–47, the compiler version in bits 0–15, and ``interfaceFingerprint`` in
+    /// bits 16–31 (its low half) and 48–63 (its high half).
+    ///
+    /// A stamp of API 4 and before (the API version in the high 32 bits, the compiler in the low
+    /// 32) reads the same way, with no fingerprint (0): the shell still names its API version
+    /// and compiler.
     @_alwaysEmitIntoClient public static var buildStamp: Int64 {
-        Int64(apiVersion) << 32 | Int64(compilerVersion)
+        let fingerprint = UInt64(interfaceFingerprint)
+        let api = UInt64(UInt16(truncatingIfNeeded: apiVersion))
+        let compiler = UInt64(UInt16(truncatingIfNeeded: compilerVersion))
+        return Int64(bitPattern: (fingerprint >> 16) << 48 | api << 32 | (fingerprint & 0xFFFF) << 16 | compiler)
     }
 
     /// The C names of the entry points.

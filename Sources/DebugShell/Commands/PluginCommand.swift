@@ -3,9 +3,10 @@ import DebugShellInterpreter
 
 /// `plugin`: load tools from a plugin library built outside debugsh, and list what is loaded.
 struct PluginCommand: BuiltInCommand {
-    static let path = ArgumentSpec.path("path", abstract: "The library (a .so file).")
+    static let path = ArgumentSpec.path("path", abstract: "The library (a .so file); '~/' is the home folder.")
     static let name = ArgumentSpec.word("name", abstract: "The plugin's name (see 'plugin list').")
-    static let from = OptionSpec.path("from", abstract: "The library to load when it is not loaded.")
+    static let from = OptionSpec.path(
+        "from", abstract: "The library to load when it is not loaded; it must hold the plugin of that name.")
 
     enum Verb: String, BuiltInVerbs {
         case list, load, require
@@ -14,7 +15,7 @@ struct PluginCommand: BuiltInCommand {
             switch self {
             case .list:
                 return VerbSpec(
-                    "list", abstract: "The built-in tools and each loaded plugin: name, version, path, tools.",
+                    "list", abstract: "The built-in tools and each loaded plugin: name, version, path as given, tools.",
                     examples: [
                         Example(
                             "> plugin list\nname      version  path          tools\nbuilt-in  0.2.0    (in debugsh)  fps, layout, timer\nno plugins loaded: 'plugin load <path>' adds one (docs/Plugins.md)"
@@ -23,6 +24,8 @@ struct PluginCommand: BuiltInCommand {
             case .load:
                 return VerbSpec(
                     "load", abstract: "Load a plugin library and register its tools (all or none).",
+                    discussion:
+                        "A library cannot be unloaded: to load a plugin rebuilt at the same path, restart debugsh (loading it again says so).",
                     arguments: [PluginCommand.path],
                     examples: [
                         Example(
@@ -33,7 +36,7 @@ struct PluginCommand: BuiltInCommand {
                 return VerbSpec(
                     "require", abstract: "Need a plugin by name: nothing if it is loaded, else load it from --from.",
                     discussion:
-                        "Recordings start with it for every plugin loaded, so that a replay works whether or not the plugin was loaded at start.",
+                        "Recordings start with it for every plugin loaded, so that a replay works whether or not the plugin was loaded at start. The name is checked first, and the plugin's name at --from before anything of it is registered.",
                     arguments: [PluginCommand.name],
                     options: [PluginCommand.from],
                     examples: [
@@ -48,7 +51,7 @@ struct PluginCommand: BuiltInCommand {
     static let spec = CommandSpec(
         "plugin", abstract: "Load tools from a plugin library built outside debugsh, and list what is loaded.",
         discussion:
-            "A plugin is a shared library built against debugsh's DebugShellCore package with the same Swift toolchain (docs/Plugins.md). Its tools are tools like the built-in ones. Libraries in $XDG_CONFIG_HOME/debugsh/plugins/ load at start unless --no-plugins; --plugin <path> loads one from the command line.",
+            "A plugin is a shared library built against this debugsh's DebugShellCore package with the same Swift toolchain (docs/Plugins.md); 'debugsh --version' names the plugin API, the compiler and the fingerprint of DebugShellCore's sources that a plugin must have been built with. Its tools are tools like the built-in ones. Libraries in $XDG_CONFIG_HOME/debugsh/plugins/ load at start unless --no-plugins; --plugin <path> loads one from the command line.",
         verbs: Verb.declarations, defaultVerb: Verb.list.rawValue)
 
     /// A recording requires its plugins at its top instead.
@@ -63,6 +66,9 @@ struct PluginCommand: BuiltInCommand {
                 json: json(plugin))
         case .require:
             let name = call[name]
+            guard ToolRegistry.isIdentifier(name) else {
+                throw CommandError("plugin name '\(name)' is not valid: \(Self.nameRule)")
+            }
             if let loaded = session.plugins.first(where: { $0.name == name }) {
                 return CommandOutput(json: json(loaded))
             }
@@ -70,15 +76,15 @@ struct PluginCommand: BuiltInCommand {
                 throw CommandError(
                     "this needs the plugin '\(name)': load it with 'plugin load <path>' or 'debugsh --plugin <path>'")
             }
-            let plugin = try session.loadPlugin(path)
-            guard plugin.name == name else {
-                throw CommandError("'\(path)' is the plugin '\(plugin.name)', not '\(name)' (its tools are loaded)")
-            }
+            let plugin = try session.loadPlugin(path, named: name)
             return CommandOutput(json: json(plugin))
         case .list:
             return list(session)
         }
     }
+
+    /// The grammar of plugin names (as of tool, command, verb and option names), in messages.
+    static let nameRule = "a plugin name is [a-z][a-z0-9-]*, a lowercase letter then lowercase letters, digits and '-'"
 
     private static func json(_ p: LoadedPlugin) -> JSONValue {
         .fields([
@@ -94,7 +100,7 @@ struct PluginCommand: BuiltInCommand {
         let builtIn = session.registry.toolDescriptors.map(\.name).filter { !loadedTools.contains($0) }
         var rows = [["name", "version", "path", "tools"]]
         rows.append(["built-in", DebugShellVersion.text, "(in debugsh)", builtIn.joined(separator: ", ")])
-        for p in plugins { rows.append([p.name, p.version, p.resolvedPath, p.tools.joined(separator: ", ")]) }
+        for p in plugins { rows.append([p.name, p.version, p.path, p.tools.joined(separator: ", ")]) }
         let widths = (0..<4).map { k in rows.map { $0[k].count }.max() ?? 0 }
         let text = rows.map { row in
             row.enumerated().map { k, cell in k == 3 ? cell : cell.padding(widths[k]) }.joined(separator: "  ")
@@ -113,14 +119,34 @@ struct PluginCommand: BuiltInCommand {
 
 extension Session {
     /// `plugin load <path>`: loads a plugin library and registers its tools, all or none.
+    ///
+    /// `~` and `~/…` in `path` stand for the home folder (`$HOME`).
     @discardableResult
     public func loadPlugin(_ path: String) throws(CommandError) -> LoadedPlugin {
+        try loadPlugin(path, named: nil)
+    }
+
+    /// Loads a plugin library and registers its tools, all or none; with `expected`, only if
+    /// the library's plugin has that name (`plugin require <name> --from <path>`), checked
+    /// before anything of it is registered.
+    func loadPlugin(_ path: String, named expected: String?) throws(CommandError) -> LoadedPlugin {
         let file = try PluginLibrary.identify(path)
-        if let loaded = plugins.first(where: { $0.device == file.device && $0.inode == file.inode }) {
+        if PluginLibrary.hasChanged(file.resolved, file.state) {
+            throw CommandError(
+                "'\(path)' changed since debugsh opened it; a library cannot be unloaded: restart debugsh to load the rebuilt plugin"
+            )
+        }
+        if let loaded = plugins.first(where: { $0.device == file.state.device && $0.inode == file.state.inode }) {
             throw CommandError("'\(path)' is already loaded (plugin '\(loaded.name)' from \(loaded.path))")
         }
-        let opened = try PluginLibrary.open(path)
-        let manifest = opened.manifest
+        let manifest = try PluginLibrary.open(path, resolved: file.resolved, state: file.state)
+        guard ToolRegistry.isIdentifier(manifest.name) else {
+            throw CommandError("'\(path)': its plugin name '\(manifest.name)' is not valid: \(PluginCommand.nameRule)")
+        }
+        if let expected, manifest.name != expected {
+            throw CommandError(
+                "'\(path)' is the plugin '\(manifest.name)', not '\(expected)' (nothing of it was registered)")
+        }
         if let loaded = plugins.first(where: { $0.name == manifest.name }) {
             throw CommandError("'\(path)': a plugin named '\(manifest.name)' is already loaded, from \(loaded.path)")
         }
@@ -133,10 +159,9 @@ extension Session {
             throw CommandError("'\(path)': plugin '\(manifest.name)' cannot be registered: \(error)")
         }
         let plugin = LoadedPlugin(
-            name: manifest.name, version: manifest.version, path: path, resolvedPath: opened.resolvedPath,
-            tools: manifest.tools.map { $0.descriptor.name }, device: opened.device, inode: opened.inode)
+            name: manifest.name, version: manifest.version, path: path, resolvedPath: file.resolved,
+            tools: manifest.tools.map { $0.descriptor.name }, device: file.state.device, inode: file.state.inode)
         plugins.append(plugin)
         return plugin
     }
-
 }
