@@ -413,8 +413,22 @@ public struct ToolRegistry: Sendable {
     static func controlCharacter(
         abstract: String, discussion: String? = nil, examples: [Example] = [], default defaultText: String? = nil
     ) -> RegistrationError.Problem? {
+        // In the bytes: C0 and DEL are one byte each in UTF-8, C1 is 0xC2 then 0x80…0x9F. Every
+        // built-in's help is checked at each start, so the scan is a plain loop over the bytes.
         func has(_ text: String, layout: Bool) -> Bool {
-            text.unicodeScalars.contains { VisibleText.isControl($0) && !(layout && ($0 == "\n" || $0 == "\t")) }
+            var text = text
+            return text.withUTF8 { bytes in
+                var previous: UInt8 = 0
+                for byte in bytes {
+                    if byte < 0x20 {
+                        if !(layout && (byte == 0x0A || byte == 0x09)) { return true }
+                    } else if byte == 0x7F || (previous == 0xC2 && byte >= 0x80 && byte <= 0x9F) {
+                        return true
+                    }
+                    previous = byte
+                }
+                return false
+            }
         }
         if has(abstract, layout: false) { return .controlCharacter(in: "abstract") }
         if let defaultText, has(defaultText, layout: false) { return .controlCharacter(in: "default") }
