@@ -10,6 +10,12 @@ public enum ExamplePlugin {
     public static let library: Result<String, BuildError> = build(named: "hangs")
     /// The same tool under another plugin name: its tool `hangs` clashes with the first's.
     public static let clashing: Result<String, BuildError> = build(named: "hangs-again")
+    /// The package's second plugin, `budget` (libFrameBudget.so), from the build of ``library``.
+    public static var budget: Result<String, BuildError> {
+        library.map {
+            URL(fileURLWithPath: $0).deletingLastPathComponent().appendingPathComponent("libFrameBudget.so").path
+        }
+    }
 
     /// The example built against an edited copy of this checkout (``editedCheckout()``): a
     /// DebugShellCore of the same API version whose public struct `ToolDescriptor` has one more

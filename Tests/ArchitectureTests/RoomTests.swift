@@ -39,9 +39,10 @@ import Testing
             name: "the built-in tools",
             folders: ["Plugins/FPSMeter", "Plugins/LayoutSettle", "Plugins/TimerInspector"],
             mayImport: ["DebugShellCore", "DebugShellCharts"]),
+        // The budget plugin's entry points (FrameBudgetPlugin) import its own tools, FrameBudget.
         Room(
-            name: "the example plugin", folders: ["Examples/ExternalTool/Sources"],
-            mayImport: ["DebugShellCore", "DebugShellCharts"]),
+            name: "the example plugins", folders: ["Examples/ExternalTool/Sources"],
+            mayImport: ["DebugShellCore", "DebugShellCharts", "FrameBudget"]),
         Room(
             name: "the careless plugin (a test fixture)", folders: ["Tests/Fixtures/CarelessPlugin/Sources"],
             mayImport: ["DebugShellCore"]),

@@ -460,6 +460,7 @@ import Testing
         ])
         #expect(status == 0, "\(log)")
         #expect(log.contains("Suite HangDetectorTests passed"), "\(log)")
+        #expect(log.contains("Suite FrameBudgetTests passed"), "\(log)")
         #expect(!log.contains("✘"), "\(log)")
     }
 
