@@ -49,11 +49,12 @@ struct BuildIdentity: Equatable, Sendable {
         fingerprint = UInt32(truncatingIfNeeded: bits >> 48) << 16 | UInt32(truncatingIfNeeded: (bits >> 16) & 0xFFFF)
     }
 
-    /// This debugsh's, as it was compiled.
+    /// This debugsh's: its API version and compiler, and the fingerprint of the DebugShellCore
+    /// library it has loaded (which a plugin links too).
     static var host: BuildIdentity {
         BuildIdentity(
             api: DebugShellPlugin.apiVersion, compiler: DebugShellPlugin.compilerVersion,
-            fingerprint: DebugShellPlugin.interfaceFingerprint)
+            fingerprint: DebugShellPlugin.libraryFingerprint)
     }
 
     /// `6.3` from 603.

@@ -135,7 +135,7 @@ import Testing
             in: Self.root.appendingPathComponent("DebugShellCore/Sources/DebugShellCore"))
         #expect(files.contains { $0.path == "Plugin.swift" })
         #expect(!files.contains { $0.path.contains(".docc") })
-        #expect(DebugShellPlugin.interfaceFingerprint == InterfaceFingerprint.of(files))
+        #expect(DebugShellPlugin.libraryFingerprint == InterfaceFingerprint.of(files))
     }
 
     /// The build stamp: API version in bits 32–47, compiler in 0–15, the fingerprint's halves in

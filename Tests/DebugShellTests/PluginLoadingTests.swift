@@ -14,7 +14,7 @@ import Testing
         let own = BuildIdentity(stamp: DebugShellPlugin.buildStamp)
         #expect(own == BuildIdentity.host)
         #expect(own.api == 5 && own.compiler == DebugShellPlugin.compilerVersion)
-        #expect(own.fingerprint == DebugShellPlugin.interfaceFingerprint && own.fingerprint != 0)
+        #expect(own.fingerprint == DebugShellPlugin.libraryFingerprint && own.fingerprint != 0)
     }
 
     /// Stamps of API 4 and before (API version << 32 | compiler) read as those versions, without

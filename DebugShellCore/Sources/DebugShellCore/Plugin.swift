@@ -61,6 +61,13 @@ public final class DebugShellPlugin {
         return Int64(bitPattern: (fingerprint >> 16) << 48 | api << 32 | (fingerprint & 0xFFFF) << 16 | compiler)
     }
 
+    /// The fingerprint of the DebugShellCore library loaded in this process, as that library
+    /// was compiled — not inlined into the caller, as ``interfaceFingerprint`` is. The shell
+    /// compares a plugin's stamp with this: the library the shell, its tools and every plugin
+    /// share is the truth, whatever an incremental build left compiled into the shell's own code
+    /// (an inlined body does not always make its callers recompile).
+    public static var libraryFingerprint: UInt32 { interfaceFingerprint }
+
     /// The C names of the entry points.
     public static let versionSymbol = "debugsh_plugin_api_version"
     public static let manifestSymbol = "debugsh_plugin_manifest"

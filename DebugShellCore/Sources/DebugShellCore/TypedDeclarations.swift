@@ -438,20 +438,28 @@ extension ArgumentSpec {
 
 extension SettingSpec {
     /// A setting whose value reads as `Value`; its default is written once, as a value.
+    ///
+    /// `defaultText` is the default as the command line writes it, when that is not how the
+    /// value prints: `1f`, one frame at the refresh rate in force whenever it is read (the host
+    /// resolves it; the value, one frame at 60 Hz, is what ``SettingKey/defaultValue`` says).
     public static func typed<Value: CommandLineValue>(
-        _ name: String, _ kind: ValueKind, abstract: String, default value: Value
+        _ name: String, _ kind: ValueKind, abstract: String, default value: Value, defaultText: String? = nil
     ) -> SettingKey<Value> {
         SettingKey(
-            settingSpec: SettingSpec(name, kind, default: value.argumentValue.description, abstract: abstract),
+            settingSpec: SettingSpec(
+                name, kind, default: defaultText ?? value.argumentValue.description, abstract: abstract),
             read: { $0.flatMap(Value.init(argumentValue:)) ?? value }, write: { $0.argumentValue })
     }
 
     public static func boolean(_ name: String, abstract: String, default value: Bool) -> SettingKey<Bool> {
         typed(name, .boolean, abstract: abstract, default: value)
     }
-    public static func duration(_ name: String, abstract: String, default value: SimDuration) -> SettingKey<SimDuration>
-    {
-        typed(name, .duration, abstract: abstract, default: value)
+    /// A duration. With `defaultText: "1f"` (or `"2f"`) the default follows the refresh rate: the
+    /// host resolves it at the rate in force whenever it is read.
+    public static func duration(
+        _ name: String, abstract: String, default value: SimDuration, defaultText: String? = nil
+    ) -> SettingKey<SimDuration> {
+        typed(name, .duration, abstract: abstract, default: value, defaultText: defaultText)
     }
     public static func integer(
         _ name: String, in range: ClosedRange<Int64>, abstract: String, default value: Int64

@@ -18,12 +18,11 @@ public enum BudgetMeasure: String, CommandLineChoice {
 public final class BudgetWatcher: DebugTool, DeviceObserver {
     // MARK: Declarations
 
-    /// The budget. Its typed default stands for one frame at 60 Hz; the declaration says `1f`
-    /// (``limitDeclaration``), which the host resolves at the rate in force whenever it is read.
+    /// The budget: `1f` by default, which the host resolves at the rate in force whenever it is
+    /// read (the typed default, one frame at 60 Hz, is what `limit.defaultValue` says).
     static let limit = SettingSpec.duration(
         "budget.limit", abstract: "A frame that costs more than this is over budget; 1f follows the refresh rate.",
-        default: .nanoseconds(16_666_667))
-    static let limitDeclaration = SettingDefaultText(limit, "1f")
+        default: .nanoseconds(16_666_667), defaultText: "1f")
     static let measure = SettingSpec.choice(
         "budget.measure", abstract: "What a frame costs: the longer of commit and render, the render, or the commit.",
         default: BudgetMeasure.worst)
@@ -204,7 +203,7 @@ public final class BudgetWatcher: DebugTool, DeviceObserver {
                 "budget.cause.*", .integer,
                 abstract: "Frames over budget by the part that was over it: commit, render or both."),
         ],
-        settings: [limitDeclaration, measure],
+        settings: [limit, measure],
         events: [EventSpec("budget.over", abstract: "A frame cost more than the budget.")])
 
     // MARK: State
@@ -496,25 +495,6 @@ public final class BudgetWatcher: DebugTool, DeviceObserver {
         line.append("\(overCount) over", overCount > 0 ? .color(RGB(229, 57, 53)) : .plain)
         if let worst { line.append(" · worst \(worst.cost)", .dim) }
         return line
-    }
-}
-
-/// A typed setting declared with its default as the command line writes it, when that is not
-/// how the key's own default value prints: `1f`, which follows the refresh rate, where a
-/// duration would not.
-struct SettingDefaultText<Value: Sendable>: SettingDeclaration {
-    let key: SettingKey<Value>
-    let text: String
-
-    init(_ key: SettingKey<Value>, _ text: String) {
-        self.key = key
-        self.text = text
-    }
-
-    var settingSpec: SettingSpec {
-        var spec = key.settingSpec
-        spec.defaultValue = text
-        return spec
     }
 }
 
