@@ -181,7 +181,8 @@ extension LayoutSettleChecker {
             }
             let wasSpinning = spin(of: slot) != nil
             if let running {
-                if let token = spins[running].token { device.endAnimation(token) }
+                // A2: a spin stopped before its end animates no longer.
+                device.endAnimation(spins[running].token)
                 spins.remove(at: running)
             }
             return CommandOutput(
@@ -194,16 +195,12 @@ extension LayoutSettleChecker {
             do { end = try now.adding(duration) } catch { throw CommandError(error.description) }
         }
         if let running {
-            if let token = spins[running].token { device.endAnimation(token) }
+            // L1: the new spin replaces the running one, whose animating time ends now (A2).
+            device.endAnimation(spins[running].token)
             spins.remove(at: running)
         }
-        var token: AnimationToken?
-        if let end {
-            // A1: a spin with an end animates like `animate d`.
-            device.animate(for: end - now)
-        } else {
-            token = device.beginAnimation()
-        }
+        // A1: a spin with an end animates like `animate d`, unless it ends early (L1).
+        let token = end.map { device.beginAnimation(for: $0 - now) } ?? device.beginAnimation()
         spins.append(Spin(slot: slot, serial: tree[slot].serial, end: end, token: token, start: now))
         listenToTicks()
         return CommandOutput(

@@ -139,7 +139,7 @@ public final class LayoutSettleChecker: DebugTool {
         while i < spins.count {
             let spin = spins[i]
             if !isCurrent(spin.slot, serial: spin.serial) || (spin.end.map { start >= $0 } ?? false) {
-                if let token = spin.token { device.endAnimation(token) }
+                device.endAnimation(spin.token)
                 spins.remove(at: i)
                 continue
             }
@@ -182,7 +182,7 @@ public final class LayoutSettleChecker: DebugTool {
         }
         spins.removeAll { spin in
             if isCurrent(spin.slot, serial: spin.serial) { return false }
-            if let token = spin.token { device.endAnimation(token) }
+            device.endAnimation(spin.token)
             return true
         }
         stopListeningIfIdle()
@@ -221,7 +221,8 @@ struct Spin {
     var serial: UInt64
     /// The end of a `--for` spin (its ticks run before it, A1); nil for one without an end.
     var end: SimTime?
-    var token: AnimationToken?
+    /// Its animating time (A2), ended when the spin is replaced, stopped or its view removed.
+    var token: AnimationToken
     var start: SimTime
 }
 

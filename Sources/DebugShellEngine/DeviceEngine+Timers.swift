@@ -301,9 +301,12 @@ extension DeviceEngine {
         dueDispatch.removeAll(k)
         due.sort()
         countDispatchWakeup(kind, app: due.contains { timers[$0].isApp }, at: t)
+        // A wake-up of one timer alone can merge the targets that follow in closed form; with
+        // others, their next targets are not queued yet while it is released.
+        let alone = due.count == 1
         for i in due {
             timers[i].isDue = false
-            if timers[i].state == .scheduled { release(i, at: t) }
+            if timers[i].state == .scheduled { release(i, at: t, mergingAhead: alone) }
         }
         dispatchScratch = due
     }
@@ -332,8 +335,10 @@ extension DeviceEngine {
     }
 
     /// D3: the grid points passed are added to the pending data; the next target is the first
-    /// grid point after now. Then the handler is delivered to its queue.
-    func release(_ i: Int, at t: SimTime) {
+    /// grid point after now. Then the handler is delivered to its queue. With `mergingAhead`, the
+    /// targets that pass while its handler waits or runs and nothing else happens are counted
+    /// at once (``mergeTargetsWhilePending(_:at:)``).
+    func release(_ i: Int, at t: SimTime, mergingAhead: Bool = true) {
         countTargets(i, through: t)
         if timers[i].repeats {
             // On time, the next target is one interval on; otherwise the first point after t.
@@ -343,7 +348,7 @@ extension DeviceEngine {
             timers[i].fireDate = .never
         }
         if timers[i].pendingData > 0 { deliver(i, at: t) }
-        mergeTargetsWhilePending(i, at: t)
+        if mergingAhead { mergeTargetsWhilePending(i, at: t) }
         scheduleDispatchTarget(i)
     }
 
@@ -351,11 +356,13 @@ extension DeviceEngine {
     /// data (D3, D4). Those that pass before anything else can happen — before any other event,
     /// vsync, the main thread's next item end, the end of the advance — are merged here in closed
     /// form, each still a dispatch wake-up of its own instant: a 1 ms timer behind a long stall
-    /// costs one step, not one per millisecond. Not while a condition is checked after every
-    /// instant (`run until`), nor with coalescing (D2: targets then wait for their wake-up), nor
+    /// costs one step, not one per millisecond. With coalescing (D2), each target f waits for its
+    /// wake-up at f + leeway, when it is released alone (the leeway is below the interval, so
+    /// one grid point each): the targets merged are those whose wake-up comes before anything
+    /// else can happen. Not while a condition is checked after every instant (`run until`), nor
     /// in the reference mode the tests compare with.
     private func mergeTargetsWhilePending(_ i: Int, at t: SimTime) {
-        guard !referenceMode, !advanceChecks, !coalescing, timers[i].repeats, timers[i].state == .scheduled,
+        guard !referenceMode, !advanceChecks, timers[i].repeats, timers[i].state == .scheduled,
             timers[i].pendingData > 0
         else { return }
         var horizon = min(queue.topTime, advanceEnd)
@@ -373,19 +380,22 @@ extension DeviceEngine {
         }
         let first = timers[i].fireDate.nanoseconds
         let interval = timers[i].interval.nanoseconds
-        guard first < horizon, interval > 0 else { return }
-        let k = (horizon - 1 - first) / interval + 1
+        // D2, T5: a coalesced target is released at its wake-up, leeway later (leeway < interval).
+        let leeway = coalescing ? timers[i].slack.nanoseconds : 0
+        guard first < horizon - leeway, interval > 0, leeway < interval else { return }
+        let k = (horizon - 1 - leeway - first) / interval + 1
         let last = first + (k - 1) * interval
         timers[i].pendingData += k
         timers[i].fireDate = SimTime(nanoseconds: last + interval)
         timerWakeups += k
         if timers[i].isApp { appTimerWakeups += k }
+        let lastWake = last + leeway
         if timers[i].queue == .background {
-            lastBackgroundWake = last
-            if timers[i].isApp { lastBackgroundAppWake = last }
+            lastBackgroundWake = lastWake
+            if timers[i].isApp { lastBackgroundAppWake = lastWake }
         } else {
-            lastMainWake = last
-            if timers[i].isApp { lastMainAppWake = last }
+            lastMainWake = lastWake
+            if timers[i].isApp { lastMainAppWake = lastWake }
         }
     }
 

@@ -239,6 +239,14 @@ public final class DeviceEngine: SimulatedDevice {
         return AnimationToken(rawValue: token)
     }
 
+    /// An animation over `[now, now + duration)` that ``endAnimation(_:)`` can end early: it then
+    /// animates no longer than what else animates (A2, L1: a spin replaced, stopped or removed).
+    public func beginAnimation(for duration: SimDuration) -> AnimationToken {
+        let token = animations.begin(at: now.nanoseconds, until: (now + duration).nanoseconds)
+        ensureVsync()
+        return AnimationToken(rawValue: token)
+    }
+
     public func endAnimation(_ token: AnimationToken) {
         animations.end(token.rawValue, at: now.nanoseconds)
     }

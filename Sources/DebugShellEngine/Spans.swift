@@ -1,7 +1,9 @@
 /// A union of half-open time intervals, some still open: animating time (A2) or scrolling.
 ///
 /// Intervals start at "now" when added, so the current state is a comparison with the latest
-/// end; the merged history serves measures since an earlier time (the hitch ratio, R4).
+/// end; the merged history serves measures since an earlier time (the hitch ratio, R4). An
+/// interval with a planned end (``begin(at:until:)``, a `view spin --for`) is in `closed` from
+/// the start, and ending it early cuts the union back to what the other intervals cover.
 struct SpanUnion {
     /// Merged, sorted, disjoint closed intervals `[start, end)`: their ends are sorted too.
     private(set) var closed: [(start: Int64, end: Int64)] = []
@@ -12,6 +14,10 @@ struct SpanUnion {
     private var closedLength: Int64 = 0
     /// Open intervals by token, with their start.
     private(set) var open: [Int: Int64] = [:]
+    /// Intervals with a planned end that may still end early, by token: already in `closed`.
+    private(set) var bounded: [Int: (start: Int64, end: Int64)] = [:]
+    /// The latest end of the intervals that can no longer change: added, or ended.
+    private var settledEnd = Int64.min
     /// The latest end of any closed interval.
     private(set) var maxEnd = Int64.min
     private var nextToken = 0
@@ -35,6 +41,7 @@ struct SpanUnion {
     public mutating func add(start: Int64, end: Int64) {
         guard end > start else { return }
         maxEnd = max(maxEnd, end)
+        settledEnd = max(settledEnd, end)
         insert(start: start, end: end)
     }
 
@@ -44,9 +51,54 @@ struct SpanUnion {
         return nextToken
     }
 
+    /// An interval `[start, end)` that ``end(_:at:)`` can end early (`view spin --for`, L1).
+    mutating func begin(at start: Int64, until end: Int64) -> Int {
+        nextToken += 1
+        if end > start {
+            maxEnd = max(maxEnd, end)
+            insert(start: start, end: end)
+            bounded[nextToken] = (start, end)
+        }
+        return nextToken
+    }
+
+    /// Ends an interval at `end`, which is not before the start of any interval (it is now): an
+    /// open one is closed there; one with a planned end after `end` is cut there (A2: its
+    /// animation is over), and the union keeps only what the other intervals cover after it.
     mutating func end(_ token: Int, at end: Int64) {
-        guard let start = open.removeValue(forKey: token) else { return }
-        if end > start { insert(start: start, end: end) }
+        if let start = open.removeValue(forKey: token) {
+            if end > start {
+                settledEnd = max(settledEnd, end)
+                insert(start: start, end: end)
+            }
+            return
+        }
+        guard let planned = bounded.removeValue(forKey: token) else { return }
+        guard end < planned.end else {
+            settledEnd = max(settledEnd, planned.end)
+            return
+        }
+        if end > planned.start { settledEnd = max(settledEnd, end) }
+        // Every interval starts at or before `end`, so after `end` the union is one stretch, up
+        // to the latest end of what remains; the last closed interval is that stretch.
+        var reach = settledEnd
+        for other in bounded.values { reach = max(reach, other.end) }
+        cutLast(at: reach)
+    }
+
+    /// Ends the last closed interval at `reach` (before its end), or drops it if nothing of it
+    /// remains.
+    private mutating func cutLast(at reach: Int64) {
+        guard let last = closed.last, reach < last.end else { return }
+        if reach <= last.start {
+            closedLength -= last.end - last.start
+            closed.removeLast()
+            lengthBefore.removeLast()
+        } else {
+            closedLength -= last.end - reach
+            closed[closed.count - 1].end = reach
+        }
+        maxEnd = closed.last?.end ?? Int64.min
     }
 
     /// Time in the union within `[from, to)`; open intervals count up to `to`.

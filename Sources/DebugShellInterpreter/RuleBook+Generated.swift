@@ -318,10 +318,10 @@ extension RuleBook {
             group: "RL",
             parent: nil,
             text:
-                "The UI becomes dirty from an animation tick (A1), a view change (L1), the FPS meter's label (F3), and a timer firing or block created with `--ui`. A dirty UI is committed in the next iteration (RL4.2).",
-            sources: ["doc", "model"],
+                "The UI becomes dirty from an animation tick (A1), a view change (L1), the FPS meter's label (F3), and a timer firing or block created with `--ui`. A dirty UI is committed by the first iteration that reaches RL4.2: the next one, unless that one drains the main queue in RL4.1 (blocks wait and the iteration before it did not drain) — then the commit comes one iteration later, after the drain.\n\nWorked example: `timer nstimer tick --interval 50ms --cost 10ms --ui; after 55ms stall 10ms; run 100ms`. The timer fires at 50 in an iteration's step 3 (RL4.3) and dirties the UI; the stall is queued at 55. At 60 the next iteration drains it first (RL4.1: the timer's iteration did not drain) and ends at 70; the one after commits at 70, after v4 = 66.667, so the frame renders from v5 = 83.333 (R1) and is presented at v6 = 100 (R2), not at 83.333: after `run 100ms`, `render.commits = 1` and `render.presents = 0`.",
+            sources: ["src", "doc", "model"],
             why:
-                "[doc] Core Animation collects changes to layers in an implicit transaction and commits it once per run-loop turn; an app's code, an animation tick and a label's new text all end up there. [model] Which commands dirty the UI is fixed by these sources.",
+                "[doc] Core Animation collects changes to layers in an implicit transaction and commits it once per run-loop turn, in an observer of `kCFRunLoopBeforeWaiting`; an app's code, an animation tick and a label's new text all end up there. [src] `__CFRunLoopRun` checks the main queue's port first and, if it has a message and was not drained in the previous pass, jumps straight to handling it (`goto handle_msg`), past the before-waiting observers; the next pass does not check it again (`didDispatchPortLastTime`) and reaches them. [model] Which commands dirty the UI is fixed by these sources.",
             touches: [
                 "animate",
                 "scroll",
@@ -332,6 +332,7 @@ extension RuleBook {
                 "view set",
                 "fps start",
                 "render.commits",
+                "render.presents",
             ]
         ),
         DeviceRule(
@@ -758,7 +759,7 @@ extension RuleBook {
             group: "A",
             parent: nil,
             text:
-                "Animating time is the union of the `animate`, `scroll`, `view animate` (L1) and `view spin` intervals. Hitch metrics count the presents of frames whose commit started during animating time; a frame into which older waiting frames were merged (R1) counts if any of the commits merged into it started during animating time (the older tick is on screen late).",
+                "Animating time is the union of the `animate`, `scroll`, `view animate` (L1) and `view spin` intervals; a `view spin` interval ends where the spin ends (L1), `--for` or not. Hitch metrics count the presents of frames whose commit started during animating time; a frame into which older waiting frames were merged (R1) counts if any of the commits merged into it started during animating time (the older tick is on screen late).",
             sources: ["doc"],
             why:
                 "[doc] MetricKit's hitch time ratio is \"the ratio of the total time spent hitching to the total time spent animating\": an idle screen has no hitches.",
@@ -926,7 +927,7 @@ extension RuleBook {
             group: "L",
             parent: nil,
             text:
-                "A view has a frame relative to its parent (x, y, w, h), alpha, hidden and rotation. A change is a view added or removed (a removed subtree counts each view) or a property taking a different value; setting a property to its current value is no change, and moving a parent changes only the parent. `view animate` is time-based: at each animation tick, progress = min(1, (tick timestamp − start) / duration), linear, with the exact end values at progress 1; a view animation is active from its start through the first tick that reaches progress 1 (so a duration of whole periods ends with a tick exactly at start + duration). `view spin` changes the rotation at every tick; spinning a view that already spins replaces the earlier spin (its end is the new one's).",
+                "A view has a frame relative to its parent (x, y, w, h), alpha, hidden and rotation. A change is a view added or removed (a removed subtree counts each view) or a property taking a different value; setting a property to its current value is no change, and moving a parent changes only the parent. `view animate` is time-based: at each animation tick, progress = min(1, (tick timestamp − start) / duration), linear, with the exact end values at progress 1; a view animation is active from its start through the first tick that reaches progress 1 (so a duration of whole periods ends with a tick exactly at start + duration). `view spin` changes the rotation at every tick; spinning a view that already spins replaces the earlier spin (its end is the new one's). A spin ends at its `--for` end, or earlier when it is replaced, stopped (`--stop`) or its view removed: its animating time (A2) ends with it, so the app's UI link ticks and commits for it exactly as for a spin asked for that long.",
             sources: ["doc", "model"],
             why:
                 "[doc] UIKit animations are time-based (a property's value is interpolated from the frame's time, not advanced per frame), and setting a property to the value it has changes nothing. [model] Linear timing and the activity indicator's rotation per tick are chosen here.",

@@ -243,12 +243,13 @@ public final class TraceRecorder: DeviceObserver {
         timeline.toolEvent(event)
     }
 
-    /// A tool's slice on its own track.
+    /// A tool's slice on its own track, clamped to what the trace can show (``TraceTimeline/toolSlice(tool:toolName:_:from:to:args:now:)``).
     public func toolSlice(
         tool: Int, toolName: String, _ name: String, from start: SimTime, to end: SimTime, args: [(String, JSONValue)]
     ) {
         guard isRecording else { return }
-        timeline.toolSlice(tool: tool, toolName: toolName, name, from: start, to: end, args: args)
+        let now = device?.now ?? start
+        timeline.toolSlice(tool: tool, toolName: toolName, name, from: start, to: end, args: args, now: now)
     }
 
     /// A tool's counter.
@@ -315,6 +316,9 @@ struct TraceTimeline {
     private(set) var windowStart: Int64 = 0
     /// Interned timer labels by timer id in this simulation, -1 unknown.
     private var timerNames: [Int32] = []
+    /// Tools' slices that have not ended (handed with an end at or past the horizon), in the
+    /// simulation's time: written, ending where recording ends, by ``closeOpenSpans(at:device:)``.
+    private var unfinishedToolSlices: [(track: Int32, name: Int32, start: Int64, args: [(String, JSONValue)])] = []
     /// Each dispatch timer's background queue track, by timer id in this simulation: 0 not known
     /// yet, -1 not a background queue. A timer's queue never changes: the device is asked once.
     private var queueTracks: [Int32] = []
@@ -457,6 +461,12 @@ struct TraceTimeline {
         finishing = stoppedFull
         defer { finishing = false }
         closeIteration()
+        for slice in unfinishedToolSlices {
+            record(
+                .toolSlice, track: slice.track, name: slice.name, start: slice.start, end: max(slice.start, now),
+                extra: slice.args + [("unfinished", .bool(true))])
+        }
+        unfinishedToolSlices.removeAll()
         if categories.contains(.modes), now > modeSince.time {
             record(
                 .mode, track: TraceTimeline.modeTrack, name: modeName(modeSince.mode), start: modeSince.time, end: now,
@@ -850,15 +860,26 @@ struct TraceTimeline {
             extra: [("message", .string(event.message))] + event.fields)
     }
 
+    /// A tool's slice, as the host clamps it (docs/Trace.md, "For tool authors"): it starts
+    /// within its simulation, at or after t = 0 and at or before now (a slice is handed when it
+    /// has begun); it ends at or after its start; an end at or past the horizon (S1: `.never`, a
+    /// slice that has not ended) is an unfinished slice, which ends where recording ends — now
+    /// when a trace is saved, the reset or `trace stop` that ends its simulation, the moment a
+    /// full trace stopped — with the argument `unfinished`. So no time a plugin hands can overflow
+    /// the trace's arithmetic (S1), and no slice stretches the axis past what happened.
     mutating func toolSlice(
-        tool: Int, toolName: String, _ name: String, from start: SimTime, to end: SimTime, args: [(String, JSONValue)]
+        tool: Int, toolName: String, _ name: String, from start: SimTime, to end: SimTime, args: [(String, JSONValue)],
+        now: SimTime
     ) {
         guard categories.contains(.tools) else { return }
         let track = TraceTimeline.toolTrackBase + Int32(tool)
         if trackNames[track] == nil { trackNames[track] = "Tool \(toolName)" }
-        record(
-            .toolSlice, track: track, name: intern(name), start: start.nanoseconds,
-            end: max(start, end).nanoseconds, extra: args)
+        let from = min(max(start.nanoseconds, 0), max(now.nanoseconds, 0))
+        guard end < .horizon else {
+            unfinishedToolSlices.append((track, intern(name), from, args))
+            return
+        }
+        record(.toolSlice, track: track, name: intern(name), start: from, end: max(from, end.nanoseconds), extra: args)
     }
 
     mutating func toolCounter(toolName: String, _ name: String, _ value: MetricNumber, at time: SimTime) {

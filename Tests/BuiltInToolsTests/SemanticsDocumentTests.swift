@@ -69,6 +69,23 @@ import Testing
         #expect(unknown == [])
     }
 
+    /// RL5's worked example (issue 26): the rule says when a dirty UI is committed — by the first
+    /// iteration that reaches RL4.2, one later when the next iteration drains the main queue —
+    /// and its example, run through the shell, gives the values it states.
+    @Test func rl5SaysWhenTheCommitComes() throws {
+        let rl5 = try #require(try SemanticsDocument.parse(Self.document()).rules.first { $0.id == "RL5" })
+        let text = rl5.text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        let commands = [
+            "timer nstimer tick --interval 50ms --cost 10ms --ui", "after 55ms stall 10ms", "run 100ms",
+        ]
+        #expect(text.contains("`" + commands.joined(separator: "; ") + "`"), "\(text)")
+        #expect(text.contains("the commit comes one iteration later, after the drain"))
+        #expect(text.contains("`render.commits = 1` and `render.presents = 0`"))
+        let run = try Transcript.run(
+            (commands + ["get render.commits", "get render.presents"]).joined(separator: "\n"), tools: BuiltInTools.all)
+        #expect(run.stdout == "render.commits = 1\nrender.presents = 0\n", "\(run)")
+    }
+
     /// Nothing in the repository points at material outside it.
     @Test func nothingPointsOutsideTheRepository() throws {
         var texts = try Self.files(

@@ -1,4 +1,5 @@
 import BuiltInTools
+import DebugShellCore
 import DebugShellTesting
 import Foundation
 import Testing
@@ -189,6 +190,65 @@ import Testing
         #expect(stall60.ts == 1_500_000_000, "the second simulation starts where the first stopped")
         #expect(trace.slices(onThread: "Run loop mode").contains { $0.name == "tracking" })
         #expect(trace.slices(onThread: "Queue sync").count > 10)
+    }
+
+    /// Issue 26: trace processes were once numbered in a byte, so that simulation 257 shared pid 1
+    /// with the first and their slices shared tracks. A trace is now one process whose
+    /// simulations follow one another on its axis (docs/Trace.md, "Resets"): after 300 resets
+    /// each simulation's slices lie in its own stretch, in order, and the `reset` markers number
+    /// the simulations 2…301 with their offsets.
+    @Test func threeHundredResetsStayApartAndInOrder() throws {
+        var lines = ["trace start --categories main"]
+        for k in 0...300 {
+            // Simulation k + 1: a stall of k + 1 µs at its t = 0, well inside its 10 ms.
+            lines += ["stall \(k + 1)us", "run 10ms"]
+            if k < 300 { lines.append("reset") }
+        }
+        let (_, trace, bytes) = try traced(lines)
+        #expect(Set(trace.slices.map(\.pid)) == [1])
+        let ms: Int64 = 1_000_000
+        // Every stall in its own simulation's stretch, one after another: simulation k + 1 starts
+        // at k · 10 ms on the trace's axis, the 257th after the 256th as the 2nd after the 1st.
+        let stalls = trace.slices.filter { $0.name.hasPrefix("stall ") }.sorted { $0.ts < $1.ts }
+        #expect(stalls.count == 301)
+        #expect(stalls.map(\.ts) == (0...300).map { Int64($0) * 10 * ms })
+        #expect(stalls.map(\.dur) == (0...300).map { Int64($0 + 1) * 1_000 })
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
+        let events = try #require(json["traceEvents"] as? [[String: Any]])
+        let resets = events.filter { $0["name"] as? String == "reset" }.compactMap { $0["args"] as? [String: Any] }
+        #expect(resets.compactMap { $0["simulation"] as? Int } == Array(2...301))
+        #expect(
+            resets.compactMap { ($0["offset_ns"] as? Int).map(Int64.init) } == (1...300).map { Int64($0) * 10 * ms })
+        #expect(events.allSatisfy { $0["pid"] == nil || $0["pid"] as? Int == 1 })
+    }
+
+    /// Issue 26: a slice a tool hands from before t = 0 to `.never` trapped the trace's arithmetic
+    /// (and, after a reset, the call itself). The host clamps it: it starts at its simulation's
+    /// t = 0 and, not having ended, ends where the recording does, marked `unfinished`.
+    @Test func aToolsSliceFromBeforeZeroToNeverIsClamped() throws {
+        let (session, _, _) = try traced(["trace start", "run 1s", "reset", "run 500ms"])
+        let recorder = try #require(session.trace)
+        recorder.toolSlice(
+            tool: 0, toolName: "x", "forever", from: SimTime(nanoseconds: -1_000_000_000), to: .never,
+            args: [("n", .int(1))])
+        recorder.toolSlice(
+            tool: 0, toolName: "x", "huge", from: SimTime(nanoseconds: Int64.min),
+            to: SimTime(nanoseconds: Int64.max - 1),
+            args: [])
+        recorder.toolSlice(tool: 0, toolName: "x", "late", from: .never, to: SimTime(nanoseconds: Int64.min), args: [])
+        #expect(session.runScript("run 100ms", origin: ScriptOrigin(name: "t")) == .finished)
+        let imported = try PerfettoImport(Data(recorder.json(generator: "test")))
+        expectReadsRight(imported)
+        let ms: Int64 = 1_000_000
+        let slices = imported.slices(onThread: "Tool x").map { "\($0.name) \($0.ts / ms) \($0.dur / ms)" }.sorted()
+        // The second simulation starts at 1 s on the trace's axis; it is at 600 ms when saved.
+        #expect(slices == ["forever 1000 600", "huge 1000 600", "late 1500 0"])
+        let forever = try #require(imported.slices.first { $0.name == "forever" })
+        #expect(forever.args["unfinished"] as? Bool == true && forever.args["n"] as? Int == 1)
+        // Ended by a reset, the unfinished slice ends there.
+        #expect(session.runScript("reset\nrun 50ms", origin: ScriptOrigin(name: "t")) == .finished)
+        let after = try PerfettoImport(Data(recorder.json(generator: "test")))
+        #expect(after.slices.filter { $0.name == "forever" }.map { $0.end / ms } == [1600])
     }
 
     /// Counters hold their value from their time to the next: each second's value is written at

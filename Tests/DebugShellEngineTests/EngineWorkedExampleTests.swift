@@ -66,6 +66,42 @@ let ms: Int64 = 1_000_000
         #expect(engine.timerInfo(id)?.totalData == 4)
     }
 
+    /// RL5's worked example: `timer nstimer tick --interval 50ms --cost 10ms --ui; after 55ms stall
+    /// 10ms; run 100ms`. The iteration after the timer's drains the stall first (RL4.1), so the
+    /// commit starts at 70, not 60: the frame renders from v5 and is presented at v6 = 100.
+    @Test func rl5CommitWaitsForADrain() {
+        let engine = DeviceEngine()
+        let rec = Recorder()
+        final class Commits: DeviceObserver {
+            var starts: [Int64] = []
+            var items: [String] = []
+            func device(_ device: any SimulatedDevice, observed o: DeviceObservation) {
+                switch o {
+                case .commit(_, let start, _, _): starts.append(start.nanoseconds)
+                case .mainItem(let m): items.append("\(m.kind) \(m.start.nanoseconds / ms) i\(m.iteration)")
+                default: break
+                }
+            }
+        }
+        let commits = Commits()
+        _ = engine.addObserver(rec, kinds: .present)
+        _ = engine.addObserver(commits, kinds: [.commit, .mainItem])
+        _ = engine.addRunLoopTimer(
+            RunLoopTimerConfig(
+                interval: .milliseconds(50), repeats: false, cost: .milliseconds(10), dirtiesUI: true, owner: .app,
+                label: "tick"),
+            callback: nil)
+        engine.schedule(at: SimTime(nanoseconds: 55 * ms)) { engine.stall(.milliseconds(10), dirtiesUI: false) }
+        _ = engine.advance(to: SimTime(nanoseconds: 100 * ms))
+        #expect(commits.starts == [70 * ms])
+        #expect(engine.commits == 1)
+        #expect(engine.presents == 0)
+        // Three iterations: the timer's (step 3), the drain (step 1), the commit (step 2).
+        #expect(commits.items == ["timer 50 i1", "block 60 i2", "commit 70 i3"])
+        _ = engine.advance(to: SimTime(nanoseconds: 101 * ms))
+        #expect(rec.presents.map(\.present.nanoseconds) == [100 * ms])
+    }
+
     /// D-A: `timer gcd poll --interval 50ms --queue main; stall 100ms; run 300ms`.
     @Test func dA() {
         let engine = DeviceEngine()

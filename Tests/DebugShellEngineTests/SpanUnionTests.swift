@@ -45,6 +45,51 @@ import Testing
         }
     }
 
+    /// Intervals with a planned end that end early (`view spin --for` replaced, stopped or
+    /// removed, A2): as time goes on, animations of every kind start now and some end now; the
+    /// union must always be the intervals as they finally are — an early end cuts its interval
+    /// there — counted unit by unit, and `contains` must say the same at now.
+    @Test(arguments: 1...60 as ClosedRange<UInt64>)
+    func earlyEndsCutTheirIntervals(seed: UInt64) {
+        var rng = SplitMix(state: seed)
+        var union = SpanUnion()
+        // Each interval as it stands: its start, its end (nil while open), its token if endable.
+        var spans: [(start: Int64, end: Int64?, token: Int?)] = []
+        var now: Int64 = 0
+        for _ in 0..<Int.random(in: 1...40, using: &rng) {
+            now += [0, 0, Int64.random(in: 1...40, using: &rng)].randomElement(using: &rng)!
+            switch Int.random(in: 0..<5, using: &rng) {
+            case 0:
+                let end = now + Int64.random(in: 0...60, using: &rng)
+                union.add(start: now, end: end)
+                spans.append((now, end, nil))
+            case 1:
+                spans.append((now, nil, union.begin(at: now)))
+            case 2:
+                let end = now + Int64.random(in: 0...120, using: &rng)
+                spans.append((now, end, union.begin(at: now, until: end)))
+            default:
+                // End one that can be ended, open or not, perhaps after its planned end.
+                let endable = spans.indices.filter { spans[$0].token != nil }
+                guard let k = endable.randomElement(using: &rng), let token = spans[k].token else { continue }
+                union.end(token, at: now)
+                spans[k].end = min(spans[k].end ?? now, now)
+                spans[k].token = nil
+            }
+            let covered = spans.contains { $0.start <= now && now < ($0.end ?? Int64.max) }
+            #expect(union.contains(now) == covered, "seed \(seed) at \(now)")
+        }
+        for _ in 0..<20 {
+            let from = Int64.random(in: -10...(now + 50), using: &rng)
+            // Measures are asked up to now or later: open intervals run to the window's end.
+            let to = max(now, from + Int64.random(in: -5...200, using: &rng))
+            let finished = spans.map { ($0.start, $0.end ?? to) }
+            #expect(
+                union.measure(from: from, to: to) == bruteForce(finished, from: from, to: to),
+                "seed \(seed) [\(from), \(to))")
+        }
+    }
+
     @Test func touchingIntervalsMergeAndOpenOnesRunToTheEnd() {
         var union = SpanUnion()
         union.add(start: 10, end: 20)

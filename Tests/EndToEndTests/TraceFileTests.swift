@@ -1,3 +1,4 @@
+import DebugShellTesting
 import Foundation
 import Testing
 
@@ -21,6 +22,48 @@ import Testing
             directory: dir)
         #expect(failed.status == 1)
         #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("f.json").path))
+    }
+
+    /// A plugin's slice from a second before t = 0 to `.never` (issue 26) used to trap `trace save`
+    /// and the `--trace` written at exit, losing the trace. The host clamps it (docs/Trace.md):
+    /// it starts at its simulation's t = 0, and, not having ended, ends where the recording does
+    /// — at the save, at the `reset` that ends its simulation, at exit — marked `unfinished`; a
+    /// slice handed with its end before its start and its start in the future is one instant now.
+    @Test func aPluginsSliceIsClampedNotATrap() throws {
+        let dir = try Binary.folder([:])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let isolated = [
+            "XDG_CONFIG_HOME": FileManager.default.temporaryDirectory.appendingPathComponent("debugsh-none").path
+        ]
+        let commands = [
+            "run 100ms", "careless trace-forever", "run 400ms", "trace save mid.json", "reset", "run 200ms",
+            "careless trace-forever", "run 300ms",
+        ]
+        let r = try Binary.run(
+            ["--no-rc", "--plugin", try CarelessPlugin.library.get(), "--trace", "t.json"]
+                + commands.flatMap { ["-c", $0] }, directory: dir, environment: isolated)
+        #expect(r.status == 0, "\(r)")
+        func slices(_ file: String) throws -> [[String: Any]] {
+            let data = try Data(contentsOf: dir.appendingPathComponent(file))
+            let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+            let events = try #require(json["traceEvents"] as? [[String: Any]])
+            return events.filter { ["forever", "backwards"].contains($0["name"] as? String) }
+        }
+        func summary(_ e: [String: Any]) -> String {
+            let args = e["args"] as? [String: Any] ?? [:]
+            func micros(_ key: String) -> String { (e[key] as? Double).map { "\(Int64($0))" } ?? "?" }
+            return "\(e["name"] as? String ?? "?") \(micros("ts")) \(micros("dur"))"
+                + (args["unfinished"] as? Bool == true ? " unfinished" : "") + (args["n"] != nil ? " n" : "")
+        }
+        // Saved at 500 ms: the unfinished slice ends there.
+        #expect(
+            try slices("mid.json").map(summary).sorted() == ["backwards 100000 0", "forever 0 500000 unfinished n"])
+        // At exit: the first simulation's ends at its reset; the second's (from 500 ms) at exit.
+        #expect(
+            try slices("t.json").map(summary).sorted() == [
+                "backwards 100000 0", "backwards 700000 0", "forever 0 500000 unfinished n",
+                "forever 500000 500000 unfinished n",
+            ])
     }
 
     /// A trace that could not be written fails before the run, not after it.

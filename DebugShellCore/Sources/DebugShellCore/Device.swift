@@ -439,7 +439,7 @@ public struct ObserverToken: Hashable, Sendable {
     public init(rawValue: Int) { self.rawValue = rawValue }
 }
 
-/// A handle on an open-ended animation (`view spin`, a `view animate` until its last tick).
+/// A handle on an animation that can be ended (`view spin`, a `view animate` until its last tick).
 public struct AnimationToken: Hashable, Sendable {
     public var rawValue: Int
     public init(rawValue: Int) { self.rawValue = rawValue }
@@ -487,6 +487,12 @@ public protocol SimulatedDevice: AnyObject {
     func animate(for duration: SimDuration)
     /// An animation that lasts until ``endAnimation(_:)`` (`view spin`, `view animate`).
     func beginAnimation() -> AnimationToken
+    /// An animation over `[now, now + duration)`, as ``animate(for:)``, that ``endAnimation(_:)``
+    /// can end early (`view spin --for` replaced, stopped or removed): from then on only what
+    /// else animates keeps the app's UI link ticking (A1, A2).
+    func beginAnimation(for duration: SimDuration) -> AnimationToken
+    /// Ends an animation now: one of ``beginAnimation()``, or one of
+    /// ``beginAnimation(for:)`` before its end (after its end, nothing changes).
     func endAnimation(_ token: AnimationToken)
 
     /// Run-loop and dispatch wake-ups that fired timers (T5, D2); with `appOnly`, those that

@@ -33,6 +33,11 @@ public final class CarelessTool: DebugTool {
                     VerbSpec("print-controls", abstract: "Print text with CR, ESC, BEL and NUL in it."),
                     VerbSpec("fail-controls", abstract: "Fail with an error whose message holds CR, ESC and BEL."),
                     VerbSpec("tick", abstract: "Count the callbacks of a display link of its own."),
+                    VerbSpec(
+                        "trace-forever",
+                        abstract:
+                            "Hand the trace a slice from a second before t = 0 to .never, and one ending before it starts."
+                    ),
                 ], defaultVerb: "show")
         ],
         metrics: [
@@ -67,6 +72,9 @@ public final class CarelessTool: DebugTool {
             host.emit(
                 ToolEvent(
                     name: "careless.said", time: now, message: "over\rwritten\n[0.000s] fps: forged\u{1B}[2J\u{07}"))
+        case "trace-forever":
+            host.traceSlice("forever", from: SimTime(nanoseconds: -1_000_000_000), to: .never, args: [("n", .int(1))])
+            host.traceSlice("backwards", from: now + .seconds(1), to: SimTime(nanoseconds: Int64.min), args: [])
         case "set-foreign":
             host.setSetting("fps.autohide", to: .boolean(true))
         case "set-wrong-type":
