@@ -108,7 +108,7 @@ import Testing
         let child = try Spawned(
             [
                 "--no-rc", "-c", "trace start --limit 3000000", "-c", "timer gcd t --interval 50us", "-c", "run 10s",
-                "-c", "echo started", "-c", "trace save t.json",
+                "-c", "echo started", "-c", "run 1ns", "-c", "trace save t.json",
             ], directory: dir)
         #expect(child.waitForStdout("started\n", seconds: 120))
         // Wait until debugsh has the temporary file open, then kill it.
