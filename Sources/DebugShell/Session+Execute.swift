@@ -128,13 +128,16 @@ extension Session {
             if issue.isScheduled, !parsed.command.owner.isBuiltIn { parsed.invocation.text = text() }
             let issuedAt = recorder.position(of: engine)
             let recorded = !issue.isScheduled && !nesting.inScheduledCommand && parsed.command.traits.isRecorded
+            // As the replay must read it: names resolved, aliases expanded inside scheduled
+            // commands too, paths made absolute (``recordedWords(_:parsed:at:)``).
+            let recordedWords = recorded ? recordedWords(expanded, parsed: parsed, at: location) : expanded
             if recorded && recorder.isWriting {
-                runningCommands[runningCommands.count - 1].recorded = (expanded, issuedAt)
+                runningCommands[runningCommands.count - 1].recorded = (recordedWords, issuedAt)
             }
             let result = try run(parsed, at: location)
             try writeFiles(result.files)
             if recorded {
-                recorder.log(expanded, at: issuedAt)
+                recorder.log(recordedWords, at: issuedAt)
                 if recorder.isWriting { writeRecordingIfDue(typed: location.origin.name == nil) }
             }
             output.result(

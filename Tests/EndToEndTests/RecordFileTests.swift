@@ -1,3 +1,4 @@
+import DebugShellTesting
 import Foundation
 import Testing
 
@@ -80,5 +81,83 @@ import Testing
         #expect(elapsed < 20, "took \(elapsed) s")
         let replay = try Binary.run(["--no-rc", "r.dsh", "-c", "load", "-c", "get clock.now"], directory: dir)
         #expect(replay.stdout == "frame 0s · commit 0s · gpu 4ms\nclock.now = 10s\n", "\(replay)")
+    }
+
+    /// An empty config folder, so that no plugin of the machine's loads by itself.
+    static let isolated = [
+        "XDG_CONFIG_HOME": FileManager.default.temporaryDirectory.appendingPathComponent("debugsh-none").path
+    ]
+
+    /// Issue 26: a plugin loaded during the session is required where it was loaded, not at the
+    /// recording's top, so that the replay's earlier commands read as the session's did; the
+    /// recording replays with the plugin loaded at start or not.
+    @Test func aPluginIsRequiredWhereItWasLoaded() throws {
+        let lib = try ExamplePlugin.library.get()
+        let dir = try Binary.folder([:])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try Binary.run(
+            [
+                "--no-rc", "-c", "record r.dsh", "-c", "timer gcd x --interval 50ms", "-c", "run 20ms", "-c",
+                "plugin load \(lib)", "-c", "hangs start --over 100ms", "-c", "stall 300ms", "-c", "run 1s",
+                "-c", "record stop",
+            ], directory: dir, environment: RecordFileTests.isolated)
+        #expect(r.status == 0, "\(r)")
+        let text = try String(contentsOf: dir.appendingPathComponent("r.dsh"), encoding: .utf8)
+        let resolved = URL(fileURLWithPath: lib).resolvingSymlinksInPath().path
+        #expect(
+            text.hasSuffix(
+                "\ntimer gcd x --interval 50ms\nrun to 20ms\nplugin require hangs --from \(resolved)\nhangs start --over 100ms\nstall 300ms\nrun to 1.02s\n"
+            ), "\(text)")
+        #expect(text.components(separatedBy: "plugin require").count == 2, "\(text)")
+        for arguments in [["r.dsh"], ["--plugin", lib, "r.dsh"]] {
+            let replay = try Binary.run(
+                ["--no-rc"] + arguments + ["-c", "get hangs.count"], directory: dir,
+                environment: RecordFileTests.isolated)
+            #expect(replay.status == 0 && replay.stdout.hasSuffix("hangs.count = 1\n"), "\(arguments): \(replay)")
+        }
+    }
+
+    /// Issue 26 point 6: `after 10ms plugin load P` is recorded once, as the scheduled command
+    /// (with P's absolute path); it used to be written twice — a `plugin require` at the top and
+    /// the scheduled line — and the replay failed at 10 ms with "already loaded".
+    @Test func aScheduledPluginLoadIsRecordedOnce() throws {
+        let lib = try ExamplePlugin.library.get()
+        let dir = try Binary.folder([:])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try Binary.run(
+            [
+                "--no-rc", "-c", "record r.dsh", "-c", "after 10ms plugin load \(lib)", "-c", "run 20ms", "-c",
+                "hangs start --over 100ms", "-c", "stall 300ms", "-c", "run 1s", "-c", "record stop",
+            ], directory: dir, environment: RecordFileTests.isolated)
+        #expect(r.status == 0, "\(r)")
+        let text = try String(contentsOf: dir.appendingPathComponent("r.dsh"), encoding: .utf8)
+        #expect(!text.contains("plugin require"), "\(text)")
+        #expect(text.contains("\nafter 10ms plugin load \(lib)\nrun to 20ms\nhangs start --over 100ms\n"), "\(text)")
+        let replay = try Binary.run(
+            ["--no-rc", "r.dsh", "-c", "get hangs.count"], directory: dir, environment: RecordFileTests.isolated)
+        #expect(replay.status == 0 && replay.stdout.hasSuffix("hangs.count = 1\n"), "\(replay)")
+    }
+
+    /// Issue 26: a hundred random scripts (`scripts/fuzz-record`: aliases, prefixes, nested
+    /// `after`/`at`/`every`, `source` typed and scheduled, `reset`, the example plugin loaded at
+    /// top level or by a scheduled command) each record themselves and replay, from another
+    /// folder, to the same metrics. The release run does 5,000.
+    @Test func randomRecordingsReplayToTheSameMetrics() throws {
+        let lib = try ExamplePlugin.library.get()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [
+            "python3", Binary.packageRoot.appendingPathComponent("scripts/fuzz-record").path, "--binary", Binary.path,
+            "--count", "100", "--seed", "26", "--jobs", "2", "--plugin", lib,
+        ]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self)
+        #expect(process.terminationStatus == 0, "\(text)")
+        #expect(text.contains("100 scripts, 100 replayed identically"), "\(text)")
     }
 }

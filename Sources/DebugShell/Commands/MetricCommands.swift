@@ -41,9 +41,12 @@ struct MetricsCommand: BuiltInCommand {
             }
         }.filter { $0.hasPrefix(prefix) }
         guard !names.isEmpty else { throw CommandError("no metric starts with '\(prefix)'") }
+        if session.isInterrupted() { throw SessionControl.interrupted(reported: false) }
         var lines: [String] = []
         var json: [(String, JSONValue)] = []
-        for name in names {
+        for (k, name) in names.enumerated() {
+            // A long listing stops at Ctrl-C (docs/Limits.md, Stopping): 100,000 timers make 500,000 lines.
+            if k & 1023 == 1023 && session.isInterrupted() { throw SessionControl.interrupted(reported: false) }
             let value: MetricValue
             do {
                 value = try session.readMetric(name, listed: true).1

@@ -36,7 +36,7 @@ struct PluginCommand: BuiltInCommand {
                 return VerbSpec(
                     "require", abstract: "Need a plugin by name: nothing if it is loaded, else load it from --from.",
                     discussion:
-                        "Recordings start with it for every plugin loaded, so that a replay works whether or not the plugin was loaded at start. The name is checked first, and the plugin's name at --from before anything of it is registered.",
+                        "Recordings have it where each plugin was loaded, so that a replay works whether or not the plugin was loaded at start. The name is checked first, and the plugin's name at --from before anything of it is registered.",
                     arguments: [PluginCommand.name],
                     options: [PluginCommand.from],
                     examples: [
@@ -54,7 +54,7 @@ struct PluginCommand: BuiltInCommand {
             "A plugin is a shared library built against this debugsh's DebugShellCore package with the same Swift toolchain (docs/Plugins.md); 'debugsh --version' names the plugin API, the compiler and the fingerprint of DebugShellCore's sources that a plugin must have been built with. Its tools are tools like the built-in ones. Libraries in $XDG_CONFIG_HOME/debugsh/plugins/ load at start unless --no-plugins; --plugin <path> loads one from the command line.",
         verbs: Verb.declarations, defaultVerb: Verb.list.rawValue)
 
-    /// A recording requires its plugins at its top instead.
+    /// A recording requires a plugin where it was loaded instead (`logPluginLoaded`).
     static let traits: CommandTraits = .notRecorded
 
     static func run(_ call: BuiltInCall, in session: Session) throws -> CommandOutput {
@@ -162,6 +162,7 @@ extension Session {
             name: manifest.name, version: manifest.version, path: path, resolvedPath: file.resolved,
             tools: manifest.tools.map { $0.descriptor.name }, device: file.state.device, inode: file.state.inode)
         plugins.append(plugin)
+        logPluginLoaded(plugin)
         return plugin
     }
 }

@@ -95,7 +95,10 @@ struct TraceCommand: BuiltInCommand {
                 json: .fields(["events": .int(Int64(trace.kept)), "dropped": .int(trace.dropped)]))
         case .save:
             let path = call[file]
-            let count = try session.saveTrace(to: path)
+            // A long save stops at Ctrl-C, leaving the file as it was.
+            guard let count = try session.saveTrace(to: path, stoppingWhen: session.isInterrupted) else {
+                throw SessionControl.interrupted(reported: false)
+            }
             return CommandOutput(
                 text: "saved \(events(count)) to \(path)",
                 json: .fields(["file": .string(path), "events": .int(Int64(count))]))
@@ -205,15 +208,31 @@ extension Session {
     /// - Returns: the number of events written.
     @discardableResult
     public func saveTrace(to path: String) throws(CommandError) -> Int {
+        try saveTrace(to: path, stoppingWhen: { false }) ?? 0
+    }
+
+    /// Writes the trace to `path` atomically, looking for an interrupt after each megabyte.
+    ///
+    /// - Returns: the number of events written, or nil when `interrupted` stopped the save (the
+    ///   file is left as it was).
+    func saveTrace(to path: String, stoppingWhen interrupted: () -> Bool) throws(CommandError) -> Int? {
         guard let trace = tracing.recorder else { throw CommandError("no trace to save: 'trace start' records one") }
         try checkTracePath(path)
+        // Set when an interrupt stopped the writing (thrown out of the writer's loop).
+        var stopped = false
         do {
             let file = try FileIO.AtomicFile(path)
             try trace.encode(generator: "debugsh \(DebugShellVersion.text)") { bytes throws(FileIO.Failure) in
+                if interrupted() {
+                    stopped = true
+                    file.discard()
+                    throw FileIO.Failure("interrupted")
+                }
                 try file.write(bytes)
             }
             try file.commit()
         } catch let failure as FileIO.Failure {
+            if stopped { return nil }
             throw CommandError(failure.message)
         } catch {
             throw CommandError("\(error)")

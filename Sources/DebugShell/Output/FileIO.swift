@@ -134,7 +134,8 @@ public enum FileIO {
     ///
     /// A symbolic link is followed: the file it points to is replaced and the link stays. A path
     /// that names something other than a regular file (a directory, a device, a FIFO) is refused,
-    /// so a write never replaces one. An existing file keeps its permissions.
+    /// so a write never replaces one, and so is a read-only file (``AtomicFile``). An existing
+    /// file keeps its permissions.
     public static func writeAtomically(_ text: String, to path: String, mode: mode_t = 0o644) throws(Failure) {
         try writeAtomically(bytes: Array(text.utf8), to: path, mode: mode)
     }
@@ -146,17 +147,28 @@ public enum FileIO {
         try file.commit()
     }
 
-    /// A file written atomically a piece at a time: a temporary file beside the target, renamed
-    /// over it by ``commit()``; dropped, with the target untouched, if the writer goes away first.
+    /// A file written atomically a piece at a time: a temporary file in the target's folder,
+    /// renamed over it by ``commit()``; dropped, with the target untouched, if the writer goes
+    /// away first.
     ///
     /// A symbolic link is followed: the file it points to is replaced and the link stays. A path
     /// that names something other than a regular file (a directory, a device, a FIFO) is refused,
-    /// so a write never replaces one. An existing file keeps its permissions.
+    /// so a write never replaces one; so is a file its user may not write, or that nobody may
+    /// (mode 0444, root included: as `vim` and `emacs` refuse it, not as `cp` run by root). An
+    /// existing file keeps its permissions.
+    ///
+    /// The temporary file has no name while it is written (`O_TMPFILE`): a process killed in the
+    /// middle (SIGKILL, the OOM killer) leaves nothing behind. It gets a random name only for the
+    /// instant between being linked into the folder and renamed over the target. Where the
+    /// file system has no `O_TMPFILE`, it is made as `mkstemp` does — a random name, created
+    /// exclusively (`O_EXCL`, which never follows a symbolic link) — and removed on any failure
+    /// or interrupt; a SIGKILL can then leave it (docs/Limits.md).
     public final class AtomicFile {
         let path: String
         let target: String
-        let temp: String
         let mode: mode_t
+        /// The temporary file's name while it has one (the `mkstemp` way), else nil.
+        private var temp: String?
         private var fd: Int32
 
         public init(_ path: String, mode: mode_t = 0o644) throws(Failure) {
@@ -168,18 +180,35 @@ public enum FileIO {
                 guard (st.st_mode & S_IFMT) == S_IFREG else {
                     throw Failure("cannot write '\(path)': not a regular file")
                 }
+                if st.st_mode & 0o222 == 0 || faccessat(AT_FDCWD, target, W_OK, AT_EACCESS) != 0 {
+                    throw Failure(
+                        "cannot write '\(path)': it is read-only (mode \(FileIO.octal(st.st_mode & 0o7777))): debugsh does not replace a file its user may not write"
+                    )
+                }
                 mode = st.st_mode & 0o7777
             }
             self.mode = mode
-            temp = target + ".tmp.\(getpid())"
-            fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
+            let folder = FileIO.directory(of: target)
+            fd = open(folder, FileIO.oTmpFile | O_WRONLY | O_CLOEXEC, mode)
+            if fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL) {
+                // No O_TMPFILE here: a fresh random name, created exclusively, never through a link.
+                for _ in 0..<100 {
+                    let name = FileIO.temporaryName(in: folder)
+                    fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
+                    if fd >= 0 {
+                        temp = name
+                        break
+                    }
+                    if errno != EEXIST { break }
+                }
+            }
             guard fd >= 0 else { throw Failure("cannot write '\(path)': \(errorText())") }
         }
 
         deinit {
             if fd >= 0 {
                 close(fd)
-                unlink(temp)
+                if let temp { unlink(temp) }
             }
         }
 
@@ -201,8 +230,26 @@ public enum FileIO {
         public func commit() throws(Failure) {
             guard fd >= 0 else { throw Failure("cannot write '\(path)': already closed") }
             fchmod(fd, mode)
+            if temp == nil {
+                // Name the unnamed file, under a name nobody else can have made first.
+                let folder = FileIO.directory(of: target)
+                var linked = false
+                for _ in 0..<100 {
+                    let name = FileIO.temporaryName(in: folder)
+                    if linkat(AT_FDCWD, "/proc/self/fd/\(fd)", AT_FDCWD, name, AT_SYMLINK_FOLLOW) == 0
+                        || (errno == ENOENT && linkat(fd, "", AT_FDCWD, name, FileIO.atEmptyPath) == 0)
+                    {
+                        temp = name
+                        linked = true
+                        break
+                    }
+                    if errno != EEXIST { break }
+                }
+                guard linked else { throw abandon() }
+            }
             let closed = close(fd)
             fd = -1
+            guard let temp else { throw Failure("cannot write '\(path)': no temporary file") }
             guard closed == 0 else {
                 let failure = Failure("cannot write '\(path)': \(errorText())")
                 unlink(temp)
@@ -220,9 +267,38 @@ public enum FileIO {
             let failure = Failure("cannot write '\(path)': \(errorText())")
             close(fd)
             fd = -1
-            unlink(temp)
+            if let temp { unlink(temp) }
             return failure
         }
+
+        /// Gives up without an error of the system's (an interrupt): the temporary file goes and
+        /// the target stays as it was.
+        public func discard() {
+            guard fd >= 0 else { return }
+            close(fd)
+            fd = -1
+            if let temp { unlink(temp) }
+        }
+    }
+
+    /// `O_TMPFILE` (Linux 3.11): an unnamed regular file in the folder opened. Glibc's macro is
+    /// not imported into Swift.
+    static let oTmpFile: Int32 = 0o20000000 | O_DIRECTORY
+
+    /// `AT_EMPTY_PATH`: `linkat` of the descriptor itself (where /proc is not mounted).
+    static let atEmptyPath: Int32 = 0x1000
+
+    /// A name for a temporary file in `folder` that nobody can predict: 16 random hex digits.
+    static func temporaryName(in folder: String) -> String {
+        var generator = SystemRandomNumberGenerator()
+        let random = String(generator.next() as UInt64, radix: 16)
+        return join(folder, ".debugsh-\(String(repeating: "0", count: 16 - random.count))\(random).tmp")
+    }
+
+    /// A mode as `ls` and `chmod` write it: `0444`.
+    static func octal(_ mode: mode_t) -> String {
+        let digits = String(mode, radix: 8)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
 
     /// The path a chain of symbolic links ends at (the path itself when it is no link), whether or
@@ -269,6 +345,13 @@ public enum FileIO {
     public static func join(_ directory: String, _ relative: String) -> String {
         if relative.hasPrefix("/") || directory == "." || directory.isEmpty { return relative }
         return directory.hasSuffix("/") ? directory + relative : directory + "/" + relative
+    }
+
+    /// The process's current folder, or nil when it cannot be named.
+    static func currentDirectory() -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard getcwd(&buffer, buffer.count) != nil else { return nil }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     static func errorText() -> String { String(cString: strerror(errno)) }

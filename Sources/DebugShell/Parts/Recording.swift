@@ -82,10 +82,9 @@ struct Recording {
     }
 
     /// The whole script: a header, the preamble, the commands, and the time line that ends at
-    /// `now` (`done`: with its instant's events processed).
-    /// The plugins the session had loaded (`requirements`, as `plugin require` lines) come first:
-    /// the replay needs their tools.
-    func script(path: String, now: SimTime, done: Bool, advances: Int, requirements: [String] = []) -> String {
+    /// `now` (`done`: with its instant's events processed). A plugin is required where it was
+    /// loaded: in the preamble if before the log started, else in its place among the commands.
+    func script(path: String, now: SimTime, done: Bool, advances: Int) -> String {
         var text = "# A debugsh session recorded with 'record': replay it with 'debugsh \(path)'.\n"
         text += "# Each command runs at the virtual time it was issued: 'run to' and 'run through' lines\n"
         text += "# move time as the session did.\n"
@@ -93,7 +92,7 @@ struct Recording {
             text += "# A scheduled command failed during the session, which went on: so does the replay.\n"
             text += "set shell.stop-on-error off\n"
         }
-        for line in requirements + preamble { text += line + "\n" }
+        for line in preamble { text += line + "\n" }
         text += String(decoding: body, as: UTF8.self)
         if let end = Recording.advance(from: position, to: (now, done, advances)) { text += end + "\n" }
         return text
