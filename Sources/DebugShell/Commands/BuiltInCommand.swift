@@ -83,7 +83,7 @@ enum BuiltInCommands {
         HelpCommand.self, AproposCommand.self, ToolsCommand.self, StatusCommand.self, ClockCommand.self,
         DisplayCommand.self, RunCommand.self, StepCommand.self, LoadCommand.self, AnimateCommand.self,
         ScrollCommand.self, StallCommand.self, AfterCommand.self, AtCommand.self, EveryCommand.self,
-        GetCommand.self, MetricsCommand.self, ExpectCommand.self, EchoCommand.self, SourceCommand.self,
+        GetCommand.self, MetricsCommand.self, ExpectCommand.self, BreakCommand.self, EchoCommand.self, SourceCommand.self,
         AliasCommand.self, UnaliasCommand.self, HistoryCommand.self, SetCommand.self, SettingsCommand.self,
         ResetCommand.self, PlayCommand.self, PauseCommand.self, RecordCommand.self, TraceCommand.self,
         PluginCommand.self, QuitCommand.self, ExitCommand.self,
