@@ -35,10 +35,10 @@ struct BreakCommand: BuiltInCommand {
                     abstract: "Stop time after the first instant at which a condition becomes true.",
                     discussion:
                         "Any condition 'expect' takes. It is read after each instant at which something happened, "
-                            + "as 'run until' reads its own, never between: a condition that holds already stops "
-                            + "time only once it has stopped holding and holds again. 'run', 'step', 'run until', "
-                            + "'play' and 'c' stop there and say which breakpoint, when, and what the main thread "
-                            + "was running; 'c' goes on. A stop is not an error: a script goes on from it.",
+                        + "as 'run until' reads its own, never between: a condition that holds already stops "
+                        + "time only once it has stopped holding and holds again. 'run', 'step', 'run until', "
+                        + "'play' and 'c' stop there and say which breakpoint, when, and what the main thread "
+                        + "was running; 'c' goes on. A stop is not an error: a script goes on from it.",
                     arguments: [BreakCommand.condition],
                     examples: [
                         Example(
@@ -55,7 +55,8 @@ struct BreakCommand: BuiltInCommand {
             case .on:
                 return VerbSpec(
                     "on",
-                    abstract: "Stop time after the instant at which a tool says an event (optionally with given words).",
+                    abstract:
+                        "Stop time after the instant at which a tool says an event (optionally with given words).",
                     discussion:
                         "The event is any a tool declares (see 'help <tool>'): fps.hitch, fps.window, "
                         + "layout.settled, timer.fired, a plugin's. A tool says an event while you watch for it "
@@ -69,8 +70,8 @@ struct BreakCommand: BuiltInCommand {
                             > view add a --frame 0,0,100,100
                             > layout watch
                             > run 2s
-                            [0.200s] layout: settled (window, 1 view, last change 0s)
-                            stopped at 200ms by breakpoint 1, on layout.settled; main thread: idle
+                            [0.200s] layout: settled (window, 2 views, last change 0s)
+                            stopped at 200ms by breakpoint 1, on layout.settled; main thread: idle since 183.333533ms (last: displaylink 'layout checker')
                             """)
                     ])
             case .delete:

@@ -147,7 +147,7 @@ struct ExpectCommand: BuiltInCommand {
                 """),
             Example(
                 """
-                > step 37
+                > step 36
                 > get clock.now
                 clock.now = 600ms
                 > step

@@ -132,17 +132,20 @@ struct StepCommand: BuiltInCommand {
         arguments: [
             count
         ],
-        examples: [Example("> step 3\n> get clock.now\nclock.now = 50ms\n> run 1s\n> step\n> get clock.now\nclock.now = 1.016666666s")])
+        examples: [
+            Example(
+                "> step 3\n> get clock.now\nclock.now = 50ms\n> run 1s\n> step\n> get clock.now\nclock.now = 1.066666666s"
+            )
+        ])
 
     static let traits: CommandTraits = .movesTime
 
     static func run(_ call: BuiltInCall, in session: Session) throws -> CommandOutput {
         let engine = session.engine
         let n = call[count]
-        var target = engine.vsync(number: n)
         // A vsync at now does not count: `s` after `r 1s` steps to the next frame, as LLDB's
         // `s` moves on (docs/Decisions.md, Time). The instant at now is processed on the way.
-        if target == engine.now { target = engine.vsync(number: n + 1) }
+        let target = engine.vsync(number: engine.vsync(number: 1) == engine.now ? n + 1 : n)
         guard target <= .horizon else { throw CommandError("step \(n) goes beyond the 2^62 ns horizon") }
         let stop = try session.moveTime("step", .through(end: target))
         return session.saysWhereTimeStopped(
@@ -536,7 +539,11 @@ extension Session {
         switch stopped {
         case .run(let end), .through(let end):
             let target: Breakpoints.Stopped
-            if case .run = stopped { target = .run(end: max(end, start)) } else { target = .through(end: max(end, start)) }
+            if case .run = stopped {
+                target = .run(end: max(end, start))
+            } else {
+                target = .through(end: max(end, start))
+            }
             let hit = try moveTime("c", target)
             let now = engine.now
             return saysBreakpoint(

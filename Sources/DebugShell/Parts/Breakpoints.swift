@@ -147,7 +147,9 @@ final class Breakpoints {
             if holds && !armed[k].held && !stop {
                 let i = armed[k].index
                 let condition = armed[k].condition
-                let values = condition.metrics.map { "\($0) = \((readers[$0]?() ?? .none).text)" }
+                var names: [String] = []
+                for name in condition.metrics where !names.contains(name) { names.append(name) }
+                let values = names.map { "\($0) = \((readers[$0]?() ?? .none).text)" }
                 record(i, detail: "(" + values.joined(separator: ", ") + ")", session: session)
                 stop = true
             }
