@@ -62,6 +62,11 @@ struct GetCommand: BuiltInCommand {
                 ]))
     }
 
+    static func completeRest(label: String, words: [String], current: String, completer: Completer) -> Completion? {
+        // Every word is a metric's name: the names a condition starts with.
+        completer.conditionCompletion(words: [])
+    }
+
     /// Whether a name matches a pattern: `*` stands for any characters but `.`.
     static func matches(_ pattern: String, _ name: String) -> Bool {
         let p = pattern.split(separator: ".", omittingEmptySubsequences: false)

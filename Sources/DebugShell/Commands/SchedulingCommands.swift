@@ -259,7 +259,12 @@ extension Session {
             guard let first = command.words.first, !first.quoted, ["after", "at", "every"].contains(first.text),
                 command.words.count >= 3, command.words[2].text != "{"
             else { continue }
-            let next = commands[k + 1].text
+            // `at 1s a; at 1s b` schedules each on purpose.
+            let following = commands[k + 1]
+            if let word = following.words.first, !word.quoted, ["after", "at", "every"].contains(word.text) {
+                continue
+            }
+            let next = following.text
             let head = command.words.prefix(2).map(\.raw).joined(separator: " ")
             let rest = command.words.dropFirst(2).map(\.raw).joined(separator: " ")
             let location = SourceLocation(origin: origin, line: command.line)

@@ -50,6 +50,8 @@ final class Breakpoints {
 
     private(set) var all: [Breakpoint] = []
     private var nextID = 1
+    /// Time moves with the breakpoints armed: an event a command emits otherwise stops nothing.
+    private var advancing = false
     /// The breakpoint that stopped time during the current advance.
     private(set) var hit: Hit?
     /// What the last breakpoint stop left to continue; nil once anything else moved time.
@@ -118,6 +120,7 @@ final class Breakpoints {
     /// only once it has stopped holding and holds again.
     func arm(session: Session, until: Condition? = nil) {
         hit = nil
+        advancing = true
         armed = []
         for (i, b) in all.enumerated() where b.enabled {
             guard case .when(let condition) = b.kind else { continue }
@@ -168,7 +171,7 @@ final class Breakpoints {
     /// A tool emitted an event: the first enabled `break on` it matches stops time after this
     /// instant.
     func notice(_ event: ToolEvent, session: Session) {
-        guard hit == nil, events.contains(event.name) else { return }
+        guard advancing, hit == nil, events.contains(event.name) else { return }
         for (i, b) in all.enumerated() where b.enabled {
             guard case .on(let name, let text) = b.kind, name == event.name else { continue }
             guard text.isEmpty || event.message.contains(text) else { continue }
@@ -185,6 +188,7 @@ final class Breakpoints {
 
     /// Takes the hit of the advance that just ended, if any.
     func takeHit() -> Hit? {
+        advancing = false
         defer { hit = nil }
         return hit
     }
