@@ -66,6 +66,8 @@ public final class Session {
     var playClock = PlayClock()
     var recorder = SessionRecorder()
     var tracing = TraceSession()
+    /// `break when`, `break on`, and what a breakpoint stopped (`c`).
+    let breakpoints = Breakpoints()
     /// The plugin libraries loaded so far (`plugin load`), in load order.
     public internal(set) var plugins: [LoadedPlugin] = []
     /// Commands that failed so far.
@@ -158,6 +160,8 @@ public final class Session {
         // A trace goes on across a reset: the fresh simulation is a new process in it.
         tracing.recorder?.attach(engine)
         playClock.stop()
+        breakpoints.stopped = nil
+        breakpoints.playUntil = nil
         makeTools()
     }
 
@@ -196,6 +200,7 @@ public final class Session {
         Lexer.forEachLogicalLine(text, firstLine: firstLine) { result in
             switch result {
             case .success(let commands):
+                if commands.count > 1 { warnAboutSemicolonsAfterScheduling(commands, origin: origin) }
                 for command in commands {
                     let location = SourceLocation(origin: origin, line: command.line)
                     if isInterrupted() {

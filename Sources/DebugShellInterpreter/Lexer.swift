@@ -17,7 +17,8 @@ public struct LexError: Error, Sendable {
 
 /// Splits script text into commands (README, The command language).
 ///
-/// One command per line; `;` separates commands; `#` outside quotes begins a comment;
+/// One command per line; `;` separates commands, but inside a block `{ … }` (a word `{`
+/// alone opens one) it is a word; `#` outside quotes begins a comment;
 /// `'…'` quotes literally; `"…"` quotes with `\"`, `\\`, `\n`, `\t`; outside quotes `\` escapes
 /// the next character; a trailing `\` continues the line. Lines are limited to 1 MiB.
 public enum Lexer {
@@ -137,9 +138,19 @@ public enum Lexer {
         var quoted = false
         var commandStart = -1
         var commandEnd = -1
+        // `{ a; b }`: inside a block (a word `{` alone, unquoted), `;` is a word of the command,
+        // not its end (`after 300ms { a; b }`, docs/Decisions.md).
+        var blockDepth = 0
 
         func endWord(at end: Int) {
             if wordStart >= 0 {
+                if !quoted && end - wordStart == 1 {
+                    if bytes[wordStart] == UInt8(ascii: "{") {
+                        blockDepth += 1
+                    } else if bytes[wordStart] == UInt8(ascii: "}") && blockDepth > 0 {
+                        blockDepth -= 1
+                    }
+                }
                 words.append(
                     Word(
                         text: String(decoding: text, as: UTF8.self),
@@ -158,6 +169,7 @@ public enum Lexer {
             words = []
             commandStart = -1
             commandEnd = -1
+            blockDepth = 0
         }
         func begin(_ i: Int) {
             if wordStart < 0 { wordStart = i }
@@ -173,8 +185,17 @@ public enum Lexer {
                 endWord(at: i)
                 i += 1
             case UInt8(ascii: ";"):
-                endCommand(at: i)
-                i += 1
+                if blockDepth > 0 {
+                    endWord(at: i)
+                    begin(i)
+                    text.append(c)
+                    i += 1
+                    commandEnd = i
+                    endWord(at: i)
+                } else {
+                    endCommand(at: i)
+                    i += 1
+                }
             case UInt8(ascii: "#"):
                 endCommand(at: i)
                 return commands

@@ -165,11 +165,11 @@ import Testing
         (["run 1s", "load gpu 20ms"], "load", "frame 0s · commit 0s · gpu 20ms"),
         (["timer nstimer x --interval 1s"], "get timer.count", "timer.count = 1"),
         // After `step` the instant is done: the replay ends there too.
-        (["step 3"], "get clock.vsyncs", "clock.vsyncs = 3"),
+        (["step 2"], "get clock.vsyncs", "clock.vsyncs = 3"),
         // Commands typed after a step replay after that instant's events, not a nanosecond later.
         (
             [
-                "view add a --frame 0,0,100,100", "step 12", "view set a --frame 0,0,50,50",
+                "view add a --frame 0,0,100,100", "step 11", "view set a --frame 0,0,50,50",
                 "layout watch --quiet 200ms",
             ], "run 1s\n> get layout.settled_at", "layout.settled_at = 383.333333ms"
         ),

@@ -21,7 +21,7 @@ import Testing
         let live = try Session(tools: [CounterTool.self], options: SessionOptions(), sink: sink)
         for line in [
             "counter tick --until 5", "animate 2s", "load gpu 20ms", "run 250ms", "alias st = stall %1",
-            "st 120ms", "record \(path)", "step 3", "set counter.step 2", "scroll 300ms", "run 1.5s",
+            "st 120ms", "record \(path)", "step 2", "set counter.step 2", "scroll 300ms", "run 1.5s",
             "display rate 120", "run 500ms", "record stop",
         ] {
             #expect(live.runLine(line) == .finished, "\(line): \(sink.standardError)")

@@ -63,7 +63,7 @@ import Testing
 
     @Test func oneLetterAliasesAsInLLDB() throws {
         let r = try run(
-            [], stdin: "r 1s\np clock.now\ns 2\np clock.now\nalias r = reset\nr\np clock.now\nunalias s\ns\nc\n")
+            [], stdin: "r 1s\np clock.now\ns\np clock.now\nalias r = reset\nr\np clock.now\nunalias s\ns\nc\n")
         #expect(r.stdout == "clock.now = 1s\nclock.now = 1.016666666s\nclock.now = 0s\n", "\(r)")
         #expect(
             r.stderr == """
@@ -124,7 +124,7 @@ import Testing
     @Test func timesPrintExactlyAndPasteBackIntoExpect() throws {
         let r = try run([
             "load gpu 20ms", "load commit 16.666667ms", "load", "stall 100ms", "run 300ms", "get main.busy_until",
-            "expect main.busy_until == 100ms", "step 2", "get clock.now", "expect clock.now == 316.666666ms",
+            "expect main.busy_until == 100ms", "step", "get clock.now", "expect clock.now == 316.666666ms",
         ])
         #expect(
             r.stdout == """

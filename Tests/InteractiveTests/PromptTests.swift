@@ -27,8 +27,8 @@ struct PromptTests {
         try withPane { pane in
             #expect(try pane.screen().raw == ["debugsh 0.000s>"])
             try run(pane, "run 1.25s", clockAfter: "1.250s")
-            // The vsync at 1.25 s is the first of the two (S2), the 77th since the start.
-            try run(pane, "step 2", clockAfter: "1.267s")
+            // The vsync at 1.25 s does not count: `step` runs through the next, the 77th since the start.
+            try run(pane, "step", clockAfter: "1.267s")
             // `r` is LLDB's run; the notice is exact, the prompt's clock has three decimals.
             try run(pane, "r 10ms", clockAfter: "1.277s")
             try run(pane, "at 1.3s stall 1ms", clockAfter: "1.277s")
@@ -37,7 +37,7 @@ struct PromptTests {
             #expect(
                 screen.raw == [
                     "debugsh 0.000s> run 1.25s", "now 1.25s",
-                    "debugsh 1.250s> step 2", "now 1.266666666s, vsync 77",
+                    "debugsh 1.250s> step", "now 1.266666666s, vsync 77",
                     "debugsh 1.267s> r 10ms", "now 1.276666666s",
                     "debugsh 1.277s> at 1.3s stall 1ms",
                     "debugsh 1.277s> run until main.busy_until > 1.3s", "now 1.3s",

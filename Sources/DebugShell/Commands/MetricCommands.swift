@@ -1,21 +1,92 @@
 import DebugShellCore
 import DebugShellInterpreter
 
-/// `get`: one metric, as `name = value`.
+/// `get`: metrics, as `name = value`: several names (`p a b`), a family by a pattern (`'clock.*'`).
 struct GetCommand: BuiltInCommand {
-    static let metric = ArgumentSpec.name("metric", .metric, abstract: "The metric's name.")
+    static let metrics = ArgumentSpec.words(
+        "metric", .name(.metric),
+        abstract: "The metrics' names; '*' in a name stands for any part of names ('clock.*', 'timer.*.late').")
 
     static let spec = CommandSpec(
-        "get", abstract: "Print one metric as 'name = value', exactly as 'expect' compares it.",
-        arguments: [metric],
-        examples: [Example("> get clock.rate\nclock.rate = 60")])
+        "get", abstract: "Print metrics as 'name = value', exactly as 'expect' compares them.",
+        discussion:
+            "Several names print one line each, in the order given. A name with '*' prints every metric it "
+            + "matches, in the order 'metrics' lists them: '*' matches any characters but '.', and a last part '*' "
+            + "the rest of the name ('timer.*' matches 'timer.poll.late').",
+        arguments: [metrics],
+        examples: [
+            Example("> get clock.rate\nclock.rate = 60"),
+            Example("> get clock.rate main.hangs\nclock.rate = 60\nmain.hangs = 0"),
+            Example(
+                """
+                > get 'clock.*'
+                clock.now = 0s
+                clock.vsyncs = 0
+                clock.rate = 60
+                clock.mode = default
+                """),
+        ])
 
     static func run(_ call: BuiltInCall, in session: Session) throws -> CommandOutput {
-        let name = call[metric]
-        let (type, value) = try session.readMetric(name)
+        let words = call[metrics]
+        guard !words.isEmpty else { throw CommandError("'get' needs a metric's name (see 'metrics')") }
+        var names: [String] = []
+        for word in words {
+            guard word.text.contains("*") else {
+                names.append(word.text)
+                continue
+            }
+            let matching = session.allMetricNames().filter { GetCommand.matches(word.text, $0) }
+            guard !matching.isEmpty else { throw CommandError("no metric matches '\(word.text)' (see 'metrics')") }
+            names += matching
+        }
+        var lines: [String] = []
+        var values: [(String, MetricType, MetricValue)] = []
+        for name in names {
+            let (type, value) = try session.readMetric(name)
+            lines.append("\(name) = \(session.output.toolText(value.text, keepingLayout: false))")
+            values.append((name, type, value))
+        }
+        let single = words.count == 1 && !words[0].text.contains("*")
         return CommandOutput(
-            text: "\(name) = \(session.output.toolText(value.text, keepingLayout: false))",
-            json: .fields(["metric": .string(name), "type": .string(type.rawValue), "value": value.json]))
+            text: lines.joined(separator: "\n"),
+            json: single
+                ? .fields([
+                    "metric": .string(values[0].0), "type": .string(values[0].1.rawValue), "value": values[0].2.json,
+                ])
+                : .fields([
+                    "metrics": .array(
+                        values.map {
+                            .object([("metric", .string($0.0)), ("type", .string($0.1.rawValue)), ("value", $0.2.json)])
+                        })
+                ]))
+    }
+
+    static func completeRest(label: String, words: [String], current: String, completer: Completer) -> Completion? {
+        // Every word is a metric's name: the names a condition starts with.
+        completer.conditionCompletion(words: [])
+    }
+
+    /// Whether a name matches a pattern: `*` stands for any characters but `.`.
+    static func matches(_ pattern: String, _ name: String) -> Bool {
+        let p = pattern.split(separator: ".", omittingEmptySubsequences: false)
+        let n = name.split(separator: ".", omittingEmptySubsequences: false)
+        // A trailing `*` part matches the rest of a family's name (`timer.*` for `timer.poll.late`).
+        if p.last == "*", n.count >= p.count {
+            return zip(p.dropLast(), n).allSatisfy { part($0, $1) }
+        }
+        return p.count == n.count && zip(p, n).allSatisfy { part($0, $1) }
+    }
+
+    private static func part(_ pattern: Substring, _ text: Substring) -> Bool {
+        guard let star = pattern.firstIndex(of: "*") else { return pattern == text }
+        let head = pattern[..<star]
+        let tail = pattern[pattern.index(after: star)...]
+        guard text.hasPrefix(head) else { return false }
+        let rest = text.dropFirst(head.count)
+        if tail.isEmpty { return true }
+        for i in rest.indices where part(tail, rest[i...]) { return true }
+        return false
     }
 }
 
@@ -84,7 +155,7 @@ struct ExpectCommand: BuiltInCommand {
                 """),
             Example(
                 """
-                > step 37
+                > step 36
                 > get clock.now
                 clock.now = 600ms
                 > step

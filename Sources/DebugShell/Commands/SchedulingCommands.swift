@@ -7,7 +7,7 @@ struct AfterCommand: ScheduleCommand {
     static let delay = ArgumentSpec.duration("duration", abstract: "The delay.")
 
     static let spec = CommandSpec(
-        "after", abstract: "Run a command after a delay (S4.1); ';' ends it.",
+        "after", abstract: "Run a command after a delay (S4.1); '{ a; b }' runs several, ';' ends it.",
         discussion:
             "Scheduled commands may schedule more, for later or for the instant they run in; an instant takes "
             + "at most 10,000 of the latter (a command that schedules itself for its own instant never lets "
@@ -16,7 +16,12 @@ struct AfterCommand: ScheduleCommand {
             delay,
             ArgumentSpec.words("command", abstract: "The command, with its own options."),
         ],
-        examples: [Example("> after 1s echo later; echo now\nnow\n> run 2s\nlater")])
+        examples: [
+            Example("> after 1s { echo first; echo second }\n> run 2s\nfirst\nsecond"),
+            Example(
+                "> after 1s echo later; echo now\nwarning: 'echo now' runs now: ';' ends the command 'after' schedules; to schedule both, write 'after 1s { echo later; echo now }'\nnow\n> run 2s\nlater"
+            ),
+        ])
 
     static func start(_ call: BuiltInCall, in session: Session) throws(CommandError) -> (SimTime, SimDuration) {
         (try later(session.engine.now, by: call[delay]), .zero)
@@ -89,19 +94,17 @@ extension ScheduleCommand {
         let words = call.rest
         guard !words.isEmpty else { throw CommandError("'\(call.command)' needs a command to run") }
         let (start, interval) = try start(call, in: session)
+        if let block = try Session.block(words) {
+            // `{ a; b }`: every command is checked now; they run one after another when it comes.
+            for command in block { try check(command, in: session) }
+        } else {
+            try check(words, in: session)
+        }
         // S1: time ends at the horizon, so nothing at it ever runs.
         guard start < .horizon else {
             throw CommandError(
                 "\(start) is the 2^62 ns horizon itself: time stops there, so a command scheduled for it could never run"
             )
-        }
-        // Check the command now, so a typo fails here rather than later.
-        let expanded = try session.aliases.expand(words, registry: session.registry)
-        guard !expanded.isEmpty else { throw CommandError("'\(call.command)' needs a command to run") }
-        let parsed = try session.parser.parse(expanded, text: "")
-        guard parsed.command.traits.isSchedulable else {
-            throw CommandError(
-                "'\(parsed.label)' cannot be scheduled: only commands that neither move time nor end the session can")
         }
         let scheduler = session.scheduler
         guard scheduler.pending < scheduler.pendingLimit else {
@@ -114,6 +117,17 @@ extension ScheduleCommand {
         // whole rest of its line once per level.
         return CommandOutput(
             json: .object([("at_ns", .int(start.nanoseconds)), ("command", .string(Session.text(of: words)))]))
+    }
+
+    /// Checks a command now, so that a typo fails here rather than later.
+    private static func check(_ words: ArraySlice<Word>, in session: Session) throws {
+        let expanded = try session.aliases.expand(words, registry: session.registry)
+        guard !expanded.isEmpty else { throw CommandError("'\(spec.name)' needs a command to run") }
+        let parsed = try session.parser.parse(expanded, text: "")
+        guard parsed.command.traits.isSchedulable else {
+            throw CommandError(
+                "'\(parsed.label)' cannot be scheduled: only commands that neither move time nor end the session can")
+        }
     }
 
     static func completeRest(label: String, words: [String], current: String, completer: Completer) -> Completion? {
@@ -197,6 +211,67 @@ extension Session {
             // Ctrl-C while it ran: time stops after this instant.
             if isInterrupted() { engine.stopAfterThisInstant() }
         }
-        _ = execute(words, text: Session.text(of: words), as: .scheduled(from: location))
+        guard let block = try? Session.block(words) else {
+            _ = execute(words, text: Session.text(of: words), as: .scheduled(from: location))
+            return
+        }
+        // `{ a; b }`: one after another at the instant, each as a scheduled command of its own.
+        for command in block {
+            _ = execute(command, text: Session.text(of: command), as: .scheduled(from: location))
+        }
+    }
+
+    /// The commands of a block `{ a; b }` (the lexer keeps its `;` as words), or nil when the
+    /// words are not one.
+    ///
+    /// - Throws: a block that is not closed, or that holds no command.
+    static func block(_ words: ArraySlice<Word>) throws(CommandError) -> [ArraySlice<Word>]? {
+        guard let first = words.first, !first.quoted, first.text == "{" else { return nil }
+        guard let last = words.last, words.count > 1, !last.quoted, last.text == "}" else {
+            throw CommandError("the block '{ … }' is not closed: '}' must be its last word, alone")
+        }
+        var commands: [ArraySlice<Word>] = []
+        var depth = 0
+        var start = words.index(after: words.startIndex)
+        let end = words.index(before: words.endIndex)
+        var i = start
+        while i < end {
+            let word = words[i]
+            if !word.quoted {
+                if word.text == "{" { depth += 1 }
+                if word.text == "}" { depth -= 1 }
+                if word.text == ";" && depth == 0 {
+                    if i > start { commands.append(words[start..<i]) }
+                    start = i + 1
+                }
+            }
+            i += 1
+        }
+        if start < end { commands.append(words[start..<end]) }
+        guard !commands.isEmpty else { throw CommandError("the block '{ }' holds no command") }
+        return commands
+    }
+
+    /// `after 300ms a; b` schedules `a` and runs `b` now, which is rarely what was meant: says
+    /// so, and how to schedule both (docs/Decisions.md, "`;` after `after`").
+    func warnAboutSemicolonsAfterScheduling(_ commands: [LexedCommand], origin: ScriptOrigin) {
+        for (k, command) in commands.enumerated().dropLast() {
+            guard let first = command.words.first, !first.quoted, ["after", "at", "every"].contains(first.text),
+                command.words.count >= 3, command.words[2].text != "{"
+            else { continue }
+            // `at 1s a; at 1s b` schedules each on purpose.
+            let following = commands[k + 1]
+            if let word = following.words.first, !word.quoted, ["after", "at", "every"].contains(word.text) {
+                continue
+            }
+            let next = following.text
+            let head = command.words.prefix(2).map(\.raw).joined(separator: " ")
+            let rest = command.words.dropFirst(2).map(\.raw).joined(separator: " ")
+            let location = SourceLocation(origin: origin, line: command.line)
+            output.notice(
+                VisibleText.escaped(
+                    "\(location.prefix("warning"))'\(next)' runs now: ';' ends the command '\(first.text)' schedules; "
+                        + "to schedule both, write '\(head) { \(rest); \(next) }'\(location.suffix)"))
+        }
     }
 }

@@ -101,6 +101,7 @@ final class ToolHostAdapter: ToolHost {
                     + " (events are stamped now); dropped", once: "\(tool.name) stamped \(event.name)")
         } else {
             session.output.event(event)
+            if !session.breakpoints.events.isEmpty { session.breakpoints.notice(event, session: session) }
         }
     }
 

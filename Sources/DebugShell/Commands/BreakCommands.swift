@@ -1,0 +1,214 @@
+import DebugShellCore
+import DebugShellInterpreter
+
+/// `break`: breakpoints on the simulation, as LLDB's watchpoints (docs/Decisions.md, Breakpoints).
+struct BreakCommand: BuiltInCommand {
+    static let condition = ArgumentSpec.words("condition", abstract: "<metric> <op> <value>, joined by and/or.")
+    static let event = ArgumentSpec.word("event", abstract: "An event's name, e.g. fps.hitch, layout.settled.")
+    static let text = ArgumentSpec.words(
+        "text", abstract: "Only events whose message contains these words (e.g. a timer's name).", optional: true)
+    static let ids = ArgumentSpec.words("id", abstract: "Breakpoint numbers, or 'all'.", optional: true)
+
+    enum Verb: String, BuiltInVerbs {
+        case list, when, on, delete, disable, enable
+
+        var declaration: VerbSpec {
+            switch self {
+            case .list:
+                return VerbSpec(
+                    "list", abstract: "List the breakpoints: number, state, hits, what.",
+                    examples: [
+                        Example(
+                            """
+                            > break list
+                            no breakpoints
+                            > break when clock.vsyncs >= 3
+                            breakpoint 1: when clock.vsyncs >= 3
+                            > break list
+                            #  state    hits  breakpoint
+                            1  enabled  0     when clock.vsyncs >= 3
+                            """)
+                    ])
+            case .when:
+                return VerbSpec(
+                    "when",
+                    abstract: "Stop time after the first instant at which a condition becomes true.",
+                    discussion:
+                        "Any condition 'expect' takes. It is read after each instant at which something happened, "
+                        + "as 'run until' reads its own, never between: a condition that holds already stops "
+                        + "time only once it has stopped holding and holds again. 'run', 'step', 'run until', "
+                        + "'play' and 'c' stop there and say which breakpoint, when, and what the main thread "
+                        + "was running; 'c' goes on. A stop is not an error: a script goes on from it.",
+                    arguments: [BreakCommand.condition],
+                    examples: [
+                        Example(
+                            """
+                            > break when main.hangs > 0
+                            breakpoint 1: when main.hangs > 0
+                            > stall 300ms
+                            > run 1s
+                            stopped at 0s by breakpoint 1, when main.hangs > 0 (main.hangs = 1); main thread: block 'stall 300ms' (0s to 300ms)
+                            > get clock.now
+                            clock.now = 0s
+                            """)
+                    ])
+            case .on:
+                return VerbSpec(
+                    "on",
+                    abstract:
+                        "Stop time after the instant at which a tool says an event (optionally with given words).",
+                    discussion:
+                        "The event is any a tool declares (see 'help <tool>'): fps.hitch, fps.window, "
+                        + "layout.settled, timer.fired, a plugin's. A tool says an event while you watch for it "
+                        + "('fps watch hitches', 'layout watch', 'timer watch on'); the event prints, then the stop.",
+                    arguments: [BreakCommand.event, BreakCommand.text],
+                    examples: [
+                        Example(
+                            """
+                            > break on layout.settled
+                            breakpoint 1: on layout.settled — The watched subtree settled: root, views, last change.
+                            > view add a --frame 0,0,100,100
+                            > layout watch
+                            > run 2s
+                            [0.200s] layout: settled (window, 2 views, last change 0s)
+                            stopped at 200ms by breakpoint 1, on layout.settled; main thread: idle since 183.333533ms (last: displaylink 'layout checker')
+                            """)
+                    ])
+            case .delete:
+                return VerbSpec(
+                    "delete", abstract: "Delete breakpoints by number, or all of them.", arguments: [BreakCommand.ids],
+                    examples: [
+                        Example(
+                            "> break when clock.vsyncs > 1\nbreakpoint 1: when clock.vsyncs > 1\n> break delete 1\n> break list\nno breakpoints"
+                        )
+                    ])
+            case .disable:
+                return VerbSpec(
+                    "disable", abstract: "Keep breakpoints but let time run past them.", arguments: [BreakCommand.ids],
+                    examples: [
+                        Example(
+                            "> break when clock.vsyncs > 1\nbreakpoint 1: when clock.vsyncs > 1\n> break disable 1\n> run 1s\n> get clock.now\nclock.now = 1s"
+                        )
+                    ])
+            case .enable:
+                return VerbSpec(
+                    "enable", abstract: "Let disabled breakpoints stop time again.", arguments: [BreakCommand.ids],
+                    examples: [
+                        Example(
+                            "> break when clock.vsyncs > 1\nbreakpoint 1: when clock.vsyncs > 1\n> break disable all\n> break enable 1\n> break list\n#  state    hits  breakpoint\n1  enabled  0     when clock.vsyncs > 1"
+                        )
+                    ])
+            }
+        }
+    }
+
+    static let spec = CommandSpec(
+        "break",
+        abstract: "Breakpoints on the simulation: stop time when a condition becomes true or an event happens.",
+        verbs: Verb.declarations, defaultVerb: Verb.list.rawValue)
+
+    static func run(_ call: BuiltInCall, in session: Session) throws -> CommandOutput {
+        let breakpoints = session.breakpoints
+        switch try call.verb(Verb.self) {
+        case .list:
+            return list(breakpoints)
+        case .when:
+            let condition = try session.parseCondition(call[Self.condition])
+            let added = breakpoints.add(.when(condition), text: "when \(condition.text)")
+            return said(added)
+        case .on:
+            let name = call[Self.event]
+            guard let event = session.registry.toolDescriptors.lazy.flatMap(\.events).first(where: { $0.name == name })
+            else {
+                let names = session.registry.toolDescriptors.flatMap(\.events).map(\.name)
+                var message = "unknown event '\(name)'"
+                if let guess = Suggest.closest(to: name, in: names) {
+                    message += "; did you mean '\(guess)'?"
+                } else {
+                    message += " (events: \(names.joined(separator: ", ")))"
+                }
+                throw CommandError(message)
+            }
+            let words = call[Self.text].map(\.text).joined(separator: " ")
+            let added = breakpoints.add(
+                .on(event: name, text: words), text: "on \(name)" + (words.isEmpty ? "" : " '\(words)'"))
+            var output = said(added)
+            output.text += " — \(event.abstract)"
+            return output
+        case .delete, .disable, .enable:
+            let verb = try call.verb(Verb.self)
+            let chosen = try ids(call[Self.ids], in: breakpoints, verb: verb.rawValue)
+            for id in chosen {
+                switch verb {
+                case .delete: breakpoints.delete(id)
+                case .disable: breakpoints.setEnabled(id, false)
+                default: breakpoints.setEnabled(id, true)
+                }
+            }
+            if breakpoints.isEmpty { breakpoints.stopWatching(session.engine) }
+            return CommandOutput(json: .fields(["breakpoints": .array(chosen.map { .int(Int64($0)) })]))
+        }
+    }
+
+    private static func said(_ b: Breakpoints.Breakpoint) -> CommandOutput {
+        CommandOutput(
+            text: "breakpoint \(b.id): \(b.text)",
+            json: .fields(["breakpoint": .int(Int64(b.id)), "what": .string(b.text)]))
+    }
+
+    private static func list(_ breakpoints: Breakpoints) -> CommandOutput {
+        guard !breakpoints.isEmpty else {
+            return CommandOutput(text: "no breakpoints", json: .fields(["breakpoints": .array([])]))
+        }
+        var rows = [["#", "state", "hits", "breakpoint"]]
+        for b in breakpoints.all {
+            rows.append([String(b.id), b.enabled ? "enabled" : "disabled", String(b.hits), b.text])
+        }
+        var widths = [0, 0, 0]
+        for row in rows {
+            for c in 0..<3 { widths[c] = max(widths[c], row[c].count) }
+        }
+        var lines: [String] = []
+        for row in rows {
+            var line = ""
+            for c in 0..<3 {
+                line += row[c] + String(repeating: " ", count: widths[c] - row[c].count) + "  "
+            }
+            lines.append(line + row[3])
+        }
+        return CommandOutput(
+            text: lines.joined(separator: "\n"),
+            json: .fields([
+                "breakpoints": .array(
+                    breakpoints.all.map {
+                        .object([
+                            ("id", .int(Int64($0.id))), ("enabled", .bool($0.enabled)), ("hits", .int(Int64($0.hits))),
+                            ("what", .string($0.text)),
+                        ])
+                    })
+            ]))
+    }
+
+    /// The numbers a verb names: `all` (or none given) is every breakpoint.
+    private static func ids(_ words: [Word], in breakpoints: Breakpoints, verb: String) throws(CommandError) -> [Int] {
+        if words.isEmpty || (words.count == 1 && words[0].text == "all") {
+            guard !breakpoints.isEmpty else { throw CommandError("no breakpoints to \(verb)") }
+            return breakpoints.all.map(\.id)
+        }
+        var chosen: [Int] = []
+        for word in words {
+            guard let id = Int(word.text), id > 0 else {
+                throw CommandError("'\(word.text)' is not a breakpoint number (see 'break list')")
+            }
+            guard breakpoints.index(of: id) != nil else {
+                throw CommandError("no breakpoint \(id) (see 'break list')")
+            }
+            chosen.append(id)
+        }
+        return chosen
+    }
+
+    static func completeRest(label: String, words: [String], current: String, completer: Completer) -> Completion? {
+        label == "break when" ? completer.conditionCompletion(words: words) : nil
+    }
+}

@@ -1,0 +1,256 @@
+import DebugShellCore
+import DebugShellEngine
+import DebugShellInterpreter
+
+/// The breakpoints on the simulation (`break when`, `break on`), as LLDB's watchpoints: they stop
+/// `run`, `step`, `run until`, `play` and `c` after the first instant at which one becomes true,
+/// and that time command can then be continued (`c`). docs/Decisions.md, "Breakpoints".
+///
+/// Nothing here costs anything while no breakpoint is enabled: the time commands then take the
+/// engine's plain paths. With `break when` conditions enabled, time moves as `run until` does,
+/// the conditions read after each instant at which something happened; with `break on` events
+/// enabled, each event a tool emits is compared by name.
+final class Breakpoints {
+    enum Kind {
+        case when(Condition)
+        /// An event's name, and text its message must contain (empty: any).
+        case on(event: String, text: String)
+    }
+
+    struct Breakpoint {
+        let id: Int
+        let kind: Kind
+        /// `when fps.value > 30`, `on layout.settled`.
+        let text: String
+        var enabled = true
+        var hits = 0
+    }
+
+    /// Where a breakpoint stopped time.
+    struct Hit {
+        let id: Int
+        let time: SimTime
+        /// What made it true: the condition's values, or the event's message.
+        let detail: String
+        /// What the main thread was running then.
+        let mainThread: String
+    }
+
+    /// What a breakpoint stopped, so that `c` can go on with it.
+    enum Stopped {
+        /// `run <d>`, `run to <t>`, `c` of those: events before `end`.
+        case run(end: SimTime)
+        /// `step`, `run through <t>`: events up to and including `end`'s.
+        case through(end: SimTime)
+        /// `run until`: the condition, the time it gives up at, and the timeout as written.
+        case until(Condition, limit: SimTime, timeout: SimDuration)
+        /// `play` at this speed.
+        case play(speed: Double)
+    }
+
+    private(set) var all: [Breakpoint] = []
+    private var nextID = 1
+    /// Time moves with the breakpoints armed: an event a command emits otherwise stops nothing.
+    private var advancing = false
+    /// The breakpoint that stopped time during the current advance.
+    private(set) var hit: Hit?
+    /// What the last breakpoint stop left to continue; nil once anything else moved time.
+    var stopped: Stopped?
+
+    /// The enabled `break when` conditions, each with its readers and whether it held after
+    /// the last check (a condition stops time when it becomes true, not while it stays true).
+    private var armed: [(index: Int, condition: Condition, readers: [String: () -> MetricValue], held: Bool)] = []
+    /// The enabled `break on` events' names.
+    private(set) var events: Set<String> = []
+    /// The condition of the `play until` that plays now.
+    var playUntil: Condition?
+    /// A one-off condition that is not a breakpoint of the list (`play until`): id 0.
+    private var untilCondition: (condition: Condition, readers: [String: () -> MetricValue])?
+
+    /// What the main thread ran last, seen by an observer while any breakpoint exists.
+    private var lastItem: MainThreadItem?
+    private var observer: (token: ObserverToken, watcher: MainItemWatcher)?
+    /// The device the observer watches (`reset` makes a new one).
+    private weak var watchedEngine: DeviceEngine?
+
+    var isEmpty: Bool { all.isEmpty }
+    var hasHit: Bool { hit != nil }
+    var anyEnabled: Bool { all.contains { $0.enabled } }
+    var anyConditions: Bool { !armed.isEmpty || untilCondition != nil }
+
+    // MARK: The list
+
+    func add(_ kind: Kind, text: String) -> Breakpoint {
+        let breakpoint = Breakpoint(id: nextID, kind: kind, text: text)
+        nextID += 1
+        all.append(breakpoint)
+        rebuildEvents()
+        return breakpoint
+    }
+
+    func index(of id: Int) -> Int? { all.firstIndex { $0.id == id } }
+
+    func delete(_ id: Int) {
+        all.removeAll { $0.id == id }
+        rebuildEvents()
+    }
+
+    func deleteAll() {
+        all.removeAll()
+        rebuildEvents()
+    }
+
+    func setEnabled(_ id: Int, _ enabled: Bool) {
+        guard let i = index(of: id) else { return }
+        all[i].enabled = enabled
+        rebuildEvents()
+    }
+
+    private func rebuildEvents() {
+        events = []
+        for b in all where b.enabled {
+            if case .on(let name, _) = b.kind { events.insert(name) }
+        }
+    }
+
+    // MARK: An advance
+
+    /// Arms the enabled conditions before time moves: each one's readers are made for the
+    /// tools of now (a `reset` makes new ones), and a condition that holds already stops time
+    /// only once it has stopped holding and holds again.
+    func arm(session: Session, until: Condition? = nil) {
+        hit = nil
+        advancing = true
+        armed = []
+        for (i, b) in all.enumerated() where b.enabled {
+            guard case .when(let condition) = b.kind else { continue }
+            var readers: [String: () -> MetricValue] = [:]
+            for name in condition.metrics { readers[name] = session.metricReader(name) }
+            let held = condition.evaluate { readers[$0]?() ?? .none }.holds
+            armed.append((i, condition, readers, held))
+        }
+        if let until {
+            var readers: [String: () -> MetricValue] = [:]
+            for name in until.metrics { readers[name] = session.metricReader(name) }
+            untilCondition = (until, readers)
+        } else {
+            untilCondition = nil
+        }
+        watchMainThread(session.engine)
+    }
+
+    /// After an instant: whether a condition became true (the first, by id, is the hit) or the
+    /// one-off condition of `play until` holds.
+    func checkConditions(session: Session) -> Bool {
+        guard hit == nil else { return true }
+        var stop = false
+        for k in armed.indices {
+            let readers = armed[k].readers
+            let holds = armed[k].condition.evaluate { readers[$0]?() ?? .none }.holds
+            if holds && !armed[k].held && !stop {
+                let i = armed[k].index
+                let condition = armed[k].condition
+                var names: [String] = []
+                for name in condition.metrics where !names.contains(name) { names.append(name) }
+                let values = names.map { "\($0) = \((readers[$0]?() ?? .none).text)" }
+                record(i, detail: "(" + values.joined(separator: ", ") + ")", session: session)
+                stop = true
+            }
+            armed[k].held = holds
+        }
+        if !stop, let until = untilCondition {
+            let readers = until.readers
+            if until.condition.evaluate({ readers[$0]?() ?? .none }).holds {
+                hit = Hit(id: 0, time: session.engine.now, detail: "", mainThread: mainThreadNow(session.engine))
+                stop = true
+            }
+        }
+        return stop
+    }
+
+    /// A tool emitted an event: the first enabled `break on` it matches stops time after this
+    /// instant.
+    func notice(_ event: ToolEvent, session: Session) {
+        guard advancing, hit == nil, events.contains(event.name) else { return }
+        for (i, b) in all.enumerated() where b.enabled {
+            guard case .on(let name, let text) = b.kind, name == event.name else { continue }
+            guard text.isEmpty || event.message.contains(text) else { continue }
+            record(i, detail: "", session: session)
+            session.engine.stopAfterThisInstant()
+            return
+        }
+    }
+
+    private func record(_ i: Int, detail: String, session: Session) {
+        all[i].hits += 1
+        hit = Hit(id: all[i].id, time: session.engine.now, detail: detail, mainThread: mainThreadNow(session.engine))
+    }
+
+    /// Takes the hit of the advance that just ended, if any.
+    func takeHit() -> Hit? {
+        advancing = false
+        defer { hit = nil }
+        return hit
+    }
+
+    /// The breakpoint with this id's text, for the stop's message.
+    func text(of id: Int) -> String {
+        if id == 0 { return untilCondition.map { "until \($0.condition.text)" } ?? "until" }
+        return index(of: id).map { all[$0].text } ?? "breakpoint \(id)"
+    }
+
+    // MARK: The main thread
+
+    private func watchMainThread(_ engine: DeviceEngine) {
+        if observer != nil, watchedEngine === engine { return }
+        let watcher = MainItemWatcher { [unowned self] item in lastItem = item }
+        lastItem = nil
+        observer = (engine.addObserver(watcher, kinds: .mainItem), watcher)
+        watchedEngine = engine
+    }
+
+    /// Stops watching the main thread (no breakpoint left).
+    func stopWatching(_ engine: DeviceEngine) {
+        if let observer, watchedEngine === engine { engine.removeObserver(observer.token) }
+        observer = nil
+        watchedEngine = nil
+        lastItem = nil
+    }
+
+    /// `block 'stall 300ms' (0s to 300ms)`, `idle since 300ms (last: …)`, `idle`.
+    private func mainThreadNow(_ engine: DeviceEngine) -> String {
+        let now = engine.now
+        if let item = lastItem, item.start <= now, now < item.end {
+            return "\(item.kind.rawValue) '\(item.label)' (\(item.start) to \(item.end))"
+        }
+        if engine.busyUntil > now { return "busy until \(engine.busyUntil)" }
+        if let item = lastItem {
+            return "idle since \(item.end) (last: \(item.kind.rawValue) '\(item.label)')"
+        }
+        return "idle"
+    }
+}
+
+/// Tells the breakpoints what the main thread starts running.
+final class MainItemWatcher: DeviceObserver {
+    let seen: (MainThreadItem) -> Void
+    init(_ seen: @escaping (MainThreadItem) -> Void) { self.seen = seen }
+
+    func device(_ device: any SimulatedDevice, observed observation: DeviceObservation) {
+        if case .mainItem(let item) = observation { seen(item) }
+    }
+}
+
+extension OutputRouter {
+    /// A breakpoint's stop of `play`, said where time stopped: a line on standard output, or
+    /// under --json `{"event": "breakpoint", "t_ns": …, "breakpoint": 1, "message": …}`.
+    func breakpointStop(_ hit: Breakpoints.Hit, line: String) {
+        let text =
+            json
+            ? JSONValue.object([
+                ("event", .string("breakpoint")), ("t_ns", .int(hit.time.nanoseconds)),
+                ("breakpoint", .int(Int64(hit.id))), ("message", .string(line)),
+            ]).serialized : line
+        sink.write(text + "\n", to: .standardOutput)
+    }
+}

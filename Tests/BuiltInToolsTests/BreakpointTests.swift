@@ -1,0 +1,277 @@
+import BuiltInTools
+import DebugShellTesting
+import Foundation
+import Testing
+
+@testable import DebugShell
+
+/// Issue 23: the time commands at the prompt — `after … { a; b }`, `step` that moves, a `run until`
+/// that cannot hold, `get` of several metrics — and breakpoints on the simulation
+/// (docs/Decisions.md, "Breakpoints and the time commands").
+@Suite struct BreakpointTests {
+    func expectTranscript(_ transcript: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
+        let result = try Transcript.replay(transcript, tools: BuiltInTools.all)
+        #expect(result.matches, "\(result)", sourceLocation: sourceLocation)
+    }
+
+    // MARK: 1. `;` after `after`
+
+    /// `after 300ms { a; b }` schedules both, in order, at 300 ms; `after 300ms a; b` says that
+    /// `b` runs now.
+    @Test func aBlockSchedulesSeveralCommandsAndASemicolonWarns() throws {
+        try expectTranscript(
+            """
+            > after 300ms { stall 50ms; echo b }
+            > run 299ms
+            > get main.busy_until
+            main.busy_until = 0s
+            > run 1ms
+            > get main.busy_until
+            main.busy_until = 0s
+            > step
+            b
+            > get main.busy_until
+            main.busy_until = 350ms
+            > after 1s echo a; echo b
+            warning: 'echo b' runs now: ';' ends the command 'after' schedules; to schedule both, write 'after 1s { echo a; echo b }'
+            b
+            > every 100ms --times 2 { echo x; echo y }
+            > run 2s
+            x
+            y
+            x
+            y
+            a
+            > after 1s { echo a; run 1s }
+            error: 'run' cannot be scheduled: only commands that neither move time nor end the session can
+            > after 1s { echo a
+            error: the block '{ … }' is not closed: '}' must be its last word, alone
+            > echo '{' ';' x
+            { ; x
+            """)
+    }
+
+    /// A recording writes the block as typed, and its replay runs both commands.
+    @Test func aBlockIsRecordedAndReplayed() throws {
+        let (_, replayed) = try recordAndReplay(
+            ["stall 10ms", "after 300ms { stall 50ms; stall 20ms }", "run 1s"], then: "get main.busy_until")
+        #expect(replayed == "main.busy_until = 370ms\n")
+    }
+
+    // MARK: 2. `s` after `r 1s`
+
+    /// A vsync at now does not count: `step` after `run 1s` moves to the next frame.
+    @Test func stepAfterRunMovesToTheNextVsync() throws {
+        try expectTranscript(
+            """
+            > run 1s
+            > step
+            > get clock.now
+            clock.now = 1.016666666s
+            > step
+            > get clock.now
+            clock.now = 1.033333333s
+            > reset
+            > step 2
+            > get clock.now
+            clock.now = 33.333333ms
+            """)
+    }
+
+    // MARK: 15. `run until` that nothing could make hold
+
+    @Test func runUntilAMetricOfAnIdleToolFailsAtOnce() throws {
+        try expectTranscript(
+            """
+            > animate 10s
+            > run until fps.value > 30
+            error: run until fps.value > 30: fps.value has no value, and nothing will give it one: the tool 'fps' is idle and no command is scheduled (start it first, see 'help fps')
+            > get clock.now
+            clock.now = 0s
+            > after 100ms fps start
+            > run until fps.value > 30
+            > get clock.now
+            clock.now = 1.1s
+            """)
+    }
+
+    // MARK: `p a b`, `get 'clock.*'`
+
+    @Test func getTakesSeveralMetricsAndPatterns() throws {
+        try expectTranscript(
+            """
+            > p clock.rate main.hangs
+            clock.rate = 60
+            main.hangs = 0
+            > get 'clock.*'
+            clock.now = 0s
+            clock.vsyncs = 0
+            clock.rate = 60
+            clock.mode = default
+            > get clock.* render.presents
+            clock.now = 0s
+            clock.vsyncs = 0
+            clock.rate = 60
+            clock.mode = default
+            render.presents = 0
+            > get 'nothing.*'
+            error: no metric matches 'nothing.*' (see 'metrics')
+            > get clock.rate bogus.metric
+            error: unknown metric 'bogus.metric' (see 'metrics')
+            """)
+        #expect(GetCommand.matches("timer.*", "timer.poll.late"))
+        #expect(GetCommand.matches("timer.*.late", "timer.poll.late"))
+        #expect(!GetCommand.matches("timer.*.late", "timer.poll.fires"))
+        #expect(GetCommand.matches("fps.frame_p*", "fps.frame_p50"))
+        #expect(!GetCommand.matches("clock.*", "clockx.now"))
+    }
+
+    // MARK: Breakpoints
+
+    /// `break when` stops `run` after the instant it becomes true, says where and what the main
+    /// thread runs; `c` runs the rest of the `run`.
+    @Test func breakWhenStopsRunAndContinueFinishesIt() throws {
+        try expectTranscript(
+            """
+            > break when main.hangs > 0
+            breakpoint 1: when main.hangs > 0
+            > after 300ms stall 300ms
+            > run 1s
+            stopped at 300ms by breakpoint 1, when main.hangs > 0 (main.hangs = 1); main thread: block 'stall 300ms' (300ms to 600ms)
+            > get clock.now
+            clock.now = 300ms
+            > c
+            > get clock.now
+            clock.now = 1s
+            > break list
+            #  state    hits  breakpoint
+            1  enabled  1     when main.hangs > 0
+            """)
+    }
+
+    /// A condition that holds already stops time only once it becomes true again (edge, as a
+    /// watchpoint); disabled, it does not stop; deleted, it is gone.
+    @Test func breakWhenIsEdgeTriggeredAndCanBeDisabled() throws {
+        try expectTranscript(
+            """
+            > timer nstimer poll --interval 100ms --repeats --cost 10ms
+            > break when main.busy_until > 250ms
+            breakpoint 1: when main.busy_until > 250ms
+            > run 1s
+            stopped at 300ms by breakpoint 1, when main.busy_until > 250ms (main.busy_until = 310ms); main thread: timer 'poll' (300ms to 310ms)
+            > c
+            > get clock.now
+            clock.now = 1s
+            > break disable 1
+            > break when main.busy_until > 1.35s and main.busy_until < 1.5s
+            breakpoint 2: when main.busy_until > 1.35s and main.busy_until < 1.5s
+            > break list
+            #  state     hits  breakpoint
+            1  disabled  1     when main.busy_until > 250ms
+            2  enabled   0     when main.busy_until > 1.35s and main.busy_until < 1.5s
+            > run 1s
+            stopped at 1.4s by breakpoint 2, when main.busy_until > 1.35s and main.busy_until < 1.5s (main.busy_until = 1.41s); main thread: timer 'poll' (1.4s to 1.41s)
+            > break delete all
+            > break list
+            no breakpoints
+            > run 1s
+            > get clock.now
+            clock.now = 2.4s
+            > break delete 3
+            error: no breakpoint 3 (see 'break list')
+            > break when bogus.metric > 1
+            error: unknown metric 'bogus.metric' (see 'metrics')
+            """)
+    }
+
+    /// `break on` an event stops after the instant the tool says it; the event prints first.
+    /// `step` and `run until` stop too; `c` goes on with them.
+    @Test func breakOnEventStopsStepAndRunUntil() throws {
+        try expectTranscript(
+            """
+            > break on layout.setled
+            error: unknown event 'layout.setled'; did you mean 'layout.settled'?
+            > break on layout.settled
+            breakpoint 1: on layout.settled — The watched subtree settled: root, views, last change.
+            > view add a --frame 0,0,100,100
+            > view animate a --frame 0,0,200,100 --over 300ms
+            > layout watch
+            > step 60
+            [0.500s] layout: settled (window, 2 views, last change 300ms)
+            stopped at 500ms by breakpoint 1, on layout.settled; main thread: idle since 483.333533ms (last: displaylink 'layout checker')
+            > c
+            > get clock.now
+            clock.now = 1s
+            > timer nstimer poll --interval 50ms --repeats
+            > timer watch on
+            > break on timer.fired poll
+            breakpoint 2: on timer.fired 'poll' — An app timer fired (timer watch on).
+            > run until clock.now > 2s --timeout 5s
+            [1.050s] timer: poll fired
+            stopped at 1.05s by breakpoint 2, on timer.fired 'poll'; main thread: idle since 1.05s (last: timer 'poll')
+            > break disable 2
+            > timer watch off
+            > c
+            > get clock.now
+            clock.now = 2.05s
+            """)
+    }
+
+    /// A stop is not an error: a script goes on from the stop, and exits 0.
+    @Test func aStopInAScriptIsNotAnError() throws {
+        let script = """
+            break when main.hangs > 0
+            after 300ms stall 300ms
+            run 1s
+            expect clock.now == 300ms
+            c
+            expect clock.now == 1s
+            """
+        let (stdout, stderr, outcome) = try Transcript.run(script, tools: BuiltInTools.all)
+        #expect(outcome == .finished, "\(stderr)")
+        #expect(
+            stdout
+                == "breakpoint 1: when main.hangs > 0\nstopped at 300ms by breakpoint 1, when main.hangs > 0 (main.hangs = 1); main thread: block 'stall 300ms' (300ms to 600ms)\n"
+        )
+        let (json, _, _) = try Transcript.run(
+            script, tools: BuiltInTools.all, options: SessionOptions(json: true))
+        #expect(json.contains("\"breakpoint\": 1, \"stopped_ns\": 300000000"), "\(json)")
+    }
+
+    /// A recording with breakpoints replays to the same answer.
+    @Test func aRecordingWithBreakpointsReplaysToTheSameAnswer() throws {
+        let (live, replayed) = try recordAndReplay(
+            [
+                "timer nstimer poll --interval 70ms --repeats --cost 5ms", "break when timer.poll.fires >= 3",
+                "run 1s", "stall 20ms", "c", "break when main.busy_until > 1.5s", "step 50", "break disable 2",
+                "step",
+            ], then: "p clock.now timer.poll.fires main.busy_until")
+        #expect(live == replayed)
+        // Stopped at 210 ms (the third firing), continued to 1 s, stopped by the second breakpoint at
+        // 1.54 s (the firing busy until 1.545 s), then one vsync on.
+        #expect(live == "clock.now = 1.55s\ntimer.poll.fires = 22\nmain.busy_until = 1.545s\n", "\(live)")
+    }
+
+    /// Types `typed` into a recorded session, replays the recording, and returns the answer of
+    /// `check` in the live session and in the replay.
+    func recordAndReplay(_ typed: [String], then check: String) throws -> (live: String, replayed: String) {
+        let path = FileManager.default.temporaryDirectory
+            .appendingPathComponent("debugsh-break-\(UUID().uuidString).dsh").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let liveSink = MemorySink()
+        let live = try Session(tools: BuiltInTools.all, options: SessionOptions(), sink: liveSink)
+        for line in ["record \(path)"] + typed + ["record stop"] {
+            #expect(live.runLine(line) == .finished, "\(line)")
+        }
+        liveSink.clear()
+        _ = live.runLine(check)
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let sink = MemorySink()
+        let replay = try Session(tools: BuiltInTools.all, sink: sink)
+        #expect(
+            replay.runScript(text, origin: ScriptOrigin(name: "replay.dsh")) == .finished, "\(text)\n\(sink.combined)")
+        sink.clear()
+        _ = replay.runLine(check)
+        return (liveSink.combined, sink.combined)
+    }
+}
