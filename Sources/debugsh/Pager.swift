@@ -13,7 +13,7 @@ enum Pager {
     /// (the caller prints it as usual).
     static func page(_ text: String, rows: Int, columns: Int) -> Bool {
         let lines = lines(of: text, columns: columns)
-        guard rows > 2, lines.count > rows - 1 else { return false }
+        guard rows > 3, lines.count > rows - 2 else { return false }
         if let pager = environmentValue("PAGER"), pager.contains(where: { !$0.isWhitespace }) {
             if run(pager, text) { return true }
         }
@@ -52,7 +52,8 @@ enum Pager {
         }
         defer { if isTerminal { tcsetattr(0, TCSANOW, &saved) } }
         var shown = 0
-        var screen = rows - 1
+        // The first screen leaves the command line above it in sight.
+        var screen = rows - 2
         while shown < lines.count {
             let end = min(lines.count, shown + screen)
             write(lines[shown..<end].map { $0 + "\n" }.joined())
@@ -106,7 +107,7 @@ enum Pager {
         }
         // A pager that quits before reading everything closes the pipe: no SIGPIPE for that.
         signal(SIGPIPE, SIG_IGN)
-        TerminalSink.writeAll(fd: fds[1], Array(text.utf8))
+        TerminalSink.writeAll(fd: fds[1], Array((text.hasSuffix("\n") ? text : text + "\n").utf8))
         close(fds[1])
         signal(SIGPIPE, SIG_DFL)
         var status: Int32 = 0
