@@ -174,7 +174,10 @@ extension Session {
 
     /// Runs a parsed command: its help, a built-in, or a tool's.
     private func run(_ parsed: ParsedCommand, at location: SourceLocation) throws -> CommandOutput {
-        if parsed.asksForHelp { return helpTopics.asked(by: parsed) }
+        if parsed.asksForHelp {
+            output.pagesNextResult = true
+            return helpTopics.asked(by: parsed)
+        }
         switch parsed.command.owner {
         case .builtIn(let index):
             return try BuiltInCommands.all[index].run(BuiltInCall(parsed, at: location), in: self)

@@ -82,7 +82,9 @@ public struct CommandParser {
                 "ambiguous command '\(word.text)': \(matches.map(\.spec.name).joined(separator: ", "))")
         }
         var message = "unknown command '\(word.text)'"
-        if let guess = Suggest.closest(to: word.text, in: registry.allCommandNames) {
+        if let lldb = LLDBWords.pointer(for: word.text) {
+            message += ": " + lldb
+        } else if let guess = Suggest.closest(to: word.text, in: registry.allCommandNames) {
             message += "; did you mean '\(guess)'?"
         } else {
             message += " (try 'help')"
@@ -186,7 +188,9 @@ public struct CommandParser {
                 continue
             }
             guard positional < verb.arguments.count else {
-                throw CommandError("unexpected argument '\(word.text)' for '\(label)'")
+                throw CommandError(
+                    "unexpected argument '\(word.text)' for '\(label)'"
+                        + CommandParser.hint(unexpected: word, verb: verb, label: label))
             }
             let argument = verb.arguments[positional]
             if argument.isRest && argument.restAllowsOptions {
@@ -263,6 +267,29 @@ public struct CommandParser {
             throw CommandError(message)
         }
         throw CommandError("unknown option '--\(name)' for '\(label)'")
+    }
+
+    /// What an unexpected argument likely meant, as the end of its error; empty for nothing.
+    ///
+    /// - A word of one dash that names an option (`-a`, `-all`): options take two dashes, as
+    ///   `--all`; a one-letter word names the option it starts, when one alone does.
+    /// - `quit 3`: the status is `exit`'s (LLDB's `quit` takes one; here `quit` takes none).
+    static func hint(unexpected word: Word, verb: VerbSpec, label: String) -> String {
+        let text = word.text
+        if !word.quoted, text.hasPrefix("-"), !text.hasPrefix("--"), text.count > 1 {
+            let name = String(text.dropFirst())
+            let matches =
+                name.count == 1
+                ? verb.options.filter { $0.name.hasPrefix(name) }
+                : verb.options.filter { $0.name == name }
+            if matches.count == 1 {
+                return "; options take two dashes: did you mean '--\(matches[0].name)'?"
+            }
+        }
+        if label == "quit", Int(text) != nil {
+            return "; 'quit' takes no status: 'exit \(text)' leaves with status \(text)"
+        }
+        return ""
     }
 
     /// `fps start [--mode common|default|tracking] …`

@@ -6,10 +6,21 @@ public struct Completion: Equatable, Sendable {
     public var candidates: [String]
     /// The word is a file path: the front end completes it from the file system.
     public var filePaths: Bool
+    /// With ``filePaths``, the endings a file may have to be offered (`svg` for a chart);
+    /// folders are always offered. Empty for any file.
+    public var fileExtensions: [String]
 
-    public init(candidates: [String], filePaths: Bool = false) {
+    public init(candidates: [String], filePaths: Bool = false, fileExtensions: [String] = []) {
         self.candidates = candidates
         self.filePaths = filePaths
+        self.fileExtensions = fileExtensions
+    }
+
+    /// Whether the front end offers a file or folder of this name (``fileExtensions``).
+    public func offers(file name: String, isDirectory: Bool) -> Bool {
+        guard !isDirectory, !fileExtensions.isEmpty else { return true }
+        let lower = name.lowercased()
+        return fileExtensions.contains { lower.hasSuffix("." + $0) && lower.count > $0.count + 1 }
     }
 }
 
@@ -62,7 +73,7 @@ public struct Completer {
         let result = complete(words: words, current: current)
         var seen = Set<String>()
         let filtered = result.candidates.filter { $0.hasPrefix(current) && seen.insert($0).inserted }
-        return Completion(candidates: filtered, filePaths: result.filePaths)
+        return Completion(candidates: filtered, filePaths: result.filePaths, fileExtensions: result.fileExtensions)
     }
 
     /// Candidates (not yet filtered by `current`) after the complete `words` of a command.
@@ -92,6 +103,7 @@ public struct Completer {
         let label = verb.name.isEmpty ? spec.name : "\(spec.name) \(verb.name)"
         // Walk the words typed so far: options, their values and positional arguments.
         var positional = 0
+        var positionalWords: [String] = []
         var i = 0
         var pendingOption: OptionSpec?
         while i < rest.count {
@@ -100,6 +112,9 @@ public struct Completer {
             if positional < verb.arguments.count, verb.arguments[positional].isRest {
                 // The rest of the line is a command (after, at, every) or a condition.
                 let tail = rest[(i - 1)...].map(\.text)
+                if let values = settingValues(verb, positional, positionalWords, tail: tail) {
+                    return Completion(candidates: values)
+                }
                 return completeRest(verb.arguments[positional], words: tail, current: current, label: label)
             }
             if w.hasPrefix("--"),
@@ -113,6 +128,7 @@ public struct Completer {
                 continue
             }
             positional += 1
+            positionalWords.append(w)
         }
         if let option = pendingOption, let kind = option.kind {
             return Completion(
@@ -124,12 +140,37 @@ public struct Completer {
         if positional < verb.arguments.count {
             let argument = verb.arguments[positional]
             if argument.isRest {
+                if let values = settingValues(verb, positional, positionalWords, tail: []) {
+                    return Completion(candidates: values)
+                }
                 return completeRest(argument, words: [], current: current, label: label)
             }
             let names = candidates(for: argument.kind, command: spec.name, previous: rest.map(\.text))
-            return Completion(candidates: names, filePaths: argument.kind == .path)
+            return Completion(
+                candidates: names, filePaths: argument.kind == .path,
+                fileExtensions: argument.kind == .path ? Completer.fileExtensions(verb: verb.name) : [])
         }
         return Completion(candidates: current.isEmpty ? [] : verb.options.map { "--" + $0.name })
+    }
+
+    /// The files a path argument takes, by what the verb writes: a chart (`plot`) is SVG
+    /// (DebugShellCharts refuses any other name); a plugin is a shared library.
+    static func fileExtensions(verb: String) -> [String] {
+        switch verb {
+        case "plot": return ["svg"]
+        case "load": return ["so"]
+        default: return []
+        }
+    }
+
+    /// `set <setting> <value…>` and `settings set`: after the setting's name, its values (and
+    /// after `name =`, the same); nil where the words are not a setting's value.
+    private func settingValues(_ verb: VerbSpec, _ positional: Int, _ words: [String], tail: [String]) -> [String]? {
+        guard positional > 0, positional == words.count, verb.arguments[positional - 1].kind == .name(.setting),
+            verb.arguments[positional].kind == .word, let spec = settings.spec(words[positional - 1])
+        else { return nil }
+        guard tail.isEmpty || tail == ["="] else { return [] }
+        return candidates(for: spec.kind, command: "", previous: [])
     }
 
     private func completeRest(_ argument: ArgumentSpec, words: [String], current: String, label: String) -> Completion {
@@ -162,12 +203,14 @@ public struct Completer {
             case .alias: return aliases.names
             default: return toolCandidates(domain)
             }
-        case .word where command == "set":
-            // `set <setting> <value>`: values of the setting's kind.
-            if let name = previous.first, let spec = settings.spec(name) {
-                return candidates(for: spec.kind, command: "", previous: [])
-            }
-            return []
+        case .word where command == "metrics":
+            // `metrics <prefix>`: the metrics' names are the prefixes that list one.
+            return metricNames()
+        case .word where command == "example":
+            return BundledExamples.all.map(\.name)
+        case .word where command == "settings":
+            // `settings list <prefix>`.
+            return settings.specs.map(\.name)
         default: return []
         }
     }

@@ -36,23 +36,55 @@ public struct HelpRenderer {
             "\n"
             + wrap(
                 "Type 'help <command>' for its verbs, options and examples, 'help <rule>' for a rule (help DL7);"
-                    + " 'apropos <word>' searches all help.", indent: 0, hanging: 0)
+                    + " 'help examples' lists the example scripts; 'apropos <word>' searches all help.", indent: 0,
+                hanging: 0)
         return out
     }
 
-    public func command(_ c: RegisteredCommand) -> String {
+    /// How much of a command's or verb's help to print.
+    public enum Detail: Sendable {
+        /// A page that fits a 40-row terminal (``HelpRenderer/shortPageRows``): usage, verbs,
+        /// arguments and options, at most two examples, and where the rest is (`help`,
+        /// `--help`).
+        case short
+        /// Everything: every example (`help --full`, docs/Commands.md).
+        case full
+        /// The examples alone, all of them (`help <command> --examples`).
+        case examples
+    }
+
+    /// The most lines a short page has: with the prompt under it, it fits a 40-row terminal.
+    public static let shortPageRows = 38
+
+    public func command(_ c: RegisteredCommand, detail: Detail = .full) -> String {
         let spec = c.spec
-        var out = "\(spec.name) — \(spec.abstract)\n"
-        if let discussion = spec.discussion { out += "\n" + wrap(discussion, indent: 0, hanging: 0) + "\n" }
         let named = spec.namedVerbs
         if named.isEmpty, let only = spec.verbs.first {
-            out += "\nUSAGE: " + CommandParser.usage(only, label: spec.name) + "\n"
-            out += details(only)
-        } else {
-            out += "\nUSAGE:\n"
-            for verb in spec.verbs {
-                let label = verb.name.isEmpty ? spec.name : "\(spec.name) \(verb.name)"
-                out += wrap(CommandParser.usage(verb, label: label), indent: 2, hanging: 6) + "\n"
+            return page(
+                label: spec.name, abstract: spec.abstract, discussion: spec.discussion, examples: only.examples,
+                detail: detail
+            ) { examples, _ in
+                var out = "\nUSAGE: " + CommandParser.usage(only, label: spec.name) + "\n"
+                out += details(only, examples: examples)
+                if !spec.aliases.isEmpty { out += "\nALIASES: \(spec.aliases.joined(separator: ", "))\n" }
+                let described = [spec.abstract, spec.discussion ?? ""] + descriptions(only)
+                return out + rulesCited(in: described.joined(separator: "\n"))
+            }
+        }
+        return page(
+            label: spec.name, abstract: spec.abstract, discussion: spec.discussion, examples: spec.examples,
+            detail: detail
+        ) { examples, compact in
+            var out: String
+            if compact {
+                // LLDB's `help breakpoint`: the verbs and what they do; each one's usage is its own help.
+                out = "\nUSAGE: \(spec.name) <verb> [<arguments>] [<options>]\n"
+            } else {
+                out = "\nUSAGE:\n"
+                for verb in spec.verbs {
+                    let label = verb.name.isEmpty ? spec.name : "\(spec.name) \(verb.name)"
+                    out += wrap(CommandParser.usage(verb, label: label), indent: 2, hanging: 6) + "\n"
+                }
             }
             out += "\nVERBS:\n"
             var rows: [(String, String)] = []
@@ -63,29 +95,92 @@ public struct HelpRenderer {
                 rows.append((verb.name.isEmpty ? "(none)" : verb.name, abstract))
             }
             out += table(rows)
-            let examples = spec.examples
             if !examples.isEmpty { out += "\nEXAMPLES:\n" + examplesText(examples) }
             out += "\nType 'help \(spec.name) <verb>' for a verb's arguments and options.\n"
+            if !spec.aliases.isEmpty { out += "\nALIASES: \(spec.aliases.joined(separator: ", "))\n" }
+            let described = [spec.abstract, spec.discussion ?? ""] + spec.verbs.map(\.abstract)
+            return out + rulesCited(in: described.joined(separator: "\n"))
         }
-        if !spec.aliases.isEmpty { out += "\nALIASES: \(spec.aliases.joined(separator: ", "))\n" }
-        var described = [spec.abstract, spec.discussion ?? ""]
-        if named.isEmpty, let only = spec.verbs.first {
-            described += descriptions(only)
-        } else {
-            described += spec.verbs.map(\.abstract)
-        }
-        out += rulesCited(in: described.joined(separator: "\n"))
-        return trimmedEnd(out)
     }
 
-    public func verb(_ verb: VerbSpec, of spec: CommandSpec) -> String {
+    public func verb(_ verb: VerbSpec, of spec: CommandSpec, detail: Detail = .full) -> String {
         let label = verb.name.isEmpty ? spec.name : "\(spec.name) \(verb.name)"
-        var out = "\(label) — \(verb.abstract)\n"
-        if let discussion = verb.discussion { out += "\n" + wrap(discussion, indent: 0, hanging: 0) + "\n" }
-        out += "\nUSAGE: " + CommandParser.usage(verb, label: label) + "\n"
-        out += details(verb)
-        out += rulesCited(in: descriptions(verb).joined(separator: "\n"))
-        return trimmedEnd(out)
+        return page(
+            label: label, abstract: verb.abstract, discussion: verb.discussion, examples: verb.examples,
+            detail: detail
+        ) { examples, _ in
+            var out = "\nUSAGE: " + CommandParser.usage(verb, label: label) + "\n"
+            out += details(verb, examples: examples)
+            return out + rulesCited(in: descriptions(verb).joined(separator: "\n"))
+        }
+    }
+
+    /// One help page: the title, the discussion, then `body` with the examples it is given.
+    ///
+    /// A short page keeps the first examples that fit, at most two, in the order declared. When
+    /// even none fit, `body` is asked for its compact form (a command's verbs without each one's
+    /// usage), and then the discussion is cut to its first sentence. What it leaves out, it
+    /// names in a last line: `help <label> --examples` and `help <label> --full`.
+    private func page(
+        label: String, abstract: String, discussion: String?, examples: [Example], detail: Detail,
+        body: ([Example], _ compact: Bool) -> String
+    ) -> String {
+        func head(_ discussion: String?) -> String {
+            var out = "\(label) — \(abstract)\n"
+            if let discussion { out += "\n" + wrap(discussion, indent: 0, hanging: 0) + "\n" }
+            return out
+        }
+        switch detail {
+        case .full:
+            return trimmedEnd(head(discussion) + body(examples, false))
+        case .examples:
+            guard !examples.isEmpty else { return "\(label) has no examples; 'help \(label)' shows its usage." }
+            let count = examples.count == 1 ? "1 example" : "\(examples.count) examples"
+            return trimmedEnd("\(label) — \(count)\n\n" + examplesText(examples))
+        case .short:
+            // Rows on a terminal of `width` columns, the MORE line and the blank line before it
+            // counted.
+            let fits = { (text: String) in
+                HelpRenderer.rows(of: text, width: width) + 2 <= HelpRenderer.shortPageRows
+            }
+            let cutDiscussion = discussion.flatMap { d in HelpRenderer.firstSentence(of: d).map { $0 + " …" } }
+            var choice: (head: String, compact: Bool) = (head(discussion), false)
+            for candidate in [(head(discussion), false), (head(discussion), true), (head(cutDiscussion), true)] {
+                choice = candidate
+                if fits(candidate.0 + body([], candidate.1)) { break }
+            }
+            var shown: [Example] = []
+            for example in examples.prefix(4) where shown.count < 2 {
+                if fits(choice.head + body(shown + [example], choice.compact)) { shown.append(example) }
+            }
+            let text = choice.head + body(shown, choice.compact)
+            let whole = shown.count == examples.count && !choice.compact && choice.head == head(discussion)
+            guard !whole else { return trimmedEnd(text) }
+            var more: [String] = []
+            if shown.count < examples.count {
+                let left = examples.count - shown.count
+                more.append("'help \(label) --examples' (\(left) more example\(left == 1 ? "" : "s"))")
+            }
+            more.append("'help \(label) --full' (everything)")
+            return trimmedEnd(text) + "\n\n" + wrap("MORE: " + more.joined(separator: ", "), indent: 0, hanging: 2)
+        }
+    }
+
+    /// The rows `text` takes on a terminal `width` columns wide, long lines wrapped.
+    public static func rows(of text: String, width: Int) -> Int {
+        text.split(separator: "\n", omittingEmptySubsequences: false).reduce(0) {
+            $0 + max(1, ($1.count + max(1, width) - 1) / max(1, width))
+        }
+    }
+
+    /// A discussion's first sentence: up to the first '. ' or the end; nil for none.
+    static func firstSentence(of text: String) -> String? {
+        var previous: Character = " "
+        for index in text.indices {
+            if text[index] == " " && previous == "." { return String(text[..<index]) }
+            previous = text[index]
+        }
+        return nil
     }
 
     /// `help <rule>`: the rule's text, the kinds of source it rests on and why, what it touches.
@@ -153,7 +248,7 @@ public struct HelpRenderer {
         [verb.abstract, verb.discussion ?? ""] + verb.arguments.map(\.abstract) + verb.options.map(\.abstract)
     }
 
-    private func details(_ verb: VerbSpec) -> String {
+    private func details(_ verb: VerbSpec, examples: [Example]) -> String {
         var out = ""
         if !verb.arguments.isEmpty {
             out += "\nARGUMENTS:\n"
@@ -168,7 +263,7 @@ public struct HelpRenderer {
                     return (option.usage, abstract)
                 })
         }
-        if !verb.examples.isEmpty { out += "\nEXAMPLES:\n" + examplesText(verb.examples) }
+        if !examples.isEmpty { out += "\nEXAMPLES:\n" + examplesText(examples) }
         return out
     }
 
@@ -184,7 +279,7 @@ public struct HelpRenderer {
     }
 
     /// Two columns: names padded to the widest (at most 28), descriptions wrapped.
-    private func table(_ rows: [(String, String)], indent: Int = 2) -> String {
+    func table(_ rows: [(String, String)], indent: Int = 2) -> String {
         let column = min(28, rows.map(\.0.count).max() ?? 0)
         var out = ""
         for (name, text) in rows {
@@ -239,8 +334,12 @@ public enum AproposMatch {
     static let wholeWord = 0
     static let wordStart = 1
     public static let substring = 2
+    /// `apropos`'s ranks past the name and the abstract: a word of the rest of the help, and
+    /// the phrase inside a word, anywhere.
+    static let text = 4
+    static let inside = 5
     /// The ranks' names in JSON.
-    public static let names = ["name", "name-prefix", "word", "word-prefix", "substring"]
+    public static let names = ["name", "name-prefix", "word", "word-prefix", "text", "substring"]
 
     /// The best place `needle` (lowercased) has in `text`: a whole word, the start of a word,
     /// anywhere; nil when it is not there. Words are runs of letters and digits.

@@ -21,11 +21,14 @@ public struct HelpTopics {
 
     /// The text `help <topic>` prints (generated docs use it); empty when there is no such topic.
     public func text(of topic: String) -> String {
-        (try? self.topic(topic.split(separator: " ").map(String.init)).text) ?? ""
+        (try? self.topic(topic.split(separator: " ").map(String.init), detail: .full).text) ?? ""
     }
 
     /// `help [command [verb]]`, `help <metric>`, `help <setting>`, `help <rule>`.
-    public func topic(_ topic: [String]) throws(CommandError) -> CommandOutput {
+    ///
+    /// A command's or verb's help is a short page unless `detail` asks for more
+    /// (``HelpRenderer/Detail``); other topics are short already.
+    public func topic(_ topic: [String], detail: HelpRenderer.Detail = .short) throws(CommandError) -> CommandOutput {
         let renderer = HelpRenderer(registry: registry, width: width)
         guard let first = topic.first else {
             return CommandOutput(text: renderer.overview(), json: .fields(["topic": .null]))
@@ -69,15 +72,20 @@ public struct HelpTopics {
                 throw CommandError("no help for '\(first)': not a command, metric, setting or rule")
             }
         }
+        if first == "examples", registry.command(exactly: first) == nil, aliases[first] == nil {
+            guard topic.count == 1 else { throw CommandError("unexpected argument '\(topic[1])' after examples") }
+            return examplesList()
+        }
         if registry.command(exactly: first) == nil, let alias = aliases[first] {
-            return try aliasHelp(first, alias, topic: topic)
+            return try aliasHelp(first, alias, topic: topic, detail: detail)
         }
         if RuleBook.looksLikeRuleID(first), registry.command(exactly: first) == nil {
             throw CommandError("no rule '\(first)' in docs/Semantics.md ('help' lists the rules)")
         }
         let command = try parser.resolveCommand(Word(first))
         if topic.count == 1 {
-            return CommandOutput(text: renderer.command(command), json: .fields(["topic": .string(command.spec.name)]))
+            return CommandOutput(
+                text: renderer.command(command, detail: detail), json: .fields(["topic": .string(command.spec.name)]))
         }
         var rest = [Word(topic[1])][...]
         let verb = try parser.resolveVerb(of: command.spec, words: &rest)
@@ -85,13 +93,34 @@ public struct HelpTopics {
             throw CommandError("'\(command.spec.name)' has no verb '\(topic[1])'")
         }
         let label = verb.name.isEmpty ? command.spec.name : "\(command.spec.name) \(verb.name)"
-        return CommandOutput(text: renderer.verb(verb, of: command.spec), json: .fields(["topic": .string(label)]))
+        return CommandOutput(
+            text: renderer.verb(verb, of: command.spec, detail: detail), json: .fields(["topic": .string(label)]))
+    }
+
+    /// `help examples`: the example scripts compiled into debugsh (``BundledExamples``), which
+    /// `example <name>` runs, and the worked examples of the rules.
+    public func examplesList() -> CommandOutput {
+        let renderer = HelpRenderer(registry: registry, width: width)
+        var out = "EXAMPLE SCRIPTS ('example <name>' runs one, 'example <name> --print' prints it):\n"
+        out += renderer.table(BundledExamples.all.map { ($0.name, $0.summary) })
+        let worked = RuleBook.rules.filter(\.isWorkedExample)
+        if !worked.isEmpty {
+            out += "\nWORKED EXAMPLES OF THE RULES ('help <id>' prints one):\n"
+            out += renderer.table(worked.map { ($0.id, $0.title) })
+        }
+        return CommandOutput(
+            text: String(out.dropLast()),
+            json: .fields([
+                "scripts": .array(
+                    BundledExamples.all.map { .fields(["name": .string($0.name), "summary": .string($0.summary)]) }),
+                "worked_examples": .array(worked.map { .string($0.id) }),
+            ]))
     }
 
     /// `help r`: what the alias stands for, then the help of the command it runs.
-    private func aliasHelp(_ name: String, _ alias: AliasTable.Alias, topic: [String]) throws(CommandError)
-        -> CommandOutput
-    {
+    private func aliasHelp(
+        _ name: String, _ alias: AliasTable.Alias, topic: [String], detail: HelpRenderer.Detail
+    ) throws(CommandError) -> CommandOutput {
         let head =
             "\(name) is an alias\(alias.builtIn ? " (built-in)" : ""): \(name) = \(VisibleText.escaped(alias.expansion))"
         let expansion = (try? Lexer.lexLine(alias.expansion, line: 1).first?.words.map(\.text)) ?? nil
@@ -102,9 +131,9 @@ public struct HelpTopics {
         // `help r` is `help run`; a verb typed after the alias counts as the expansion's (`help c`).
         let verbWord = words.count > 1 ? words[1] : topic.dropFirst().first
         var withVerb: CommandOutput?
-        if let verbWord { withVerb = try? self.topic([command, verbWord]) }
+        if let verbWord { withVerb = try? self.topic([command, verbWord], detail: detail) }
         let inner: CommandOutput
-        if let withVerb { inner = withVerb } else { inner = try self.topic([command]) }
+        if let withVerb { inner = withVerb } else { inner = try self.topic([command], detail: detail) }
         return CommandOutput(
             text: head + "\n\n" + inner.text,
             json: .object([("alias", .string(name)), ("expansion", .string(alias.expansion)), ("help", inner.json)]))
@@ -116,27 +145,36 @@ public struct HelpTopics {
         let spec = parsed.command.spec
         if parsed.verbNamed || spec.namedVerbs.isEmpty {
             let label = parsed.verb.name.isEmpty ? spec.name : "\(spec.name) \(parsed.verb.name)"
-            let text = spec.namedVerbs.isEmpty ? renderer.command(parsed.command) : renderer.verb(parsed.verb, of: spec)
+            let text =
+                spec.namedVerbs.isEmpty
+                ? renderer.command(parsed.command, detail: .short)
+                : renderer.verb(parsed.verb, of: spec, detail: .short)
             return CommandOutput(text: text, json: .fields(["topic": .string(label)]))
         }
-        return CommandOutput(text: renderer.command(parsed.command), json: .fields(["topic": .string(spec.name)]))
+        return CommandOutput(
+            text: renderer.command(parsed.command, detail: .short), json: .fields(["topic": .string(spec.name)]))
     }
 
     /// `apropos <word or phrase>`: every command, verb, option, metric, setting, event and rule
-    /// whose help mentions it, best matches first: the phrase as a whole word of the topic's name
-    /// (`main.hangs` for `hangs`), then starting a word of the name (`main.hangs` for `hang`),
-    /// then a whole word of the help text, then starting a word of it, then anywhere (`changes`
-    /// for `hang`). Ties keep the order of `help`.
+    /// whose help mentions it as a word or the start of one (`hang` finds `hangs` and `hanging`,
+    /// not `change`), best matches first: in the topic's name as a whole word (`main.hangs` for
+    /// `hangs`), then starting a word of the name (`main.hangs` for `hang`), then in its abstract
+    /// as a whole word, then starting a word, then in the rest of its help (a discussion, a rule's
+    /// text). Only when nothing matches so does the phrase anywhere inside a word count. Ties
+    /// keep the order of `help`.
     public func apropos(_ phrase: String) -> CommandOutput {
         let needle = Array(phrase.lowercased().unicodeScalars)
         var hits: [(rank: Int, topic: String, abstract: String)] = []
-        /// The rank of a topic: its name, then its texts; nil when nothing mentions the phrase.
-        func rank(name: String, _ texts: String...) -> Int? {
+        /// The rank of a topic: its name, its abstract, then the rest of its help; nil when
+        /// nothing mentions the phrase.
+        func rank(name: String, abstract: String, _ texts: String...) -> Int? {
             let inName = AproposMatch.quality(of: needle, in: name)
             if let inName, inName < AproposMatch.substring { return inName }
+            let inAbstract = AproposMatch.quality(of: needle, in: abstract)
+            if let inAbstract, inAbstract < AproposMatch.substring { return inAbstract + 2 }
             let inText = texts.compactMap { AproposMatch.quality(of: needle, in: $0) }.min()
-            if let inText, inText < AproposMatch.substring { return inText + 2 }
-            return inName != nil || inText != nil ? 4 : nil
+            if let inText, inText < AproposMatch.substring { return AproposMatch.text }
+            return inName != nil || inAbstract != nil || inText != nil ? AproposMatch.inside : nil
         }
         func add(_ rank: Int?, _ topic: String, _ abstract: String) {
             if let rank { hits.append((rank, topic, abstract)) }
@@ -144,30 +182,36 @@ public struct HelpTopics {
         for c in registry.commands {
             for verb in c.spec.verbs {
                 let label = verb.name.isEmpty ? c.spec.name : "\(c.spec.name) \(verb.name)"
-                let texts = [verb.abstract, verb.discussion ?? "", verb.name.isEmpty ? c.spec.abstract : ""]
+                let abstract = verb.name.isEmpty ? c.spec.abstract : verb.abstract
                 add(
-                    rank(name: label, texts[0], texts[1], texts[2]), label,
-                    verb.name.isEmpty ? c.spec.abstract : verb.abstract)
+                    rank(
+                        name: label, abstract: abstract, verb.abstract, verb.discussion ?? "",
+                        verb.name.isEmpty ? c.spec.discussion ?? "" : ""),
+                    label, abstract)
                 for option in verb.options {
                     add(
-                        rank(name: "--" + option.name, option.abstract), "option --\(option.name) of \(label)",
-                        option.abstract)
+                        rank(name: "--" + option.name, abstract: option.abstract),
+                        "option --\(option.name) of \(label)", option.abstract)
                 }
             }
         }
         let metrics = registry.shellMetrics + registry.toolDescriptors.flatMap(\.metrics)
-        for m in metrics { add(rank(name: m.name, m.abstract), "metric \(m.name)", m.abstract) }
-        for s in settings.specs { add(rank(name: s.name, s.abstract), "setting \(s.name)", s.abstract) }
+        for m in metrics { add(rank(name: m.name, abstract: m.abstract), "metric \(m.name)", m.abstract) }
+        for s in settings.specs { add(rank(name: s.name, abstract: s.abstract), "setting \(s.name)", s.abstract) }
         for e in registry.toolDescriptors.flatMap(\.events) {
-            add(rank(name: e.name, e.abstract), "event \(e.name)", e.abstract)
+            add(rank(name: e.name, abstract: e.abstract), "event \(e.name)", e.abstract)
         }
         var rulesFound = Set<String>()
         for rule in RuleBook.rules {
-            guard let r = rank(name: rule.id + " " + rule.title, HelpRenderer.plain(rule.text)) else { continue }
+            guard let r = rank(name: rule.id, abstract: rule.title, HelpRenderer.plain(rule.text)) else { continue }
             rulesFound.insert(rule.id)
             // A step whose rule matched already is part of that hit.
             if let parent = rule.parent, rulesFound.contains(parent) { continue }
             hits.append((r, "rule \(rule.id)", rule.title))
+        }
+        // Inside a word ('hang' in 'change') only when no word starts with the phrase.
+        if hits.contains(where: { $0.rank < AproposMatch.inside }) {
+            hits.removeAll { $0.rank == AproposMatch.inside }
         }
         guard !hits.isEmpty else {
             return CommandOutput(text: "nothing matches '\(phrase)'", json: .array([]))

@@ -525,3 +525,52 @@ enum NameResolution: Equatable {
         return .unknown(suggestion: Suggest.closest(to: word, in: names))
     }
 }
+
+/// The words an LLDB user types that are no debugsh command, each with what debugsh offers in
+/// its place (docs/Decisions.md, "LLDB's words"): `unknown command 'bt'` then points there
+/// instead of suggesting a command spelled alike that does something else (`at` for `bt`).
+/// LLDB's long forms that debugsh has under another name are aliases (`print`, `continue`) or
+/// the `command` family (`command alias`, `command source`), not entries here.
+public enum LLDBWords {
+    /// An LLDB word, what it does there, and what to type here.
+    public static let table: [(word: String, lldb: String, here: String)] = [
+        ("expr", "expression", noExpressions),
+        ("expression", "expression", noExpressions),
+        ("po", "print object", noExpressions),
+        ("bt", "thread backtrace", noStacks),
+        ("backtrace", "thread backtrace", noStacks),
+        ("thread", "thread", noStacks),
+        ("frame", "frame", noStacks),
+        ("up", "frame select", noStacks),
+        ("down", "frame select", noStacks),
+        ("next", "thread step-over", stepping),
+        ("n", "thread step-over", stepping),
+        ("si", "thread step-inst", stepping),
+        ("ni", "thread step-inst-over", stepping),
+        ("finish", "thread step-out", untilCondition),
+        ("breakpoint", "breakpoint", untilCondition),
+        ("br", "breakpoint", untilCondition),
+        ("b", "breakpoint", untilCondition),
+        ("watchpoint", "watchpoint", untilCondition),
+        ("wa", "watchpoint", untilCondition),
+        ("process", "process", "'status' shows the device; 'reset' starts the simulation afresh"),
+        ("kill", "process kill", "'reset' starts the simulation afresh; 'quit' leaves"),
+        ("target", "target", "'tools' lists the tools; 'plugin load <path>' adds one"),
+        ("var", "frame variable", "'metrics' lists every metric with its value; 'get <metric>' (p) prints one"),
+        ("v", "frame variable", "'metrics' lists every metric with its value; 'get <metric>' (p) prints one"),
+    ]
+
+    private static let noExpressions =
+        "debugsh evaluates no expressions: 'get <metric>' (or 'print', 'p') prints a metric, 'expect <condition>' checks one"
+    private static let noStacks =
+        "a simulated device has no call stacks: 'status' shows the device and its main thread, 'tools' the tools"
+    private static let stepping = "'step' (s) moves to the next vsync; 'run <duration>' (r) moves further"
+    private static let untilCondition =
+        "'run until <condition>' stops time where a condition holds; 'after', 'at' and 'every' run a command at a time"
+
+    /// What `unknown command '<word>'` adds for an LLDB word; nil for any other word.
+    public static func pointer(for word: String) -> String? {
+        guard let entry = table.first(where: { $0.word == word }) else { return nil }
+        return "'\(word)' is LLDB's '\(entry.lldb)'; \(entry.here)"
+    }
+}

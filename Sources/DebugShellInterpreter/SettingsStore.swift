@@ -74,6 +74,11 @@ public struct SettingsStore: Sendable {
         if spec(name) != nil { values[name] = value }
     }
 
+    /// Puts a setting back to its default.
+    public mutating func clear(_ name: String) {
+        values[name] = nil
+    }
+
     /// Sets a typed setting.
     public mutating func set<Value>(_ key: SettingKey<Value>, to value: Value) {
         set(key.name, value: key.argumentValue(of: value))

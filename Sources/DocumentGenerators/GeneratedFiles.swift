@@ -32,6 +32,10 @@ public enum GeneratedFiles {
         GeneratedFile(path: "docs/Commands.md", source: "the commands' declarations") { _ in
             try CommandReference.markdown(tools: BuiltInTools.all)
         },
+        GeneratedFile(path: "Sources/DebugShellInterpreter/BundledExamples+Generated.swift", source: "Examples/*.dsh") {
+            root in
+            try BundledExamplesSource.swiftSource(folder: root.appendingPathComponent("Examples"))
+        },
     ]
 
     /// The repository's root, found from this source file's place in it.

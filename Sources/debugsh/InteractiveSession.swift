@@ -75,6 +75,10 @@ struct InteractiveSession {
             InteractiveSession.breakLineAfterInterrupt(sink)
         }
         session.timeDidMove = { LineEditor.blockIsStale = true }
+        sink.pager = { text in
+            let size = LineEditor.screenSize
+            return Pager.page(text, rows: size.rows, columns: size.columns)
+        }
         session.supportsPlay = true
         session.saysWhereTimeStops = true
 

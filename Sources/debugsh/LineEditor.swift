@@ -367,12 +367,37 @@ enum LineEditor {
             ?? ""
         let completion = complete(before)
         if completion.filePaths {
+            fileCompletion = completion
+            if !completion.fileExtensions.isEmpty { return rl_completion_matches(text, rlFileCandidate) }
             return rl_completion_matches(text, rl_filename_completion_function)
         }
         let word = String(cString: text)
         candidates = completion.candidates.filter { $0.hasPrefix(word) }
         candidateIndex = 0
         return rl_completion_matches(text, rlCandidate)
+    }
+
+    /// The file completion in progress: which files it offers (Completion.fileExtensions).
+    nonisolated(unsafe) private static var fileCompletion = Completion(candidates: [])
+
+    /// readline's file names, those the completion does not offer skipped (`fps plot` takes
+    /// folders and `.svg` files).
+    fileprivate static func nextFile(_ text: UnsafePointer<CChar>, state: Int32) -> UnsafeMutablePointer<CChar>? {
+        var state = state
+        while let name = rl_filename_completion_function(text, state) {
+            state = 1
+            let path = String(cString: name)
+            var info = stat()
+            var expanded = path
+            if path.hasPrefix("~"), let home = tilde_expand(name) {
+                expanded = String(cString: home)
+                free(home)
+            }
+            let isDirectory = stat(expanded, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+            if fileCompletion.offers(file: path, isDirectory: isDirectory) { return name }
+            free(name)
+        }
+        return nil
     }
 
     fileprivate static func nextCandidate(restart: Bool) -> UnsafeMutablePointer<CChar>? {
@@ -413,6 +438,11 @@ private func rlAttemptedCompletion(
     rl_attempted_completion_over = 1  // no filename fallback unless the session asks for it
     guard let text else { return nil }
     return LineEditor.completions(text: text, end: end)
+}
+
+private func rlFileCandidate(_ text: UnsafePointer<CChar>?, _ state: Int32) -> UnsafeMutablePointer<CChar>? {
+    guard let text else { return nil }
+    return LineEditor.nextFile(text, state: state)
 }
 
 private func rlCandidate(_ text: UnsafePointer<CChar>?, _ state: Int32) -> UnsafeMutablePointer<CChar>? {

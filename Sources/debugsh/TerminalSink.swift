@@ -25,6 +25,8 @@ final class TerminalSink: OutputSink {
     private var droppingOutput = false
     /// The terminal's colour depth: charts' 24-bit colour codes are rewritten to it.
     var colorDepth = ColorDepth.trueColor
+    /// Pages help taller than the screen (the interactive session's ``Pager``); nil never pages.
+    var pager: ((String) -> Bool)?
 
     init() { buffer.reserveCapacity(1 << 16) }
 
@@ -38,6 +40,13 @@ final class TerminalSink: OutputSink {
             flush()
             TerminalSink.writeAll(fd: 2, Array(text.utf8))
         }
+    }
+
+    func page(_ text: String) -> Bool {
+        guard let pager else { return false }
+        willWrite()
+        flush()
+        return pager(text)
     }
 
     func flush() {

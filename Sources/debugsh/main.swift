@@ -47,9 +47,14 @@ func main() -> Int32 {
         options.interactive
         || (options.scripts.isEmpty && options.commands.isEmpty && stdinIsTerminal && stdoutIsTerminal)
 
-    // A missing script is a usage error, found before anything runs.
-    for path in options.scripts where !FileIO.exists(path) {
-        output.frontEndMessage("cannot open '\(path)': No such file or directory")
+    // A missing script is a usage error, found before anything runs; so is a folder named as one
+    // (issue 23: it exited 1, a missing script 2).
+    for path in options.scripts where !FileIO.exists(path) || FileIO.isDirectory(path) {
+        if FileIO.isDirectory(path) {
+            output.frontEndMessage("cannot open '\(path)': it is a directory, not a script")
+        } else {
+            output.frontEndMessage("cannot open '\(path)': No such file or directory")
+        }
         return 2
     }
 

@@ -24,7 +24,7 @@ func runScript(_ script: String, options: SessionOptions = SessionOptions()) thr
             """
             > counter add 1
             > ctr add 2
-            > co a 3
+            > cou a 3
             > counter
             count 6
             > c

@@ -75,24 +75,30 @@ import Testing
         #expect(
             listed.stdout == """
                 built-in, as in LLDB ('alias <name> = …' replaces one, 'unalias <name>' removes it):
-                  c = play  LLDB's continue: time runs on, with the wall clock, until 'pause' or Ctrl-C
-                  p = get   LLDB's print: one metric, as 'name = value'
-                  q = quit  LLDB's quit
-                  r = run   LLDB's run
-                  s = step  LLDB's step: to the next vsync
+                  c = play         LLDB's continue: time runs on, with the wall clock, until 'pause' or Ctrl-C
+                  p = get          LLDB's print: one metric, as 'name = value'
+                  q = quit         LLDB's quit
+                  r = run          LLDB's run
+                  s = step         LLDB's step: to the next vsync
+                  continue = play  LLDB's continue, as 'c'
+                  print = get      LLDB's print, as 'p'
                 no aliases of your own: 'alias <name> = <expansion>' defines one
                 built-in, as in LLDB ('alias <name> = …' replaces one, 'unalias <name>' removes it):
-                  c = play  LLDB's continue: time runs on, with the wall clock, until 'pause' or Ctrl-C
-                  p = get   LLDB's print: one metric, as 'name = value'
-                  q = quit  LLDB's quit
-                  s = step  LLDB's step: to the next vsync
+                  c = play         LLDB's continue: time runs on, with the wall clock, until 'pause' or Ctrl-C
+                  p = get          LLDB's print: one metric, as 'name = value'
+                  q = quit         LLDB's quit
+                  s = step         LLDB's step: to the next vsync
+                  continue = play  LLDB's continue, as 'c'
+                  print = get      LLDB's print, as 'p'
                 yours:
                   r = run 1s
                   twice = echo %1 %1
 
                 """, "\(listed)")
         // With every alias gone, `alias` says so rather than printing nothing.
-        let none = try run(["unalias c; unalias p; unalias q; unalias r; unalias s", "alias"])
+        let none = try run([
+            "unalias c; unalias p; unalias q; unalias r; unalias s; unalias continue; unalias print", "alias",
+        ])
         #expect(none.stdout == "no aliases of your own: 'alias <name> = <expansion>' defines one\n", "\(none)")
         // `help r` says what the alias stands for, then shows the command's help.
         let help = try run(["help r"])
@@ -105,8 +111,9 @@ import Testing
             hang.prefix(2) == [
                 "metric main.hangs — Main-thread items of 250 ms or more (RL6).", "rule RL6 — Hangs and busy time",
             ])
-        // Substrings (`cHANGes`) come last.
-        #expect(hang.last == "rule L-A — Worked example: an animation settles")
+        // Substrings (`cHANGes`) are left out when words match (issue 23).
+        #expect(hang.last == "apropos — Search the help of every command, option, metric, setting and rule for a word.")
+        #expect(!hang.contains { $0.hasPrefix("rule L-A") })
         let phrase = try run(["apropos \"run loop\""]).stdout.split(separator: "\n")
         #expect(try run(["apropos run loop"]).stdout.split(separator: "\n") == phrase)
         #expect(

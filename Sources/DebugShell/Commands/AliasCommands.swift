@@ -10,7 +10,7 @@ struct AliasCommand: BuiltInCommand {
         "alias", abstract: "Define an alias ('alias name = expansion', %1…%9 and %*), or list them.",
         discussion:
             "debugsh starts with LLDB's one-letter aliases: c (play, as continue), p (get, as print), q (quit), "
-            + "r (run) and s (step). 'alias' lists them beside yours; 'alias r = …' replaces one and 'unalias r' "
+            + "r (run) and s (step), and LLDB's long forms continue and print. 'alias' lists them beside yours; 'alias r = …' replaces one and 'unalias r' "
             + "removes it. A command's own name wins over an alias.",
         arguments: [
             definition
@@ -23,11 +23,13 @@ struct AliasCommand: BuiltInCommand {
                 hey hey
                 > alias
                 built-in, as in LLDB ('alias <name> = …' replaces one, 'unalias <name>' removes it):
-                  c = play  LLDB's continue: time runs on, with the wall clock, until 'pause' or Ctrl-C
-                  p = get   LLDB's print: one metric, as 'name = value'
-                  q = quit  LLDB's quit
-                  r = run   LLDB's run
-                  s = step  LLDB's step: to the next vsync
+                  c = play         LLDB's continue: time runs on, with the wall clock, until 'pause' or Ctrl-C
+                  p = get          LLDB's print: one metric, as 'name = value'
+                  q = quit         LLDB's quit
+                  r = run          LLDB's run
+                  s = step         LLDB's step: to the next vsync
+                  continue = play  LLDB's continue, as 'c'
+                  print = get      LLDB's print, as 'p'
                 yours:
                   twice = echo %1 %1
                 """)
@@ -43,6 +45,9 @@ struct AliasCommand: BuiltInCommand {
         ("q", "quit", "quit"),
         ("r", "run", "run"),
         ("s", "step", "step: to the next vsync"),
+        // LLDB's long forms of the same commands (issue 23): 'continue' is whatever 'c' is.
+        ("continue", "play", "continue, as 'c'"),
+        ("print", "get", "print, as 'p'"),
     ]
 
     static func run(_ call: BuiltInCall, in session: Session) throws -> CommandOutput {
@@ -171,5 +176,63 @@ struct HistoryCommand: BuiltInCommand {
         }
         return CommandOutput(
             text: lines.joined(separator: "\n"), json: .array(history.entries[start...].map { .string($0) }))
+    }
+}
+
+/// `command`: LLDB's `command` family, spelled as LLDB users type it — `command alias`,
+/// `command unalias`, `command source`, `command history` run `alias`, `unalias`, `source` and
+/// `history` (docs/Decisions.md, "LLDB's words").
+struct CommandFamilyCommand: BuiltInCommand {
+    enum Verb: String, BuiltInVerbs {
+        case alias, unalias, source, history
+
+        var declaration: VerbSpec {
+            switch self {
+            case .alias:
+                return VerbSpec(
+                    "alias", abstract: "LLDB's 'command alias': the same as 'alias'.",
+                    arguments: [AliasCommand.definition],
+                    examples: [Example("> command alias hi = echo hello\n> hi\nhello")])
+            case .unalias:
+                return VerbSpec(
+                    "unalias", abstract: "LLDB's 'command unalias': the same as 'unalias'.",
+                    arguments: [UnaliasCommand.name],
+                    examples: [Example("> command unalias s\n> alias s\nerror: unknown alias 's'")])
+            case .source:
+                return VerbSpec(
+                    "source", abstract: "LLDB's 'command source': the same as 'source'.",
+                    arguments: [SourceCommand.file],
+                    examples: [
+                        Example(
+                            "> command source no-such-file.dsh\nerror: cannot open 'no-such-file.dsh': No such file or directory"
+                        )
+                    ])
+            case .history:
+                return VerbSpec(
+                    "history", abstract: "LLDB's 'command history': the same as 'history'.",
+                    arguments: [HistoryCommand.count],
+                    examples: [Example("> echo a\na\n> command history 2\n    1  echo a\n    2  command history 2")])
+            }
+        }
+    }
+
+    static let spec = CommandSpec(
+        "command", abstract: "LLDB's 'command alias', 'command unalias', 'command source' and 'command history'.",
+        verbs: Verb.declarations)
+
+    static let traits: CommandTraits = .notRecorded
+
+    static func run(_ call: BuiltInCall, in session: Session) throws -> CommandOutput {
+        switch try call.verb(Verb.self) {
+        case .alias: return try AliasCommand.run(call, in: session)
+        case .unalias: return try UnaliasCommand.run(call, in: session)
+        case .source: return try SourceCommand.run(call, in: session)
+        case .history: return try HistoryCommand.run(call, in: session)
+        }
+    }
+
+    static func completeRest(label: String, words: [String], current: String, completer: Completer) -> Completion? {
+        label == "command alias"
+            ? AliasCommand.completeRest(label: label, words: words, current: current, completer: completer) : nil
     }
 }

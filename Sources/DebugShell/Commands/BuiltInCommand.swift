@@ -84,8 +84,9 @@ enum BuiltInCommands {
         DisplayCommand.self, RunCommand.self, StepCommand.self, LoadCommand.self, AnimateCommand.self,
         ScrollCommand.self, StallCommand.self, AfterCommand.self, AtCommand.self, EveryCommand.self,
         GetCommand.self, MetricsCommand.self, ExpectCommand.self, BreakCommand.self, EchoCommand.self,
-        SourceCommand.self,
-        AliasCommand.self, UnaliasCommand.self, HistoryCommand.self, SetCommand.self, SettingsCommand.self,
+        SourceCommand.self, ExampleCommand.self,
+        AliasCommand.self, UnaliasCommand.self, HistoryCommand.self, CommandFamilyCommand.self, SetCommand.self,
+        SettingsCommand.self,
         ResetCommand.self, PlayCommand.self, PauseCommand.self, RecordCommand.self, TraceCommand.self,
         PluginCommand.self, QuitCommand.self, ExitCommand.self,
     ]

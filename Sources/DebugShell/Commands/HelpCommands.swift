@@ -5,17 +5,21 @@ import DebugShellInterpreter
 /// overview.
 struct HelpCommand: BuiltInCommand {
     static let topic = ArgumentSpec.words(
-        "topic", abstract: "A command, optionally with a verb; a metric; a setting; or a rule id.", optional: true)
+        "topic", abstract: "A command, optionally with a verb; a metric; a setting; or a rule id.", optional: true,
+        allowsOptions: true)
+    static let full = OptionSpec.flag("full", abstract: "The whole help of a command or verb, every example included.")
+    static let examples = OptionSpec.flag("examples", abstract: "Only the examples of a command or verb, all of them.")
 
     static let spec = CommandSpec(
         "help",
         abstract:
             "Show help for a command, a verb, a metric, a setting or a rule of the simulated device, or list them.",
         discussion:
-            "A rule is named by its id in docs/Semantics.md, in any case: 'help RL6', 'help s4.1', 'help DL-A' (a worked example). It prints the rule, the kinds of source it rests on and why, and the commands, metrics and settings it touches. Help texts that cite rules end in a RULES line naming them.",
+            "A command's help is one page: its usage, verbs, arguments and options, and at most two examples; a last MORE line says what it left out, which --examples (the examples alone) and --full (everything) print. At the prompt, help longer than the terminal goes through $PAGER, or a built-in pager when PAGER is unset; scripts and pipes never page. A rule is named by its id in docs/Semantics.md, in any case: 'help RL6', 'help s4.1', 'help DL-A' (a worked example). It prints the rule, the kinds of source it rests on and why, and the commands, metrics and settings it touches. Help texts that cite rules end in a RULES line naming them.",
         arguments: [
             topic
         ],
+        options: [full, examples],
         examples: [
             Example(
                 """
@@ -62,7 +66,12 @@ struct HelpCommand: BuiltInCommand {
     static let traits: CommandTraits = .notRecorded
 
     static func run(_ call: BuiltInCall, in session: Session) throws -> CommandOutput {
-        try session.helpTopics.topic(call[topic].map(\.text))
+        guard !(call[full] && call[examples]) else {
+            throw CommandError("'help' takes --full or --examples, not both")
+        }
+        let detail: HelpRenderer.Detail = call[full] ? .full : call[examples] ? .examples : .short
+        session.output.pagesNextResult = true
+        return try session.helpTopics.topic(call[topic].map(\.text), detail: detail)
     }
 
     static func completeRest(label: String, words: [String], current: String, completer: Completer) -> Completion? {
@@ -106,6 +115,7 @@ struct AproposCommand: BuiltInCommand {
     static let traits: CommandTraits = .notRecorded
 
     static func run(_ call: BuiltInCall, in session: Session) throws -> CommandOutput {
-        session.helpTopics.apropos(call[word].map(\.text).joined(separator: " "))
+        session.output.pagesNextResult = true
+        return session.helpTopics.apropos(call[word].map(\.text).joined(separator: " "))
     }
 }

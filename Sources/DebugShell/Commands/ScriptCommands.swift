@@ -28,6 +28,61 @@ struct EchoCommand: BuiltInCommand {
     }
 }
 
+/// `example`: run one of the example scripts compiled into debugsh (`help examples` lists them).
+struct ExampleCommand: BuiltInCommand {
+    static let name = ArgumentSpec.optional(
+        "name", .word, abstract: "The example's name, as 'help examples' lists it ('tour').", as: String.self)
+    static let print = OptionSpec.flag("print", abstract: "Print the script instead of running it.")
+
+    static let spec = CommandSpec(
+        "example",
+        abstract: "Run an example script that comes with debugsh, or list them (the same as 'help examples').",
+        discussion:
+            "The scripts of the repository's Examples folder are compiled into the binary, so they run wherever "
+            + "debugsh is installed. One runs as 'source' runs a file, its errors named 'Examples/<name>.dsh:<line>'; "
+            + "'--print' prints it, to copy and change ('example tour --print > tour.dsh' in a shell: "
+            + "'debugsh -c \"example tour --print\"').",
+        arguments: [name], options: [print],
+        examples: [
+            Example(
+                """
+                > example tuor
+                error: no example 'tuor'; did you mean 'tour'? ('help examples' lists them)
+                """)
+        ])
+
+    static let traits: CommandTraits = .notRecorded
+
+    static func run(_ call: BuiltInCall, in session: Session) throws -> CommandOutput {
+        guard let name = call[name] else {
+            if call[print] { throw CommandError("'example --print' needs a name ('help examples' lists them)") }
+            return session.helpTopics.examplesList()
+        }
+        let wanted = name.hasSuffix(".dsh") ? String(name.dropLast(4)) : name
+        guard let example = BundledExamples.all.first(where: { $0.name == wanted }) else {
+            var message = "no example '\(name)'"
+            if let guess = Suggest.closest(to: wanted, in: BundledExamples.all.map(\.name)) {
+                message += "; did you mean '\(guess)'?"
+            }
+            throw CommandError(message + " ('help examples' lists them)")
+        }
+        if call[print] {
+            return CommandOutput(
+                text: example.text, json: .fields(["name": .string(example.name), "text": .string(example.text)]))
+        }
+        let file = "Examples/\(example.name).dsh"
+        var includedFrom = call.location.origin.includedFrom
+        if let here = call.location.text { includedFrom.insert(here, at: 0) }
+        return try session.runNested(
+            example.text + "\n", origin: ScriptOrigin(name: file, directory: ".", includedFrom: includedFrom),
+            resolved: file)
+    }
+
+    static func completeRest(label: String, words: [String], current: String, completer: Completer) -> Completion? {
+        nil
+    }
+}
+
 /// `source`: run a script, relative to the including script's folder.
 struct SourceCommand: BuiltInCommand {
     static let file = ArgumentSpec.path("file", abstract: "The script.")
@@ -72,6 +127,11 @@ extension Session {
             output.error(error.message, command: nil, location: SourceLocation(origin: origin, line: line))
             throw SessionControl.failedAndReported
         }
+        return try runNested(text, origin: origin, resolved: resolved)
+    }
+
+    /// Runs a script's text as `source` does, one level deeper.
+    func runNested(_ text: String, origin: ScriptOrigin, resolved: String) throws -> CommandOutput {
         nesting.depth += 1
         let outcome = runScript(text, origin: origin)
         nesting.depth -= 1

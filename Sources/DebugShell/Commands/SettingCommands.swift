@@ -4,7 +4,8 @@ import DebugShellInterpreter
 /// `set`: change a setting (the same as `settings set`).
 struct SetCommand: BuiltInCommand {
     static let setting = ArgumentSpec.name("setting", .setting, abstract: "The setting's name.")
-    static let value = ArgumentSpec.word("value", abstract: "Its new value, of the setting's type.")
+    static let value = ArgumentSpec.words(
+        "value", abstract: "Its new value, of the setting's type; 'name = value' works too.")
 
     static let spec = CommandSpec(
         "set", abstract: "Change a setting (the same as 'settings set').",
@@ -19,7 +20,7 @@ struct SetCommand: BuiltInCommand {
         ])
 
     static func run(_ call: BuiltInCall, in session: Session) throws -> CommandOutput {
-        try session.set(call[setting], call[value])
+        try session.set(call[setting], value: call[value], label: "set")
     }
 }
 
@@ -32,7 +33,7 @@ struct SettingsCommand: BuiltInCommand {
     static let setting = ArgumentSpec.name("name", .setting, abstract: "The setting's name.")
 
     enum Verb: String, BuiltInVerbs {
-        case list, show, set
+        case list, show, set, clear
 
         var declaration: VerbSpec {
             switch self {
@@ -75,6 +76,24 @@ struct SettingsCommand: BuiltInCommand {
                             > settings set timer.late-threshold 5ms
                             > settings show timer.late-threshold
                             timer.late-threshold = 5ms
+                            > settings set fps.tiers = wwdc20
+                            > settings show fps.tiers
+                            fps.tiers = wwdc20
+                            """)
+                    ])
+            case .clear:
+                return VerbSpec(
+                    "clear", abstract: "Put a setting back to its default, as LLDB's 'settings clear' does.",
+                    arguments: [
+                        SettingsCommand.setting
+                    ],
+                    examples: [
+                        Example(
+                            """
+                            > settings set timer.late-threshold 5ms
+                            > settings clear timer.late-threshold
+                            > settings show timer.late-threshold
+                            timer.late-threshold = 1ms
                             """)
                     ])
             }
@@ -85,7 +104,8 @@ struct SettingsCommand: BuiltInCommand {
         "settings", abstract: "Show, list and change settings, as LLDB's 'settings' does.",
         discussion:
             "'settings' alone, or with a prefix, lists settings with their values and descriptions ('settings list'). "
-            + "'settings show' prints values only, as 'name = value'; 'settings set' is 'set'.",
+            + "'settings show' prints values only, as 'name = value'; 'settings set' is 'set'; 'settings clear' "
+            + "puts one back to its default.",
         verbs: Verb.declarations, defaultVerb: Verb.list.rawValue)
 
     static func run(_ call: BuiltInCall, in session: Session) throws -> CommandOutput {
@@ -114,12 +134,51 @@ struct SettingsCommand: BuiltInCommand {
                 json: .array(
                     zip(specs, values).map { .fields(["name": .string($0.name), "value": $1?.json ?? .null]) }))
         case .set:
-            return try session.set(call[setting], call[SetCommand.value])
+            return try session.set(call[setting], value: call[SetCommand.value], label: "settings set")
+        case .clear:
+            return try session.clearSetting(call[setting])
         }
     }
 }
 
 extension Session {
+    /// `set <name> <value>`, or `set <name> = <value>` as gdb and IPython's `%config` write it.
+    func set(_ name: String, value words: [Word], label: String) throws(CommandError) -> CommandOutput {
+        var words = words[...]
+        if words.count == 2, let first = words.first, first.text == "=", !first.quoted { words.removeFirst() }
+        guard words.count == 1, let value = words.first else {
+            throw CommandError(
+                "'\(label)' takes one value: '\(label) \(name) <value>' (or '\(label) \(name) = <value>')")
+        }
+        return try set(name, value.text)
+    }
+
+    /// `settings clear <name>`: the setting back at its default, and whoever it concerns told.
+    func clearSetting(_ name: String) throws(CommandError) -> CommandOutput {
+        guard let spec = settings.spec(name) else {
+            // The same error an unknown name gets from `set`.
+            try settings.set(name, text: "", rate: engine.refreshRate.hertz)
+            return .silent
+        }
+        settings.clear(name)
+        if name == ShellSettings.coalescing.name {
+            engine.coalescing = settings.value(ShellSettings.coalescing, rate: engine.refreshRate.hertz)
+        }
+        settingDidChange(name)
+        let value = settings.value(name, rate: engine.refreshRate.hertz)
+        return CommandOutput(json: .fields(["setting": .string(spec.name), "value": value?.json ?? .null]))
+    }
+
+    /// Tells the tool that owns a setting that it changed.
+    private func settingDidChange(_ name: String) {
+        if let index = registry.toolIndex(forNamespace: name),
+            registry.toolDescriptors[index].settings.contains(where: { $0.name == name })
+        {
+            let tool = toolSet.instances[index]
+            calling(.settingChange, tool: index, label: name) { tool.settingDidChange(name) }
+        }
+    }
+
     /// Changes a setting from the user's text, and tells whoever it concerns.
     func set(_ name: String, _ text: String) throws(CommandError) -> CommandOutput {
         let rate = engine.refreshRate.hertz
@@ -127,12 +186,7 @@ extension Session {
         if name == ShellSettings.coalescing.name {
             engine.coalescing = settings.value(ShellSettings.coalescing, rate: rate)
         }
-        if let index = registry.toolIndex(forNamespace: name),
-            registry.toolDescriptors[index].settings.contains(where: { $0.name == name })
-        {
-            let tool = toolSet.instances[index]
-            calling(.settingChange, tool: index, label: name) { tool.settingDidChange(name) }
-        }
+        settingDidChange(name)
         let value = settings.value(name, rate: rate)
         return CommandOutput(json: .fields(["setting": .string(name), "value": value?.json ?? .null]))
     }

@@ -25,6 +25,9 @@ public final class OutputRouter {
     var trace: TraceRecorder?
     /// The warnings about tools given so far: each is given once per session.
     private var warnedAbout = Set<String>()
+    /// The next result is help, which the sink may page (``OutputSink/page(_:)``); the next
+    /// result or error clears it.
+    var pagesNextResult = false
 
     public init(sink: any OutputSink) {
         self.sink = sink
@@ -47,6 +50,8 @@ public final class OutputRouter {
         _ output: CommandOutput, command: @autoclosure () -> String, location: SourceLocation,
         extra: [(String, JSONValue)] = [], fromTool: Bool = false
     ) {
+        let paged = pagesNextResult
+        pagesNextResult = false
         for warning in output.warnings {
             sink.write(
                 VisibleText.escaped("\(location.prefix("warning"))\(warning)\(location.suffix)") + "\n",
@@ -62,6 +67,8 @@ public final class OutputRouter {
                 sink.write((fromTool ? toolText(line, keepingLayout: true) : line) + "\n", to: .standardOutput)
                 return !isInterrupted()
             }
+        } else if paged, !output.text.isEmpty, sink.page(output.text) {
+            return
         } else if !output.text.isEmpty {
             let text = fromTool ? toolText(output.text, keepingLayout: true) : output.text
             sink.write(text.hasSuffix("\n") ? text : text + "\n", to: .standardOutput)
@@ -74,6 +81,7 @@ public final class OutputRouter {
         _ message: String, command: @autoclosure () -> String?, location: SourceLocation,
         extra: [(String, JSONValue)] = []
     ) {
+        pagesNextResult = false
         if json, let command = command() {
             let line = JSONValue.object(
                 [("command", .string(command)), ("ok", .bool(false)), ("error", .string(message))] + extra)

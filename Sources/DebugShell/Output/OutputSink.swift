@@ -12,10 +12,15 @@ public protocol OutputSink: AnyObject {
     /// Pushes buffered output out: the session calls it before time runs, so that what came
     /// before a long `run` is seen while it runs.
     func flush()
+
+    /// Shows help a screen at a time when it is taller than the screen; false when the sink
+    /// does not page (scripts, pipes, tests) or the text fits, and it is written as usual.
+    func page(_ text: String) -> Bool
 }
 
 extension OutputSink {
     public func flush() {}
+    public func page(_ text: String) -> Bool { false }
 }
 
 /// A sink that keeps what was written, for tests and examples.
