@@ -118,9 +118,10 @@ struct EstimatorLab {
             // grid's vsyncs are whole nanoseconds, so Δ is n·T give or take a nanosecond.
             if let target = lastTarget {
                 let frame = (target - previous).nanoseconds
-                if frame > 0 {
-                    let dropped = max(
-                        0, Int64(clamping: SimFormat.roundedDivide(Int128(interval), by: Int128(frame))) - 1)
+                // round(Δ / T) − 1, half up, in Int64 without overflow; an interval that rounds to
+                // one frame drops none, so callbacks on the grid skip the division.
+                if frame > 0, interval - frame >= frame - frame / 2 {
+                    let dropped = (interval - frame + frame / 2) / frame
                     if dropped > 0 {
                         matrixDroppedFrames += dropped
                         matrixDropTime += dropped * frame
