@@ -72,11 +72,17 @@ extension FPSMeter {
                 "no estimator has a reading yet: the first come after two of the meter's callbacks, most after 1s; run time first"
             )
         }
-        var rows = [["estimator", "reading", "truth", "error", "span"]]
-        for r in results { rows.append([r.name, r.readingText, r.truthText, r.errorText, r.spanText]) }
+        // Four columns fit 80; each estimator's span goes on a line of its own under its reading,
+        // where a fifth column would not fit.
+        var rows = [["estimator", "reading", "truth", "error"]]
+        for r in results { rows.append([r.name, r.readingText, r.truthText, r.errorText]) }
+        let indent = String(repeating: " ", count: (rows.map { $0[0].count }.max() ?? 0) + 2)
+        var lines = FPSMeter.table(rows).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        for (k, r) in results.enumerated().reversed() { lines.insert(indent + r.spanText, at: k + 2) }
         let text =
-            FPSMeter.table(rows)
-            + "\ntruth: frames presented over the same span; missed = vsyncs that expected a present (animating, R3) and had none"
+            lines.joined(separator: "\n")
+            + "\ntruth: frames presented over the same span; missed = vsyncs that expected a\n"
+            + "present (animating, R3) and had none"
         return CommandOutput(text: text, json: .fields(["estimators": .array(results.map(\.json))]))
     }
 
@@ -94,7 +100,8 @@ extension FPSMeter {
         let reading = clamp.map { min(w.rate, $0) } ?? w.rate
         let truth = FPSMeter.perSecond(lab.lastWindowPresents, over: w.span)
         r.measured(
-            reading, "\(reading) fps", truth: truth, "\(truth) fps", span: (w.from, w.to), "(\(w.from), \(w.to)]")
+            reading, "\(reading) fps", truth: truth, "\(truth) fps", span: (w.from, w.to),
+            "over " + FPSMeter.span(w.from, w.to, open: true))
         return r
     }
 
@@ -108,7 +115,7 @@ extension FPSMeter {
         let presents = ledger.span(after: from - SimDuration(nanoseconds: 1), through: last).presents
         r.measured(
             lab.slidingCount, "\(lab.slidingCount) fps", truth: presents, "\(presents) fps", span: (from, last),
-            "[\(from), \(last)]")
+            "over " + FPSMeter.span(from, last, open: false))
         return r
     }
 
@@ -117,12 +124,14 @@ extension FPSMeter {
         let time = trackingTimeNow
         var r = EstimatorResult(
             name: "DXFPSLabel", definition: "callbacks per second of tracking time, clamped to 60", unit: "fps",
-            spanText: "tracking \(time), under 1s")
+            spanText: "\(SimFormat.readable(time.nanoseconds)) of tracking, under 1s")
         r.extra = [("tracking_ns", JSONValue(time))]
         guard time >= EstimatorLab.second else { return r }
         let reading = min(60, FPSMeter.perSecond(lab.trackingCallbacks, over: time))
         let truth = FPSMeter.perSecond(lab.trackingPresents, over: time)
-        r.measured(reading, "\(reading) fps", truth: truth, "\(truth) fps", span: nil, "tracking \(time)")
+        r.measured(
+            reading, "\(reading) fps", truth: truth, "\(truth) fps", span: nil,
+            "over \(SimFormat.readable(time.nanoseconds)) of tracking")
         return r
     }
 
@@ -141,7 +150,7 @@ extension FPSMeter {
         let missed = ledger.span(after: from, through: last).missed
         r.measured(
             dropped, "\(dropped) dropped · \(lab.clicks) clicks", truth: missed, "\(missed) missed", span: (from, last),
-            "(\(from), \(last)]")
+            "over " + FPSMeter.span(from, last, open: true))
         r.extra = [("drawn", .int(drawn)), ("clicks", .int(lab.clicks))]
         return r
     }
@@ -162,32 +171,41 @@ extension FPSMeter {
         r.extra = [("frames", .int(lab.frames)), ("slow", .int(lab.slowFrames)), ("frozen", .int(lab.frozenFrames))]
         guard let span = callbackSpan else { return r }
         let missed = ledger.span(after: span.from, through: span.to)
-        let delay = SimDuration(nanoseconds: lab.framesDelay).description
+        let delay = SimFormat.readable(lab.framesDelay)
         r.measured(
             lab.framesDelay, "delay \(delay) · slow \(lab.slowFrames) · frozen \(lab.frozenFrames)",
-            truth: missed.missedTime, FPSMeter.missedText(missed), span: span, "(\(span.from), \(span.to)]")
+            truth: missed.missedTime, FPSMeter.missedText(missed), span: span,
+            "over " + FPSMeter.span(span.from, span.to, open: true))
         return r
     }
 
-    /// Matrix: drop time Σ 40·(Δ/40)^2.5 ms over intervals Δ above 40 ms.
+    /// Matrix: dropped frames per interval, (Δ − T) / T rounded, and their time in frame intervals.
     private func matrix() -> EstimatorResult {
         var r = EstimatorResult(
-            name: "Matrix", definition: "drop time: sum of 40*(d/40)^2.5 ms over intervals d above 40ms", unit: "ns",
-            spanText: "no interval yet")
-        r.extra = [("slow_intervals", .int(lab.matrixSlowIntervals))]
+            name: "Matrix", definition: "dropped time: (d - T) / T frames for each interval d, T the frame interval",
+            unit: "ns", spanText: "no interval yet")
+        r.extra = [
+            ("dropped_frames", .int(lab.matrixDroppedFrames)), ("slow_intervals", .int(lab.matrixSlowIntervals)),
+        ]
         guard let span = callbackSpan else { return r }
         let missed = ledger.span(after: span.from, through: span.to)
-        let ns = (lab.matrixDropTime * 1_000_000).rounded()
-        let drop = ns < 9.2e18 ? Int64(ns) : Int64.max
-        let text =
-            "drop \(SimDuration(nanoseconds: drop).description) (\(lab.matrixSlowIntervals) over 40ms)"
+        let frames = lab.matrixDroppedFrames == 1 ? "1 frame" : "\(lab.matrixDroppedFrames) frames"
+        let text = "drop \(SimFormat.readable(lab.matrixDropTime)) (\(frames))"
         r.measured(
-            drop, text, truth: missed.missedTime, FPSMeter.missedText(missed), span: span, "(\(span.from), \(span.to)]")
+            lab.matrixDropTime, text, truth: missed.missedTime, FPSMeter.missedText(missed), span: span,
+            "over " + FPSMeter.span(span.from, span.to, open: true))
         return r
     }
 
-    /// The truth of the since-start estimators: `1.483333333s missed (89)`.
+    /// The truth of the since-start estimators: `1.483s missed (89)`.
     static func missedText(_ span: (presents: Int64, missed: Int64, missedTime: Int64)) -> String {
-        "\(SimDuration(nanoseconds: span.missedTime).description) missed (\(span.missed))"
+        "\(SimFormat.readable(span.missedTime)) missed (\(span.missed))"
+    }
+}
+
+extension FPSMeter {
+    /// A span of time for a report: `(1s, 2s]` (open: excluding its start) or `[1.983s, 2.983s]`.
+    static func span(_ from: SimTime, _ to: SimTime, open: Bool) -> String {
+        "\(open ? "(" : "[")\(SimFormat.readable(from.nanoseconds)), \(SimFormat.readable(to.nanoseconds))]"
     }
 }

@@ -33,7 +33,7 @@ extension FPSMeter {
                         abstract:
                             "A per-frame table: commit end, render start and end, present, expected present, hitch, cause.",
                         discussion:
-                            "The last 1000 presents are kept. Without --worst, the last 20 (or --last n) are shown in time order; --worst n shows the n longest hitches, longest first.",
+                            "The last 1000 presents are kept (the setting fps.frames-kept, up to 100000). Without --worst, the last 20 (or --last n) are shown in time order; --worst n shows the n longest hitches, longest first.",
                         options: [hitchesOnly, lastFrames, worst],
                         examples: FPSMeterExamples.frames),
                     VerbSpec(
@@ -55,7 +55,7 @@ extension FPSMeter {
                         abstract:
                             "The estimator lab: each classic FPS estimator's last reading and its error against the ground truth.",
                         discussion:
-                            "YYFPSLabel (F1 over 1s windows), HyFPSLabel (the same, clamped to 60), GDPerformanceView (callbacks in the sliding second before the last callback), DXFPSLabel (callbacks per second of tracking time), KMCGeigerCounter (vsyncs without a callback in the last second; clicks above 1.5 periods), Sentry (slow above 1/(rate - 1) s, frozen above 700ms, frames delay) and Matrix (drop time 40*(d/40)^2.5 ms over intervals above 40ms). All read the meter's own callbacks: no link, no cost. The truth is what the display did over the same span: frames presented, and vsyncs that expected a present and had none.",
+                            "YYFPSLabel (F1 over 1s windows), HyFPSLabel (the same, clamped to 60), GDPerformanceView (callbacks in the sliding second before the last callback), DXFPSLabel (callbacks per second of tracking time), KMCGeigerCounter (vsyncs without a callback in the last second; clicks above 1.5 periods), Sentry (slow above 1/(rate - 1) s, frozen above 700ms, frames delay) and Matrix (dropped frames (d - T) / T for each interval d, T the frame interval, and their time). All read the meter's own callbacks: no link, no cost. The truth is what the display did over the same span: frames presented, and vsyncs that expected a present and had none.",
                         examples: FPSMeterExamples.compare),
                     VerbSpec(
                         "tiers", abstract: "Show or choose the hitch-ratio scale (the setting fps.tiers).",
@@ -70,8 +70,10 @@ extension FPSMeter {
                     VerbSpec(
                         "watch",
                         abstract: "Print hitches or closed windows as events while time runs; 'off' stops both.",
+                        discussion:
+                            "Hitches are summarised when they come fast: the first of a second prints in full, the rest of that second as one line with their count at the second's end, and while every second has more than one, only that line is printed, once a second. --all prints every hitch.",
                         arguments: [watchedEvents],
-                        options: [hitchesOver],
+                        options: [hitchesOver, hitchesAll],
                         examples: FPSMeterExamples.watch),
                 ], defaultVerb: "show")
         ],
@@ -96,9 +98,12 @@ extension FPSMeter {
             MetricSpec("fps.frame_p99", .duration, abstract: "99th percentile of those intervals (nearest rank)."),
             MetricSpec("fps.frame_max", .duration, abstract: "The longest of those intervals."),
         ],
-        settings: [tiersSetting, autohideSetting],
+        settings: [tiersSetting, autohideSetting, framesKeptSetting],
         events: [
             EventSpec("fps.hitch", abstract: "A counted present was late, with its cause (fps watch hitches)."),
+            EventSpec(
+                "fps.hitches",
+                abstract: "Hitches of one second after its first, as one line with their count (fps watch hitches)."),
             EventSpec("fps.window", abstract: "The meter closed a window, with its reading (fps watch windows)."),
         ])
 
@@ -145,6 +150,8 @@ extension FPSMeter {
     static let watchedEvents = ArgumentSpec.choice("events", abstract: "What to print.", as: WatchedEvents.self)
     static let hitchesOver = OptionSpec.duration(
         "over", abstract: "Only hitches longer than this.", default: .zero)
+    static let hitchesAll = OptionSpec.flag(
+        "all", abstract: "Print every hitch, not one line a second with a count when they come fast.")
 
     // Settings
     static let tiersSetting = SettingSpec.choice(
@@ -154,6 +161,11 @@ extension FPSMeter {
     static let autohideSetting = SettingSpec.boolean(
         "fps.autohide", abstract: "Hide the meter's status line 2s after its reading last changed (HyFPSLabel).",
         default: false)
+    static let framesKeptSetting = SettingSpec.integer(
+        "fps.frames-kept", in: 1...FPSMeter.frameLimitMaximum,
+        abstract:
+            "Presents kept for 'fps frames' and 'fps plot' (the newest); fewer drops the oldest at once, more keeps more from then on.",
+        default: Int64(FPSMeter.frameLimit))
 }
 
 /// What `fps watch` prints: hitches, closed windows, or nothing.

@@ -64,8 +64,9 @@ struct EstimatorLab {
     var frozenFrames: Int64 = 0
     var framesDelay: Int64 = 0
 
-    // Matrix's FPS plugin: drop time in ms, and the intervals that added to it.
-    var matrixDropTime: Double = 0
+    // Matrix's frame tracer: dropped frames, their time in ns, and the intervals that dropped any.
+    var matrixDroppedFrames: Int64 = 0
+    var matrixDropTime: Int64 = 0
     var matrixSlowIntervals: Int64 = 0
 
     // DXFPSLabel: callbacks and presents while the run loop was tracking.
@@ -74,7 +75,6 @@ struct EstimatorLab {
 
     static let second = SimDuration.seconds(1)
     static let sentryFrozen = SimDuration.milliseconds(700)
-    static let matrixThresholdMs: Double = 40
 
     init() {}
 
@@ -112,13 +112,22 @@ struct EstimatorLab {
                 if rate > 1, interval * (rate - 1) > 1_000_000_000 { slowFrames += 1 }
             }
             if let target = lastTarget { framesDelay += max(0, (ts - target).nanoseconds) }
-            // Matrix: 40·(Δ/40)^2.5 ms for each interval Δ above 40 ms; x^2.5 = x²·√x, whose
-            // operations IEEE 754 rounds exactly, so the sum is the same on every machine.
-            let ms = Double(interval) / 1_000_000
-            if ms > EstimatorLab.matrixThresholdMs {
-                let r = ms / EstimatorLab.matrixThresholdMs
-                matrixDropTime += EstimatorLab.matrixThresholdMs * r * r * r.squareRoot()
-                matrixSlowIntervals += 1
+            // Matrix (its FrameTracer): the frames an interval dropped are its jitter over the
+            // frame interval, (Δ − T) / T with T the previous frame's expected duration, and its
+            // dropped time is that many whole frame intervals. Rounded rather than truncated: the
+            // grid's vsyncs are whole nanoseconds, so Δ is n·T give or take a nanosecond.
+            if let target = lastTarget {
+                let frame = (target - previous).nanoseconds
+                // round(Δ / T) − 1, half up, in Int64 without overflow; an interval that rounds to
+                // one frame drops none, so callbacks on the grid skip the division.
+                if frame > 0, interval - frame >= frame - frame / 2 {
+                    let dropped = (interval - frame + frame / 2) / frame
+                    if dropped > 0 {
+                        matrixDroppedFrames += dropped
+                        matrixDropTime += dropped * frame
+                        matrixSlowIntervals += 1
+                    }
+                }
             }
         }
         lastTimestamp = ts

@@ -168,9 +168,11 @@ extension FPSMeter {
             overlapLabel: "both")
 
         var notes: [String] = []
-        if frames.dropped > 0, let oldest = frames.first, from < oldest.present {
+        // The default span starts at the oldest present kept: say so when older ones were dropped.
+        if frames.dropped > 0, let oldest = frames.first, from <= oldest.present {
             notes.append(
-                "only the last \(FPSMeter.frameLimit) presents are kept: no frame time before \(oldest.present)")
+                "only the last \(frames.capacity) presents are kept (fps.frames-kept): no frame time before \(oldest.present)"
+            )
         }
         if windows.dropped > 0, let oldest = windows.first, from < oldest.from {
             notes.append("only the last \(FPSMeter.historyLimit) windows are kept: none before \(oldest.from)")

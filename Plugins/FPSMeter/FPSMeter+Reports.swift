@@ -8,18 +8,20 @@ extension FPSMeter {
     func showReport() throws(CommandError) -> CommandOutput {
         try requireStarted()
         let c = configuration
-        let state = stoppedAt.map { "stopped at \($0) (ran since \(since))" } ?? "running since \(since)"
+        let since = FPSMeter.readable(since)
+        let state =
+            stoppedAt.map { "stopped at \(FPSMeter.readable($0)) (ran since \(since))" } ?? "running since \(since)"
         var rows: [[String]] = []
         rows.append([
             "meter",
-            "\(state) · \(c.mode.rawValue) mode · window \(c.window) · cost \(c.cost) · label \(c.label ? "on" : "off")",
+            "\(state) · \(c.mode.rawValue) mode · window \(FPSMeter.readable(c.window)) · cost \(FPSMeter.readable(c.cost)) · label \(c.label ? "on" : "off")",
         ])
 
         let window = windows.last
         if let reading, let window {
             rows.append([
                 "reading",
-                "\(reading) fps (last window (\(window.from), \(window.to)]: \(window.callbacks) callbacks, \(window.presents) presents)",
+                "\(reading) fps (last window \(FPSMeter.span(window.from, window.to, open: true)): \(window.callbacks) callbacks, \(window.presents) presents)",
             ])
         } else {
             rows.append(["reading", "— (no window has closed yet)"])
@@ -33,10 +35,9 @@ extension FPSMeter {
             rows.append(["callbacks", "— · skipped vsyncs \(skipped)"])
         }
         let h = hitches
-        let hitchTime = SimDuration(nanoseconds: h.time)
         rows.append([
             "hitches",
-            "\(h.count) (commit \(h.commit) · render \(h.render) · both \(h.both)), \(hitchTime.description) in \(animatingTime) animating",
+            "\(h.count) (commit \(h.commit) · render \(h.render) · both \(h.both)), \(SimFormat.readable(h.time)) in \(FPSMeter.readable(animatingTime)) animating",
         ])
         if let ratio = hitchRatio {
             rows.append([
@@ -49,12 +50,12 @@ extension FPSMeter {
             let max = intervals.maximum
         {
             let text = [("p50", p50), ("p95", p95), ("p99", p99), ("max", max)]
-                .map { "\($0.0) \(SimDuration(nanoseconds: $0.1).description)" }.joined(separator: " · ")
+                .map { "\($0.0) \(SimFormat.readable($0.1))" }.joined(separator: " · ")
             rows.append(["frame time", "\(text) (\(intervals.total) intervals)"])
         } else {
             rows.append(["frame time", "— (fewer than two counted presents)"])
         }
-        return CommandOutput(text: FPSMeter.table(rows), json: self.showJSON())
+        return CommandOutput(text: FPSMeter.wrappedPairs(rows), json: self.showJSON())
     }
 
     func configurationJSON() -> JSONValue {
@@ -132,7 +133,7 @@ extension FPSMeter {
                 Int64(kept.count) == all
                 ? "\(kept.count) \(what(kept.count))" : "the last \(kept.count) of \(all) \(what(Int(all)))"
         }
-        if frames.dropped > 0 { title += " (the last \(FPSMeter.frameLimit) of \(total) presents are kept)" }
+
         let json = JSONValue.fields([
             "frames": .array(kept.map(frameJSON)), "kept": .int(Int64(frames.count)), "presents": .int(total),
         ])
@@ -153,7 +154,12 @@ extension FPSMeter {
                 f.counted ? FPSMeter.fixedMilliseconds(f.hitch) : "-", f.cause?.rawValue ?? "-",
             ])
         }
-        let text = "\(title); times in ms, hitch - = not animating (A2)\n" + FPSMeter.table(rows, right: Set(0...6))
+        var text = "\(title); times in ms, hitch - = not animating (A2)\n" + FPSMeter.table(rows, right: Set(0...6))
+        if frames.dropped > 0 {
+            text +=
+                "\n(only the last \(frames.capacity) of \(total) presents are kept: \(frames.dropped) older were dropped;\n"
+                + "set fps.frames-kept to keep more, up to \(FPSMeter.frameLimitMaximum))"
+        }
         return CommandOutput(text: text, json: json)
     }
 
@@ -185,7 +191,8 @@ extension FPSMeter {
         var rows = [["window", "from", "to", "callbacks", "presents", "fps"]]
         for (offset, w) in shown.enumerated() {
             rows.append([
-                String(firstNumber + Int64(offset)), w.from.description, w.to.description, String(w.callbacks),
+                String(firstNumber + Int64(offset)), FPSMeter.readable(w.from), FPSMeter.readable(w.to),
+                String(w.callbacks),
                 String(w.presents), String(w.reading),
             ])
         }

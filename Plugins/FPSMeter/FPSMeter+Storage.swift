@@ -11,7 +11,7 @@ struct Ring<Element> {
     private(set) var count = 0
     /// How many were ever appended (kept or dropped).
     private(set) var appended: Int64 = 0
-    let capacity: Int
+    private(set) var capacity: Int
     private let filler: Element
 
     init(capacity: Int, filler: Element) {
@@ -45,6 +45,19 @@ struct Ring<Element> {
         guard count > 0 else { return }
         head = (head + 1) % capacity
         count -= 1
+    }
+
+    /// Keeps room for `newCapacity` elements from now on, keeping the newest of those kept (the
+    /// oldest are dropped, and counted as dropped, when there are more).
+    mutating func resize(to newCapacity: Int) {
+        let newCapacity = max(1, newCapacity)
+        guard newCapacity != capacity else { return }
+        let kept = min(count, newCapacity)
+        let newest = (count - kept..<count).map { self[$0] }
+        storage = newest.isEmpty ? [] : newest + Array(repeating: filler, count: newCapacity - kept)
+        head = 0
+        count = kept
+        capacity = newCapacity
     }
 
     /// Forgets every element; the storage is kept for reuse.

@@ -27,11 +27,33 @@ public final class FPSMeter: DebugTool {
     struct Watch {
         var hitches = false
         var over = SimDuration.zero
+        /// Every hitch in full (`--all`), rather than a line a second with a count.
+        var all = false
+        /// Whether a summary line has said how to see every hitch.
+        var hinted = false
         var windows = false
+    }
+
+    /// The hitches `fps watch hitches` holds back in the current second [k s, (k + 1) s), to
+    /// print as one line at its end.
+    struct HeldHitches {
+        /// The second the held hitches are in; nil before the first watched hitch.
+        var second: Int64?
+        /// Whether a hitch of this second was printed in full.
+        var printed = false
+        /// Whether the previous second ended with a summary: then this one prints none in full.
+        var busy = false
+        var count: Int64 = 0
+        var time: Int64 = 0
+        var commit: Int64 = 0
+        var render: Int64 = 0
+        var both: Int64 = 0
+        var longest: Int64 = 0
     }
 
     var configuration = Configuration()
     var watch = Watch()
+    var held = HeldHitches()
 
     // MARK: Life (F2)
 
@@ -74,8 +96,10 @@ public final class FPSMeter: DebugTool {
 
     /// `fps history` keeps this many windows (README, Limits).
     static let historyLimit = 3600
-    /// `fps frames` keeps this many presents.
+    /// `fps frames` and `fps plot` keep this many presents by default (the setting
+    /// `fps.frames-kept`), and at most `frameLimitMaximum` (docs/Limits.md).
     static let frameLimit = 1000
+    static let frameLimitMaximum: Int64 = 100_000
     /// `fps plot` shades this many tracking stretches at most.
     static let trackingSpanLimit = 1000
     /// HyFPSLabel hides its label this long after the reading last changed.
@@ -84,6 +108,15 @@ public final class FPSMeter: DebugTool {
     public init(host: any ToolHost) {
         self.host = host
         self.device = host.device
+        frames.resize(to: framesKept)
+    }
+
+    /// Presents kept for `fps frames` and `fps plot`: the setting `fps.frames-kept`.
+    var framesKept: Int { Int(clamping: host.setting(Self.framesKeptSetting)) }
+
+    public func settingDidChange(_ name: String) {
+        // A smaller number drops the oldest presents now; a larger one keeps more from now on.
+        if name == Self.framesKeptSetting.name { frames.resize(to: framesKept) }
     }
 
     // MARK: - Commands
@@ -169,6 +202,7 @@ public final class FPSMeter: DebugTool {
         trackingTime = .zero
         trackingSince = device.mode == .tracking ? device.now : nil
         trackingSpans.removeAll()
+        held = HeldHitches()
     }
 
     func notRunning() -> CommandError {
@@ -209,13 +243,18 @@ public final class FPSMeter: DebugTool {
     /// `fps watch hitches [--over d] | windows | off`.
     private func watchCommand(_ invocation: Invocation) throws(CommandError) -> CommandOutput {
         let events = invocation[Self.watchedEvents] ?? .off
+        held = HeldHitches()
         if invocation.has(Self.hitchesOver) && events != .hitches {
             throw CommandError("--over applies to 'fps watch hitches' only")
+        }
+        if invocation[Self.hitchesAll] && events != .hitches {
+            throw CommandError("--all applies to 'fps watch hitches' only")
         }
         switch events {
         case .hitches:
             watch.hitches = true
             watch.over = invocation[Self.hitchesOver]
+            watch.all = invocation[Self.hitchesAll]
         case .windows:
             watch.windows = true
         case .off:
@@ -224,7 +263,7 @@ public final class FPSMeter: DebugTool {
         return CommandOutput(
             json: .fields([
                 "hitches": .bool(self.watch.hitches), "over_ns": JSONValue(self.watch.over),
-                "windows": .bool(self.watch.windows),
+                "all": .bool(self.watch.all), "windows": .bool(self.watch.windows),
             ]))
     }
 
@@ -263,7 +302,8 @@ public final class FPSMeter: DebugTool {
             host.emit(
                 ToolEvent(
                     name: "fps.window", time: time,
-                    message: "\(value) fps (\(closed.callbacks) callbacks in \(closed.span), \(presents) presented)",
+                    message:
+                        "\(value) fps (\(closed.callbacks) callbacks in \(FPSMeter.readable(closed.span)), \(presents) presented)",
                     fields: [
                         ("reading", .int(value)), ("callbacks", .int(closed.callbacks)), ("presents", .int(presents)),
                         ("from_ns", JSONValue(closed.from)), ("to_ns", JSONValue(closed.to)),
@@ -303,11 +343,24 @@ public final class FPSMeter: DebugTool {
         return total - device.animatingTime(from: stop)
     }
 
-    /// Hitch time in ms per animating second (R4); nil without animating time.
+    /// Hitch time in ms per animating second (R4); nil without animating time. The hitch time is
+    /// the part of each hitch within animating time as the display shows it (R4): a frame of the
+    /// animation's last ticks that is late after the animation's last expected present is a
+    /// hitch, but not one of the animating seconds.
     var hitchRatio: MetricNumber? {
         let animating = animatingTime
         guard hasStarted, animating > .zero else { return nil }
-        return MetricNumber(numerator: Int128(hitches.time) * 1000, denominator: Int128(animating.nanoseconds))
+        return MetricNumber(numerator: Int128(hitches.ratioTime) * 1000, denominator: Int128(animating.nanoseconds))
+    }
+
+    /// R4: the part of a hitch `(p − h, p]` that falls in animating time delayed by R3's two
+    /// vsyncs — the time in which the display was to show the animation's frames.
+    func animatingPart(of hitch: SimDuration, presentedAt present: SimTime) -> Int64 {
+        let delay = device.framePeriod + device.framePeriod
+        let end = present - delay
+        let start = end - hitch
+        // Animating time in [start, end): both measures run to now, which is at or after `end`.
+        return (device.animatingTime(from: start) - device.animatingTime(from: end)).nanoseconds
     }
 
     var tier: Tier? { hitchRatio.map { tierScale.tier(for: $0) } }
@@ -350,15 +403,26 @@ public final class FPSMeter: DebugTool {
         let rate = Int64(device.refreshRate.hertz)
         var line = StyledText()
         line.append("fps ")
+        let render = renderRate
         if let reading {
-            line.append(String(reading), .color(FPSMeter.labelColor(reading, rate: rate)))
+            line.append(
+                String(reading), FPSMeter.readingStyle(reading, render: render, missed: missedInSecond, rate: rate))
         } else {
             line.append("—")
         }
-        let render = renderRate.map(String.init) ?? "—"
-        line.append(" · render \(render) · hitch ")
+        line.append(" · render ")
+        if let render {
+            // What the display showed is the number to judge by: it gets the label's hue.
+            line.append(String(render), .color(FPSMeter.labelColor(render, rate: rate)))
+        } else {
+            line.append("—")
+        }
+        line.append(" · hitch ")
         if let ratio = hitchRatio {
-            line.append("\(FPSMeter.oneDecimal(ratio)) ms/s \(tierScale.tier(for: ratio).rawValue)")
+            // The ratio as `get` and `fps show` print it: one precision for one quantity.
+            line.append("\(ratio) ms/s ")
+            let tier = tierScale.tier(for: ratio)
+            line.append(tier.rawValue, .color(tier.color(on: tierScale)))
         } else {
             line.append("—")
         }
@@ -366,6 +430,27 @@ public final class FPSMeter: DebugTool {
             (max(0, windows.count - 8)..<windows.count).lazy.map { [windows] in windows[$0].reading }, rate: rate)
         if !recent.isEmpty { line.append(" · \(recent)") }
         return line
+    }
+
+    /// The label's number is coloured as HyFPSLabel colours it unless it misleads: when the
+    /// display missed vsyncs that expected a present in the last whole second and presented a
+    /// number of frames more than 5 % of the rate away from the reading, the reading is drawn
+    /// plain — a green 60 over a display that shows 30 would say "all is well" where the display
+    /// says otherwise. A still screen presents little and misses nothing: its label keeps its hue.
+    static func readingStyle(_ reading: Int64, render: Int64?, missed: Int64?, rate: Int64) -> StyledText.Style {
+        guard let render, let missed, missed > 0, 20 * abs(reading - render) > max(1, rate) else {
+            return .color(labelColor(reading, rate: rate))
+        }
+        return .plain
+    }
+
+    /// Vsyncs of the last whole second (R5's) that expected a present and had none (the lab's
+    /// ground truth); nil before one such second.
+    var missedInSecond: Int64? {
+        guard let k = lastWholeSecond else { return nil }
+        let one = SimDuration(nanoseconds: 1)
+        let from = SimTime(nanoseconds: k * SecondTally.nanosecondsPerSecond) - one
+        return ledger.span(after: from, through: from + .seconds(1)).missed
     }
 
     /// HyFPSLabel's hue, `(fps − 24) / 120` above 24 at 60 Hz, rescaled so that the refresh rate
@@ -386,6 +471,9 @@ extension FPSMeter: DeviceObserver {
         case .presented(let info): presented(info)
         case .vsync(let time, _):
             ledger.vsync(at: time, animating: device.isAnimating) { device.vsync(after: time) - time }
+            if held.count > 0, let k = held.second, time.nanoseconds >= (k + 1) * SecondTally.nanosecondsPerSecond {
+                emitHeldHitches(at: time)
+            }
         case .modeChanged(let time, let mode):
             if mode == .tracking {
                 trackingSince = time
@@ -433,22 +521,79 @@ extension FPSMeter: DeviceObserver {
                 let cause = HitchCause(info)
                 record.cause = cause
                 hitches.add(hitch, cause: cause)
-                if watch.hitches && hitch > watch.over {
-                    host.emit(
-                        ToolEvent(
-                            name: "fps.hitch", time: info.present,
-                            message:
-                                "hitch \(hitch) (\(cause.rawValue)), frame \(info.frame) expected at \(info.expectedPresent)",
-                            fields: [
-                                ("frame", .int(info.frame)), ("hitch_ns", JSONValue(hitch)),
-                                ("cause", .string(cause.rawValue)),
-                                ("present_ns", JSONValue(info.present)),
-                                ("expected_ns", JSONValue(info.expectedPresent)),
-                            ]))
-                }
+                hitches.ratioTime += animatingPart(of: hitch, presentedAt: info.present)
+                if watch.hitches && hitch > watch.over { watched(hitch, cause: cause, info) }
             }
         }
         frames.append(record)
+    }
+}
+
+// MARK: - Watching hitches
+
+extension FPSMeter {
+    /// A hitch longer than `--over`: printed in full, or held for its second's summary line.
+    func watched(_ hitch: SimDuration, cause: HitchCause, _ info: PresentInfo) {
+        let k = info.present.nanoseconds / SecondTally.nanosecondsPerSecond
+        if k != held.second {
+            if held.count > 0, let second = held.second {
+                emitHeldHitches(at: SimTime(nanoseconds: (second + 1) * SecondTally.nanosecondsPerSecond))
+            }
+            // A second follows a busy one only when it comes right after a summarised second.
+            let busy = held.busy && held.second.map { $0 + 1 == k } == true
+            held = HeldHitches(second: k, busy: busy)
+        }
+        guard watch.all || (!held.printed && !held.busy) else {
+            held.count += 1
+            held.time += hitch.nanoseconds
+            switch cause {
+            case .commit: held.commit += 1
+            case .render: held.render += 1
+            case .both: held.both += 1
+            }
+            held.longest = max(held.longest, hitch.nanoseconds)
+            return
+        }
+        held.printed = true
+        host.emit(
+            ToolEvent(
+                name: "fps.hitch", time: info.present,
+                message:
+                    "hitch \(FPSMeter.readable(hitch)) (\(cause.rawValue)), frame \(info.frame) expected at \(FPSMeter.readable(info.expectedPresent))",
+                fields: [
+                    ("frame", .int(info.frame)), ("hitch_ns", JSONValue(hitch)),
+                    ("cause", .string(cause.rawValue)),
+                    ("present_ns", JSONValue(info.present)),
+                    ("expected_ns", JSONValue(info.expectedPresent)),
+                ]))
+    }
+
+    /// The held hitches of a second that has ended, as one line; the next second is then busy.
+    func emitHeldHitches(at time: SimTime) {
+        guard let k = held.second, held.count > 0 else { return }
+        let h = held
+        let from = SimTime(nanoseconds: k * SecondTally.nanosecondsPerSecond)
+        let to = SimTime(nanoseconds: (k + 1) * SecondTally.nanosecondsPerSecond)
+        let causes = [("commit", h.commit), ("render", h.render), ("both", h.both)].filter { $0.1 > 0 }
+            .map { "\($0.0) \($0.1)" }.joined(separator: ", ")
+        // The first summary says how to see each hitch; later ones stay short.
+        let hint = watch.hinted ? "" : "; --all lists each"
+        watch.hinted = true
+        let what =
+            h.printed
+            ? (h.count == 1 ? "1 more hitch" : "\(h.count) more hitches")
+            : (h.count == 1 ? "1 hitch" : "\(h.count) hitches")
+        host.emit(
+            ToolEvent(
+                name: "fps.hitches", time: time,
+                message:
+                    "\(what) in [\(FPSMeter.readable(from)), \(FPSMeter.readable(to))): \(SimFormat.readable(h.time)) (\(causes)), longest \(SimFormat.readable(h.longest))\(hint)",
+                fields: [
+                    ("count", .int(h.count)), ("time_ns", .int(h.time)), ("commit", .int(h.commit)),
+                    ("render", .int(h.render)), ("both", .int(h.both)), ("longest_ns", .int(h.longest)),
+                    ("from_ns", JSONValue(from)), ("to_ns", JSONValue(to)),
+                ]))
+        held = HeldHitches(second: k, printed: true, busy: true)
     }
 }
 
@@ -504,6 +649,8 @@ struct HitchTally {
     var both: Int64 = 0
     /// Total hitch time in ns.
     var time: Int64 = 0
+    /// The part of it within animating time as the display shows it: the hitch ratio's (R4).
+    var ratioTime: Int64 = 0
 
     mutating func add(_ hitch: SimDuration, cause: HitchCause) {
         count += 1

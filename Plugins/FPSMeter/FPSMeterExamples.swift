@@ -16,9 +16,10 @@ enum FPSMeterExamples {
             reading      60 fps (last window (1s, 2s]: 60 callbacks, 30 presents)
             render       30 fps (presents in [2s, 3s))
             callbacks    60 in [2s, 3s) · skipped vsyncs 0
-            hitches      89 (commit 0 · render 89 · both 0), 1.483333334s in 3s animating
+            hitches      89 (commit 0 · render 89 · both 0), 1.483s in 3s animating
             hitch ratio  494.444 ms/s · severe (apple tiers)
-            frame time   p50 33.333333ms · p95 33.333334ms · p99 33.333334ms · max 33.333334ms (88 intervals)
+            frame time   p50 33.333ms · p95 33.333ms · p99 33.333ms ·
+                         max 33.333ms (88 intervals)
             """),
         Example(
             """
@@ -169,15 +170,23 @@ enum FPSMeterExamples {
             > load gpu 20ms
             > run 3s
             > fps compare
-            estimator          reading                       truth                     error          span
-            YYFPSLabel         60 fps                        30 fps                    +30 fps        (1s, 2s]
-            HyFPSLabel         60 fps                        30 fps                    +30 fps        (1s, 2s]
-            GDPerformanceView  61 fps                        31 fps                    +30 fps        [1.983333333s, 2.983333333s]
-            DXFPSLabel         —                             —                         —              tracking 0s, under 1s
-            KMCGeigerCounter   0 dropped · 0 clicks          30 missed                 -30            (1.983333333s, 2.983333333s]
-            Sentry             delay 0s · slow 0 · frozen 0  1.483333334s missed (89)  -1.483333334s  (0s, 2.983333333s]
-            Matrix             drop 0s (0 over 40ms)         1.483333334s missed (89)  -1.483333334s  (0s, 2.983333333s]
-            truth: frames presented over the same span; missed = vsyncs that expected a present (animating, R3) and had none
+            estimator          reading                       truth               error
+            YYFPSLabel         60 fps                        30 fps              +30 fps
+                               over (1s, 2s]
+            HyFPSLabel         60 fps                        30 fps              +30 fps
+                               over (1s, 2s]
+            GDPerformanceView  61 fps                        31 fps              +30 fps
+                               over [1.983s, 2.983s]
+            DXFPSLabel         —                             —                   —
+                               0s of tracking, under 1s
+            KMCGeigerCounter   0 dropped · 0 clicks          30 missed           -30
+                               over (1.983s, 2.983s]
+            Sentry             delay 0s · slow 0 · frozen 0  1.483s missed (89)  -1.483s
+                               over (0s, 2.983s]
+            Matrix             drop 0s (0 frames)            1.483s missed (89)  -1.483s
+                               over (0s, 2.983s]
+            truth: frames presented over the same span; missed = vsyncs that expected a
+            present (animating, R3) and had none
             """),
         // F1, seed 004: a meter in default mode across a scroll; the display kept presenting.
         Example(
@@ -187,15 +196,23 @@ enum FPSMeterExamples {
             > scroll 2s
             > run 3s
             > fps compare
-            estimator          reading                            truth          error            span
-            YYFPSLabel         0 fps                              60 fps         -60 fps          (1s, 3.016666666s]
-            HyFPSLabel         0 fps                              60 fps         -60 fps          (1s, 3.016666666s]
-            GDPerformanceView  59 fps                             5 fps          +54 fps          [2.983333333s, 3.983333333s]
-            DXFPSLabel         0 fps                              59 fps         -59 fps          tracking 2s
-            KMCGeigerCounter   1 dropped · 1 clicks               0 missed       +1               (2.983333333s, 3.983333333s]
-            Sentry             delay 2s · slow 0 · frozen 1       0s missed (0)  +2s              (0s, 3.983333333s]
-            Matrix             drop 721.930370804s (1 over 40ms)  0s missed (0)  +721.930370804s  (0s, 3.983333333s]
-            truth: frames presented over the same span; missed = vsyncs that expected a present (animating, R3) and had none
+            estimator          reading                       truth          error
+            YYFPSLabel         0 fps                         60 fps         -60 fps
+                               over (1s, 3.017s]
+            HyFPSLabel         0 fps                         60 fps         -60 fps
+                               over (1s, 3.017s]
+            GDPerformanceView  59 fps                        5 fps          +54 fps
+                               over [2.983s, 3.983s]
+            DXFPSLabel         0 fps                         59 fps         -59 fps
+                               over 2s of tracking
+            KMCGeigerCounter   1 dropped · 1 clicks          0 missed       +1
+                               over (2.983s, 3.983s]
+            Sentry             delay 2s · slow 0 · frozen 1  0s missed (0)  +2s
+                               over (0s, 3.983s]
+            Matrix             drop 2s (120 frames)          0s missed (0)  +2s
+                               over (0s, 3.983s]
+            truth: frames presented over the same span; missed = vsyncs that expected a
+            present (animating, R3) and had none
             """),
     ]
 
@@ -253,12 +270,29 @@ enum FPSMeterExamples {
             > run 300ms
             > stall 100ms
             > run 300ms
-            [0.733s] fps: hitch 100ms (commit), frame 34 expected at 633.333333ms
+            [0.733s] fps: hitch 100ms (commit), frame 34 expected at 633.333ms
             > get fps.hitches
             fps.hitches = 2
             > fps watch off
             > fps watch windows --over 1ms
             error: --over applies to 'fps watch hitches' only
+            """),
+        // GPU-bound: a hitch every other vsync. The first prints in full, then one line a second.
+        Example(
+            """
+            > fps watch hitches
+            > fps start
+            > animate 10s
+            > load gpu 20ms
+            > run 2500ms
+            [0.050s] fps: hitch 16.667ms (render), frame 1 expected at 33.333ms
+            [1.000s] fps: 28 more hitches in [0s, 1s): 466.667ms (render 28), longest 16.667ms; --all lists each
+            [2.000s] fps: 30 hitches in [1s, 2s): 500ms (render 30), longest 16.667ms
+            > fps watch hitches --all
+            > run 100ms
+            [2.517s] fps: hitch 16.667ms (render), frame 149 expected at 2.5s
+            [2.550s] fps: hitch 16.667ms (render), frame 151 expected at 2.533s
+            [2.583s] fps: hitch 16.667ms (render), frame 153 expected at 2.567s
             """),
     ]
 }

@@ -74,10 +74,10 @@ extension TimerInspector {
         }
         let limit = Int(inv[Self.listLimit])
         let shown = rows.prefix(limit)
-        var text = Format.table(
+        var text = Format.fittedTable(
             [
-                "name", "kind", "mode/queue", "interval", "tol/leeway", "fires", "skipped", "max late", "next fire",
-                "state",
+                "name", "kind", "mode/queue", "interval", "tol/leeway", "state", "fires", "skipped", "max late",
+                "next fire",
             ],
             shown.map(listCells))
         if rows.count > shown.count {
@@ -95,14 +95,14 @@ extension TimerInspector {
 
     private func listCells(_ r: ListRow) -> [String] {
         let info = r.info
-        var maxLate = r.maxLate.map(Format.duration) ?? "-"
+        var maxLate = r.maxLate.map(Format.readable) ?? "-"
         if let late = r.maxLate, isLate(late), let cause = r.maxLateCause { maxLate += " \(cause.rawValue)" }
         return [
             r.name, r.entry.map { entries[$0].verb } ?? info.kind.rawValue, placement(info),
-            Format.duration(info.interval) + (info.repeats ? "" : " once"),
-            info.kind == .displayLink ? "-" : Format.duration(info.slack), String(info.fires),
-            String(info.kind == .dispatchTimer ? 0 : info.skipped), maxLate, info.nextFire.map(Format.time) ?? "-",
-            info.state.rawValue,
+            Format.readable(info.interval) + (info.repeats ? "" : " once"),
+            info.kind == .displayLink ? "-" : Format.readable(info.slack), info.state.rawValue, String(info.fires),
+            String(info.kind == .dispatchTimer ? 0 : info.skipped), maxLate,
+            info.nextFire.map { SimFormat.readable($0.nanoseconds) } ?? "-",
         ]
     }
 
@@ -295,6 +295,10 @@ enum Format {
     /// `50ms`, `1.016666667s`
     static func time(_ t: SimTime) -> String { t.description }
 
+    /// A duration in a summary table (`timer list`): at most three decimals, `16.667ms`
+    /// (`SimFormat.readable`, docs/Decisions.md, Time).
+    static func readable(_ d: SimDuration) -> String { SimFormat.readable(d.nanoseconds) }
+
     /// `10,000,000`
     static func grouped(_ n: Int64) -> String {
         var digits = Array(String(n))
@@ -304,6 +308,40 @@ enum Format {
             i -= 3
         }
         return String(digits)
+    }
+
+    /// Reports are at most this wide, as help is in scripts.
+    static let columns = 80
+
+    /// A table at most `columns` wide: as it is when it fits, else wrapped by columns as R and
+    /// pandas print a wide frame — blocks of columns one after the other, a blank line between,
+    /// each starting with the first column (the name), so every row is found by its name.
+    static func fittedTable(_ header: [String], _ rows: [[String]], columns: Int = Format.columns) -> String {
+        let all = [header] + rows
+        var widths = [Int](repeating: 0, count: header.count)
+        for row in all {
+            for (k, cell) in row.enumerated() where k < widths.count { widths[k] = max(widths[k], cell.count) }
+        }
+        guard widths.count > 1, widths.reduce(0, +) + 2 * (widths.count - 1) > columns else {
+            return table(header, rows)
+        }
+        var blocks: [[Int]] = []
+        var block: [Int] = []
+        var used = widths[0]
+        for k in 1..<widths.count {
+            if !block.isEmpty && used + 2 + widths[k] > columns {
+                blocks.append(block)
+                block = []
+                used = widths[0]
+            }
+            block.append(k)
+            used += 2 + widths[k]
+        }
+        if !block.isEmpty { blocks.append(block) }
+        return blocks.map { b in
+            let pick = { (row: [String]) in [row[0]] + b.map { $0 < row.count ? row[$0] : "" } }
+            return table(pick(header), rows.map(pick))
+        }.joined(separator: "\n\n")
     }
 
     /// Left-aligned columns two spaces apart; no trailing spaces.

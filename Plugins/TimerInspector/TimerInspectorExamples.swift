@@ -216,13 +216,21 @@ enum TimerInspectorExamples {
             > stall 100ms
             > run 300ms
             > timer list
-            name  kind         mode/queue  interval     tol/leeway  fires  skipped  max late    next fire  state
-            poll  nstimer      default     50ms         0s          4      1        50ms busy   300ms      scheduled
-            sync  gcd          background  1s           100ms       0      0        -           1s         scheduled
-            link  displaylink  common      33.333333ms  -           6      3        100ms busy  300ms      scheduled
+            name  kind         mode/queue  interval  tol/leeway  state      fires  skipped
+            poll  nstimer      default     50ms      0s          scheduled  4      1
+            sync  gcd          background  1s        100ms       scheduled  0      0
+            link  displaylink  common      33.333ms  -           scheduled  6      3
+
+            name  max late    next fire
+            poll  50ms busy   300ms
+            sync  -           1s
+            link  100ms busy  300ms
             > timer list --sort fires --limit 1
-            name  kind         mode/queue  interval     tol/leeway  fires  skipped  max late    next fire  state
-            link  displaylink  common      33.333333ms  -           6      3        100ms busy  300ms      scheduled
+            name  kind         mode/queue  interval  tol/leeway  state      fires  skipped
+            link  displaylink  common      33.333ms  -           scheduled  6      3
+
+            name  max late    next fire
+            link  100ms busy  300ms
             … 2 more (3 timers: 3 scheduled); --limit n shows more
             """),
         // --all: the tools' own links and timers and the app's UI link too.
@@ -231,8 +239,11 @@ enum TimerInspectorExamples {
             > animate 100ms
             > run 200ms
             > timer list --all
-            name       kind         mode/queue  interval     tol/leeway  fires  skipped  max late  next fire  state
-            system:UI  displaylink  common      16.666666ms  -           6      0        0s        -          scheduled
+            name       kind         mode/queue  interval  tol/leeway  state      fires
+            system:UI  displaylink  common      16.667ms  -           scheduled  6
+
+            name       skipped  max late  next fire
+            system:UI  0        0s        -
             """),
     ]
 

@@ -823,10 +823,10 @@ extension RuleBook {
             group: "R",
             parent: nil,
             text:
-                "Over the counted presents p_1, p_2, … (A2), the hitch of p_i is `max(0, p_i − max(x_i, the vsync after p_{i−1}))` (only x_1 for the first since `fps start` or `fps reset`). The hitch ratio is the total hitch time in ms over the animating seconds since then. A hitch is a *commit* hitch when the frame's commit ended at or after the vsync after v (it missed its render vsync), a *render* hitch when e is after the vsync after s, or both.",
+                "Over the counted presents p_1, p_2, … (A2), the hitch of p_i is `max(0, p_i − max(x_i, the vsync after p_{i−1}))` (only x_1 for the first since `fps start` or `fps reset`). The hitch ratio is the hitch time in ms over the animating seconds since then, where of each hitch `(p_i − h_i, p_i]` only the part within animating time delayed by two vsyncs (R3's pipeline: when the display was to show the animation's frames) counts: a frame late after the animation's last expected present is a hitch, but not one of its seconds. A hitch is a *commit* hitch when the frame's commit ended at or after the vsync after v (it missed its render vsync), a *render* hitch when e is after the vsync after s, or both.",
             sources: ["doc", "model"],
             why:
-                "[doc] \"A hitch is any time a frame appears on screen later than expected\"; the hitch time ratio is in ms per second; commit hitches and render hitches are Apple's two kinds. [model] The `p_{i−1}` term keeps one long stall from being counted again for every later frame.",
+                "[doc] \"A hitch is any time a frame appears on screen later than expected\"; the hitch time ratio is in ms per second; commit hitches and render hitches are Apple's two kinds. [model] The `p_{i−1}` term keeps one long stall from being counted again for every later frame; the delayed window keeps a steady animation's last frames from pushing its ratio past its steady value (`animate 5s` GPU-bound: 500, not 503.333).",
             touches: [
                 "fps.hitches",
                 "fps.hitch_time",

@@ -64,8 +64,11 @@ import Testing
             > get timer.t.skipped
             timer.t.skipped = 0
             > timer list
-            name  kind     mode/queue  interval  tol/leeway  fires  skipped  max late  next fire  state
-            t     nstimer  default     10ms      0s          1      0        0s        -          scheduled
+            name  kind     mode/queue  interval  tol/leeway  state      fires  skipped
+            t     nstimer  default     10ms      0s          scheduled  1      0
+
+            name  max late  next fire
+            t     0s        -
             > run through 45ms
             > get timer.t.skipped
             timer.t.skipped = 3

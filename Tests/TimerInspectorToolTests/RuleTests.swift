@@ -133,8 +133,11 @@ import Testing
             > get timer.late
             timer.late = 0
             > timer list
-            name  kind     mode/queue  interval  tol/leeway  fires  skipped  max late  next fire  state
-            poll  nstimer  default     50ms      0s          4      1        50ms      300ms      scheduled
+            name  kind     mode/queue  interval  tol/leeway  state      fires  skipped
+            poll  nstimer  default     50ms      0s          scheduled  4      1
+
+            name  max late  next fire
+            poll  50ms      300ms
             > set timer.late-threshold 49999999ns
             > get timer.late
             timer.late = 1
@@ -154,9 +157,13 @@ import Testing
             > timer nstimer bad --interval 100ms --tolerance 101ms
             error: --tolerance 101ms is above the interval 100ms (T5)
             > timer list
-            name  kind     mode/queue  interval    tol/leeway  fires  skipped  max late  next fire  state
-            tick  nstimer  default     100ms       50ms        0      0        -         100ms      scheduled
-            once  nstimer  default     100ms once  80ms        0      0        -         100ms      scheduled
+            name  kind     mode/queue  interval    tol/leeway  state      fires  skipped
+            tick  nstimer  default     100ms       50ms        scheduled  0      0
+            once  nstimer  default     100ms once  80ms        scheduled  0      0
+
+            name  max late  next fire
+            tick  -         100ms
+            once  -         100ms
             """)
     }
 
@@ -260,9 +267,13 @@ import Testing
             warning: --leeway 70ms is above half the interval of a repeating timer: clamped to 50ms (D2)
             > timer gcd o --interval 100ms --leeway 70ms --once
             > timer list
-            name  kind  mode/queue  interval    tol/leeway  fires  skipped  max late  next fire  state
-            g     gcd   main        100ms       50ms        0      0        -         100ms      scheduled
-            o     gcd   main        100ms once  70ms        0      0        -         100ms      scheduled
+            name  kind  mode/queue  interval    tol/leeway  state      fires  skipped
+            g     gcd   main        100ms       50ms        scheduled  0      0
+            o     gcd   main        100ms once  70ms        scheduled  0      0
+
+            name  max late  next fire
+            g     -         100ms
+            o     -         100ms
             """)
     }
 
@@ -294,11 +305,17 @@ import Testing
             > timer after now 0s
             > run 1ms
             > timer list
-            name   kind   mode/queue  interval    tol/leeway  fires  skipped  max late  next fire  state
-            short  after  main        5ms once    1ms         0      0        -         5ms        scheduled
-            toast  after  main        250ms once  25ms        0      0        -         250ms      scheduled
-            long   after  main        1200s once  60s         0      0        -         1200s      scheduled
-            now    after  main        1ns once    0s          1      0        0s        -          done
+            name   kind   mode/queue  interval    tol/leeway  state      fires  skipped
+            short  after  main        5ms once    1ms         scheduled  0      0
+            toast  after  main        250ms once  25ms        scheduled  0      0
+            long   after  main        1200s once  60s         scheduled  0      0
+            now    after  main        1ns once    0s          done       1      0
+
+            name   max late  next fire
+            short  -         5ms
+            toast  -         250ms
+            long   -         1200s
+            now    0s        -
             """)
     }
 }

@@ -90,11 +90,17 @@ import Testing
             > stall 100ms
             > run 300ms
             > timer list
-            name  kind         mode/queue  interval     tol/leeway  fires  skipped  max late    next fire  state
-            ns    nstimer      default     50ms         0s          4      1        50ms busy   300ms      scheduled
-            main  gcd          main        50ms         0s          4      0        50ms busy   300ms      scheduled
-            bg    gcd          background  50ms         0s          5      0        0s          300ms      scheduled
-            link  displaylink  common      16.666666ms  -           12     6        100ms busy  300ms      scheduled
+            name  kind         mode/queue  interval  tol/leeway  state      fires  skipped
+            ns    nstimer      default     50ms      0s          scheduled  4      1
+            main  gcd          main        50ms      0s          scheduled  4      0
+            bg    gcd          background  50ms      0s          scheduled  5      0
+            link  displaylink  common      16.667ms  -           scheduled  12     6
+
+            name  max late    next fire
+            ns    50ms busy   300ms
+            main  50ms busy   300ms
+            bg    0s          300ms
+            link  100ms busy  300ms
             > get timer.main.last_data
             timer.main.last_data = 1
             > get timer.late

@@ -102,6 +102,25 @@ public enum SimFormat {
         }
     }
 
+    /// `ns` for a person reading a report: in the largest of s, ms, µs and ns in which its
+    /// magnitude is at least 1, rounded (half away from zero) to at most three decimals, trailing
+    /// zeros removed: `1.483s` for 1.483333334 s, `16.667ms`, `2.983s`, `20ms`, `12.5µs`, `250ns`,
+    /// `0s`. A value that rounds up to 1,000 of its unit is written in the next (`1s`, not
+    /// `1000ms`). Reports, tables, status lines and events' text use it; `get`, `expect`,
+    /// settings and JSON keep ``exact(_:)``, which any printed value can be checked against.
+    public static func readable(_ ns: Int64) -> String {
+        let units: [(scale: Int128, suffix: String)] = [(1_000_000_000, "s"), (1_000_000, "ms"), (1_000, "µs")]
+        if ns == 0 { return "0s" }
+        // Largest unit first: thousandths of it, rounded; 1,000 of them or more is at least 1 of
+        // the unit after rounding, so 999.9996 ms is already written `1s`.
+        for unit in units {
+            let thousandths = roundedDivide(Int128(ns), by: unit.scale / 1000)
+            guard thousandths.magnitude >= 1000 else { continue }
+            return decimal(Int64(clamping: thousandths), scaleDigits: 3, minFraction: 0) + unit.suffix
+        }
+        return String(ns) + "ns"
+    }
+
     /// `ns` as seconds, up to nine decimals, trailing zeros removed, with an `s` suffix.
     public static func seconds(_ ns: Int64) -> String {
         decimal(ns, scaleDigits: 9, minFraction: 0) + "s"
