@@ -80,7 +80,7 @@ struct RunCommand: BuiltInCommand {
             guard end >= start else { throw CommandError("time \(end) is in the past (now is \(start))") }
             _ = try later(end, by: .zero)
             _ = try session.advanceTime("run through") {
-                engine.advance(through: end, interrupted: session.isInterrupted)
+                engine.advance(through: end, interrupted: session.timePoll("run", from: start, to: end))
             }
             let events = session.output.eventsPrinted
             return session.saysWhereTimeStopped(
@@ -96,7 +96,9 @@ struct RunCommand: BuiltInCommand {
         let engine = session.engine
         let start = engine.now
         let end = try later(start, by: duration)
-        _ = try session.advanceTime("run") { engine.advance(to: end, interrupted: session.isInterrupted) }
+        _ = try session.advanceTime("run") {
+            engine.advance(to: end, interrupted: session.timePoll("run", from: start, to: end))
+        }
         let events = session.output.eventsPrinted
         return CommandOutput(
             json: .fields([
@@ -115,7 +117,7 @@ struct RunCommand: BuiltInCommand {
         let outcome = try session.advanceTime("run until") {
             engine.advance(
                 until: { condition.evaluate { readers[$0]?() ?? .none }.holds }, limit: limit,
-                interrupted: session.isInterrupted)
+                interrupted: session.timePoll("run until", from: start, to: limit))
         }
         if outcome != .conditionMet {
             // Conditions are checked after instants at which something happened (Decisions.md, Time), not at
@@ -156,7 +158,9 @@ struct StepCommand: BuiltInCommand {
         let n = call[count]
         let target = engine.vsync(number: n)
         guard target <= .horizon else { throw CommandError("step \(n) goes beyond the 2^62 ns horizon") }
-        _ = try session.advanceTime("step") { engine.advance(through: target, interrupted: session.isInterrupted) }
+        _ = try session.advanceTime("step") {
+            engine.advance(through: target, interrupted: session.timePoll("step", from: engine.now, to: target))
+        }
         return session.saysWhereTimeStopped(
             CommandOutput(json: .fields(["vsync_ns": .int(target.nanoseconds)])), call: call, vsync: true)
     }
@@ -268,9 +272,10 @@ extension Session {
 
     /// Moves virtual time on by `wallNanoseconds` × the play speed, processing what happens;
     /// called by the front end between keystrokes. Returns false when time could not move (not
-    /// playing, the horizon, an interrupt).
+    /// playing, the horizon, an interrupt — which leaves `play` on: the front end pauses).
     ///
-    /// - Parameter outOfTime: polled between events; when it returns true the tick stops where
+    /// - Parameter outOfTime: polled between instants, as often as it sets
+    ///   ``interruptPollMask``; when it returns true the tick stops where
     ///   time is, so that a heavy simulation never keeps the prompt from the keyboard for long.
     ///   The virtual time not reached is given up, not owed: time then runs slower than asked,
     ///   and ``playPace`` says how much.
@@ -294,11 +299,9 @@ extension Session {
         if scheduler.failuresDuringAdvance > 0 { recorder.replayMustKeepGoing() }
         reportTraceLimit()
         timeDidMove()
-        if outcome == .interrupted && isInterrupted() {
-            playClock.stop()
-            output.notice("error: interrupted at \(engine.now)")
-            return false
-        }
+        // Ctrl-C: time stops where it is, and the front end pauses as for a Ctrl-C between
+        // slices (Decisions.md, Time), whatever the simulation's weight.
+        if outcome == .interrupted && isInterrupted() { return false }
         if outcome == .interrupted { playClock.remainder = 0 }
         playClock.note(wallNanoseconds: wallNanoseconds, virtualNanoseconds: (engine.now - start).nanoseconds)
         return true
