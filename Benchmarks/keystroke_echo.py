@@ -189,7 +189,8 @@ def measure(pane, keys):
             time.sleep(0.002)
     # The clock moves on the block's redraws (about 20 a second): wait for the next one.
     time.sleep(0.2)
-    clock1, wall1 = prompt_clock(last(pane.lines())), time.monotonic()
+    lines = pane.wait(lambda lines: prompt_clock(last(lines)) is not None, 30)
+    clock1, wall1 = prompt_clock(last(lines)), time.monotonic()
     pane.press("C-u")
     pane.wait(lambda lines: prompt_text(last(lines)) == "", 30)
     speed = (clock1 - clock0) / (wall1 - wall0) if clock0 is not None and clock1 is not None else float("nan")
