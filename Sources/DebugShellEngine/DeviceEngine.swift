@@ -24,6 +24,13 @@ public final class DeviceEngine: SimulatedDevice {
     /// Instants processed since the start, each time an advance went through one (an instant
     /// already done is processed again by the next advance that starts there).
     @exclusivity(unchecked) public internal(set) var instantsProcessed = 0
+    /// How often an advance polls its `interrupted` closure: after the instants whose count
+    /// since the advance began, masked with this (a power of two less one), is zero — every 256
+    /// instants by default. The mask is read again after each poll, so a driver that bounds
+    /// each slice of time in wall time (`play`, a progress line) lowers it from inside the
+    /// closure while instants are heavy, down to 0, every instant. It changes when the driver
+    /// looks, never what is computed.
+    @exclusivity(unchecked) public var interruptPollMask = 255
     @exclusivity(unchecked) var grid: VsyncGrid
     @exclusivity(unchecked) var queue = EventQueue()
     /// While time advances: the first time it may not reach (events before it are processed),

@@ -314,6 +314,40 @@ enum LineEditor {
         TerminalSink.writeAll(fd: 1, Array(text.utf8))
     }
 
+    // MARK: - The progress line of a long `run`
+
+    /// Whether a progress line shows on the row under the running command.
+    nonisolated(unsafe) private static var progressShown = false
+
+    /// Draws `text` on the cursor's row — the row under the command, where its output would
+    /// go — cut to the terminal's width; the cursor stays at the row's end. While a command runs
+    /// only: the prompt is not live.
+    static func showProgress(_ text: String) {
+        guard !promptLive else { return }
+        let columns = screenSize.columns
+        var shown = ""
+        var width = 0
+        for character in text {
+            let w = TextWidth.width(of: character)
+            if width + w > columns - 1 { break }
+            shown.append(character)
+            width += w
+        }
+        writeTerminal("\r\u{1B}[2K" + shown)
+        progressShown = true
+    }
+
+    /// Erases the progress line, leaving the cursor at the start of its row.
+    ///
+    /// - Returns: whether one showed.
+    @discardableResult
+    static func eraseProgress() -> Bool {
+        guard progressShown else { return false }
+        progressShown = false
+        writeTerminal("\r\u{1B}[2K")
+        return true
+    }
+
     // MARK: - History
 
     /// Reads the history file (a missing file is fine) and caps the list.

@@ -383,11 +383,9 @@ extension Session {
         if scheduler.failuresDuringAdvance > 0 { recorder.replayMustKeepGoing() }
         reportTraceLimit()
         timeDidMove()
-        if outcome == .interrupted && isInterrupted() {
-            playClock.stop()
-            output.notice("error: interrupted at \(engine.now)")
-            return false
-        }
+        // Ctrl-C: time stops where it is, and the front end pauses as for a Ctrl-C between
+        // slices (Decisions.md, Time), whatever the simulation's weight.
+        if outcome == .interrupted && isInterrupted() { return false }
         if outcome == .interrupted { playClock.remainder = 0 }
         playClock.note(wallNanoseconds: wallNanoseconds, virtualNanoseconds: (engine.now - start).nanoseconds)
         return true
@@ -403,18 +401,24 @@ extension Session {
     func moveTime(_ what: String, _ target: Breakpoints.Stopped) throws -> Breakpoints.Hit? {
         breakpoints.stopped = nil
         let bp = breakpoints
+        // The interrupt, and the interactive front end's eye on the wall clock (a progress line).
+        let poll: () -> Bool
+        switch target {
+        case .run(let end), .through(let end): poll = timePoll(what == "run through" ? "run" : what, from: engine.now, to: end)
+        case .until, .play: poll = isInterrupted
+        }
         guard bp.anyEnabled else {
             _ = try advanceTime(what) {
                 switch target {
-                case .run(let end): return engine.advance(to: end, interrupted: isInterrupted)
-                case .through(let end): return engine.advance(through: end, interrupted: isInterrupted)
+                case .run(let end): return engine.advance(to: end, interrupted: poll)
+                case .through(let end): return engine.advance(through: end, interrupted: poll)
                 case .until, .play: return .completed
                 }
             }
             return nil
         }
         bp.arm(session: self)
-        let interrupted: () -> Bool = { [unowned self] in isInterrupted() || bp.hasHit }
+        let interrupted: () -> Bool = { poll() || bp.hasHit }
         let conditions = bp.anyConditions
         let check: () -> Bool = { [unowned self] in bp.checkConditions(session: self) }
         _ = try advanceTime(what) {
@@ -455,7 +459,8 @@ extension Session {
         let bp = breakpoints
         let armed = bp.anyEnabled
         if armed { bp.arm(session: self) }
-        let interrupted: () -> Bool = armed ? { [unowned self] in isInterrupted() || bp.hasHit } : isInterrupted
+        let poll = timePoll("run until", from: start, to: limit)
+        let interrupted: () -> Bool = armed ? { poll() || bp.hasHit } : poll
         let outcome = try advanceTime("run until") {
             engine.advance(
                 until: armed ? { [unowned self] in bp.checkConditions(session: self) || holds() } : holds,
