@@ -404,7 +404,8 @@ extension Session {
         // The interrupt, and the interactive front end's eye on the wall clock (a progress line).
         let poll: () -> Bool
         switch target {
-        case .run(let end), .through(let end): poll = timePoll(what == "run through" ? "run" : what, from: engine.now, to: end)
+        case .run(let end), .through(let end):
+            poll = timePoll(what == "run through" ? "run" : what, from: engine.now, to: end)
         case .until, .play: poll = isInterrupted
         }
         guard bp.anyEnabled else {
