@@ -87,6 +87,22 @@ import Testing
         _ = session.runLine("pause")
         #expect(!session.playTick(wallNanoseconds: 1_000_000))
     }
+
+    /// A script's recording is written when the log has grown by half since the last write, so
+    /// that recording n commands costs O(n) in all: 20,000 commands write the file a few dozen
+    /// times at most, not once per command (counted, not timed).
+    @Test func aScriptsRecordingIsWrittenLogarithmicallyOften() throws {
+        let path = tempPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let session = try Session(tools: [], options: SessionOptions(), sink: MemorySink())
+        var script = "record \(path)\n"
+        for k in 0..<20_000 { script += k % 10 == 0 ? "run 1ms\n" : "load gpu \(k % 7)ms\n" }
+        #expect(session.runScript(script, origin: ScriptOrigin(name: "s.dsh")) == .finished)
+        #expect(session.recorder.writes >= 5 && session.recorder.writes <= 30, "\(session.recorder.writes) writes")
+        session.finishRecording()
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.split(separator: "\n").filter { $0.hasPrefix("load gpu") }.count == 18_000)
+    }
 }
 
 /// A tool whose command shares the prefix `stal` with the built-in `stall`: a plugin loaded

@@ -64,21 +64,19 @@ import Testing
         #expect(r.stderr == "<command-line>:1: error: cannot write '/nonexistent/x.dsh': No such file or directory\n")
     }
 
-    /// Recording 100,000 commands of a script writes the file a handful of times, not once per
-    /// command: linear, a few seconds at most even in a debug build.
-    @Test func recordingIsLinear() throws {
+    /// Recording 100,000 commands of a script from the binary: the file is finished and replays.
+    /// (That it is written a handful of times, not once per command, is
+    /// RecordTests.aScriptsRecordingIsWrittenLogarithmicallyOften: counted, not timed.)
+    @Test func aLongScriptsRecordingReplays() throws {
         let dir = try Binary.folder([:])
         defer { try? FileManager.default.removeItem(at: dir) }
         var script = "record r.dsh\n"
         for k in 0..<100_000 { script += k % 10 == 0 ? "run 1ms\n" : "load gpu \(k % 7)ms\n" }
         script += "record stop\n"
         try script.write(to: dir.appendingPathComponent("s.dsh"), atomically: true, encoding: .utf8)
-        let start = Date()
-        let r = try Binary.run(["--no-rc", "s.dsh"], directory: dir, timeout: 60)
-        let elapsed = Date().timeIntervalSince(start)
+        let r = try Binary.run(["--no-rc", "s.dsh"], directory: dir, timeout: 120)
         #expect(r.status == 0, "\(r)")
         #expect(r.stdout.hasSuffix("recorded 90000 commands to r.dsh\n"))
-        #expect(elapsed < 20, "took \(elapsed) s")
         let replay = try Binary.run(["--no-rc", "r.dsh", "-c", "load", "-c", "get clock.now"], directory: dir)
         #expect(replay.stdout == "frame 0s · commit 0s · gpu 4ms\nclock.now = 10s\n", "\(replay)")
     }

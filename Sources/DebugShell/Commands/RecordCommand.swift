@@ -209,6 +209,7 @@ extension Session {
                     + (note.map { "# debugsh stopped here: \(VisibleText.escaped($0))\n" } ?? ""),
                 to: path)
             recorder.writtenAt = recording.body.count
+            recorder.writes += 1
             return nil
         } catch {
             return error

@@ -14,6 +14,9 @@ struct SessionRecorder {
     var path: String?
     /// The size of the log when the file was last written.
     var writtenAt = 0
+    /// How many times the file was written since the start (for the tests: recording a script
+    /// of n commands writes it O(log n) times).
+    var writes = 0
 
     var isWriting: Bool { path != nil }
 
