@@ -139,6 +139,10 @@ extension Session {
         var out: [Word] = []
         var words = words
         var parsed = parsed
+        // The aliases expanded so far: one that comes back (`alias z = after 0s z`) schedules
+        // itself, and its expansion never ends; it is written as typed from there on (the
+        // session fails that chain at the limit of commands per instant).
+        var expanded: Set<String> = []
         // A loop, not recursion: `after 1ns after 1ns …` may nest 100,000 deep.
         while true {
             out.append(Word(parsed.command.spec.name))
@@ -146,6 +150,12 @@ extension Session {
                 rest.startIndex > words.startIndex, rest.startIndex <= words.endIndex
             {
                 out += words[(words.startIndex + 1)..<rest.startIndex]
+                if let first = rest.first, !first.quoted, registry.command(exactly: first.text) == nil {
+                    guard expanded.insert(first.text).inserted else {
+                        out += rest
+                        break
+                    }
+                }
                 guard let next = try? aliases.expand(rest, registry: registry), !next.isEmpty,
                     let inner = try? parser.parse(next, text: "")
                 else {
