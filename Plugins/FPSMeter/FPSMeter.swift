@@ -522,7 +522,11 @@ extension FPSMeter: DeviceObserver {
                 record.cause = cause
                 hitches.add(hitch, cause: cause)
                 hitches.ratioTime += animatingPart(of: hitch, presentedAt: info.present)
-                if watch.hitches && hitch > watch.over { watched(hitch, cause: cause, info) }
+                let printed = watch.hitches && hitch > watch.over && watched(hitch, cause: cause, info)
+                // A breakpoint on fps.hitch stops at every hitch, printed or not.
+                if !printed && host.isListening(for: "fps.hitch") {
+                    host.emit(hitchEvent(hitch, cause: cause, info, silent: true))
+                }
             }
         }
         frames.append(record)
@@ -533,7 +537,8 @@ extension FPSMeter: DeviceObserver {
 
 extension FPSMeter {
     /// A hitch longer than `--over`: printed in full, or held for its second's summary line.
-    func watched(_ hitch: SimDuration, cause: HitchCause, _ info: PresentInfo) {
+    /// Returns whether the hitch was printed in full.
+    func watched(_ hitch: SimDuration, cause: HitchCause, _ info: PresentInfo) -> Bool {
         let k = info.present.nanoseconds / SecondTally.nanosecondsPerSecond
         if k != held.second {
             if held.count > 0, let second = held.second {
@@ -552,20 +557,25 @@ extension FPSMeter {
             case .both: held.both += 1
             }
             held.longest = max(held.longest, hitch.nanoseconds)
-            return
+            return false
         }
         held.printed = true
-        host.emit(
-            ToolEvent(
-                name: "fps.hitch", time: info.present,
-                message:
-                    "hitch \(FPSMeter.readable(hitch)) (\(cause.rawValue)), frame \(info.frame) expected at \(FPSMeter.readable(info.expectedPresent))",
-                fields: [
-                    ("frame", .int(info.frame)), ("hitch_ns", JSONValue(hitch)),
-                    ("cause", .string(cause.rawValue)),
-                    ("present_ns", JSONValue(info.present)),
-                    ("expected_ns", JSONValue(info.expectedPresent)),
-                ]))
+        host.emit(hitchEvent(hitch, cause: cause, info))
+        return true
+    }
+
+    /// The event `fps.hitch` for one hitch.
+    func hitchEvent(_ hitch: SimDuration, cause: HitchCause, _ info: PresentInfo, silent: Bool = false) -> ToolEvent {
+        ToolEvent(
+            name: "fps.hitch", time: info.present,
+            message:
+                "hitch \(FPSMeter.readable(hitch)) (\(cause.rawValue)), frame \(info.frame) expected at \(FPSMeter.readable(info.expectedPresent))",
+            fields: [
+                ("frame", .int(info.frame)), ("hitch_ns", JSONValue(hitch)),
+                ("cause", .string(cause.rawValue)),
+                ("present_ns", JSONValue(info.present)),
+                ("expected_ns", JSONValue(info.expectedPresent)),
+            ], silent: silent)
     }
 
     /// The held hitches of a second that has ended, as one line; the next second is then busy.

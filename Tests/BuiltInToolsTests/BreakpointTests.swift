@@ -217,6 +217,34 @@ import Testing
             """)
     }
 
+    /// `break on fps.hitch` stops at every hitch without `fps watch hitches`: the meter says the
+    /// event silently for the breakpoint (ToolHost.isListening), so nothing prints but the stop;
+    /// with the watch on, hitches held for the second's summary still stop it.
+    @Test func breakOnAHitchNeedsNoWatch() throws {
+        try expectTranscript(
+            """
+            > fps start
+            > animate 3s
+            > load gpu 20ms
+            > break on fps.hitch
+            breakpoint 1: on fps.hitch — A counted present was late, with its cause (fps watch hitches).
+            > run 1s
+            stopped at 50ms by breakpoint 1, on fps.hitch; main thread: idle since 33.333333ms (last: commit 'commit')
+            > c
+            stopped at 83.333333ms by breakpoint 1, on fps.hitch; main thread: idle since 66.666666ms (last: commit 'commit')
+            > fps watch hitches
+            > c
+            [0.117s] fps: hitch 16.667ms (render), frame 5 expected at 100ms
+            stopped at 116.666666ms by breakpoint 1, on fps.hitch; main thread: idle since 100ms (last: commit 'commit')
+            > c
+            stopped at 150ms by breakpoint 1, on fps.hitch; main thread: idle since 133.333333ms (last: commit 'commit')
+            > break delete 1
+            > c
+            > get fps.hitches
+            fps.hitches = 29
+            """)
+    }
+
     /// A stop is not an error: a script goes on from the stop, and exits 0.
     @Test func aStopInAScriptIsNotAnError() throws {
         let script = """

@@ -55,6 +55,11 @@ public protocol ToolHost: AnyObject {
     /// records (`trace start`), the event is also in it, with its fields as arguments.
     func emit(_ event: ToolEvent)
 
+    /// Whether a breakpoint waits for the event (`break on fps.hitch`): a tool that says an event
+    /// only while it is watched (`fps watch hitches`) emits it then too, as a `silent` event, so
+    /// that the breakpoint stops at it without printing it.
+    func isListening(for event: String) -> Bool
+
     /// Where the command's text is shown: its width and whether it may use colour.
     var display: TextDisplay { get }
 
@@ -75,6 +80,7 @@ extension ToolHost {
     /// 80 columns without colour, for hosts that do not say (a test's own host).
     public var display: TextDisplay { .script }
     public var isTracing: Bool { false }
+    public func isListening(for event: String) -> Bool { false }
     public func traceSlice(_ name: String, from start: SimTime, to end: SimTime, args: [(String, JSONValue)]) {}
     public func traceCounter(_ name: String, _ value: MetricNumber, at time: SimTime) {}
 }

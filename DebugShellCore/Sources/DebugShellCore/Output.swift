@@ -192,12 +192,18 @@ public struct ToolEvent: Sendable {
     public var message: String
     /// Extra JSON fields after `event` and `t_ns`.
     public var fields: [(String, JSONValue)]
+    /// Said only for a breakpoint that waits for it (``ToolHost/isListening(for:)``), not
+    /// printed: a tool that prints the event only while watched emits it silently otherwise.
+    public var silent: Bool
 
-    public init(name: String, time: SimTime, message: String, fields: [(String, JSONValue)] = []) {
+    public init(
+        name: String, time: SimTime, message: String, fields: [(String, JSONValue)] = [], silent: Bool = false
+    ) {
         self.name = name
         self.time = time
         self.message = message
         self.fields = fields
+        self.silent = silent
     }
 
     /// The tool part of the name (`layout` for `layout.settled`).

@@ -100,7 +100,7 @@ final class ToolHostAdapter: ToolHost {
                 "tool '\(tool.name)' emitted the event '\(event.name)' stamped \(event.time) at \(now)"
                     + " (events are stamped now); dropped", once: "\(tool.name) stamped \(event.name)")
         } else {
-            session.output.event(event)
+            if !event.silent { session.output.event(event) }
             if !session.breakpoints.events.isEmpty { session.breakpoints.notice(event, session: session) }
         }
     }
@@ -110,6 +110,8 @@ final class ToolHostAdapter: ToolHost {
     var display: TextDisplay { session.output.display }
 
     var isTracing: Bool { session.tracing.recorder?.isRecording ?? false }
+
+    func isListening(for event: String) -> Bool { session.breakpoints.events.contains(event) }
 
     private var toolName: String { descriptor.name }
 
