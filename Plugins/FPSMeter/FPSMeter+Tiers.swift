@@ -62,12 +62,6 @@ extension FPSMeter {
         return out
     }
 
-    /// A ratio with one decimal, rounded half away from zero: `494.4`.
-    static func oneDecimal(_ value: MetricNumber) -> String {
-        let tenths = SimFormat.roundedDivide(Int128(value.thousandths), by: 100)
-        return SimFormat.decimal(Int64(clamping: tenths), scaleDigits: 1, minFraction: 1)
-    }
-
     /// Milliseconds with exactly three decimals, for tables: `16.667`.
     static func fixedMilliseconds(_ ns: Int64) -> String {
         let us = SimFormat.roundedDivide(Int128(ns), by: 1_000)

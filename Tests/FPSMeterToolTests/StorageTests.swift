@@ -84,7 +84,5 @@ import Testing
     @Test func sparkline() {
         #expect(FPSMeter.sparkline([0, 30, 54, 60], rate: 60) == "▁▅▇█")
         #expect(FPSMeter.sparkline([120, 60], rate: 120) == "█▅")
-        #expect(FPSMeter.oneDecimal(MetricNumber(thousandths: 494_444)) == "494.4")
-        #expect(FPSMeter.oneDecimal(MetricNumber(thousandths: 12_450)) == "12.5")
     }
 }

@@ -14,23 +14,13 @@ struct BreakpointSessionTests {
         try body(pane)
     }
 
-    /// Types a command and waits until the prompt after it shows `clockAfter`.
-    @discardableResult
-    func run(_ pane: TmuxPane, _ command: String, clockAfter: String) throws -> Screen {
-        try pane.type(command)
-        try pane.press("Enter")
-        return try pane.waitFor("'\(command)', then the prompt at \(clockAfter)") {
-            $0.raw.last == "debugsh \(clockAfter)>"
-        }
-    }
-
     @Test func runStopsAtABreakpointAndContinueFinishesIt() throws {
         try withPane { pane in
-            try run(pane, "break when main.hangs > 0", clockAfter: "0.000s")
-            try run(pane, "after 300ms stall 300ms", clockAfter: "0.000s")
-            try run(pane, "r 1s", clockAfter: "0.300s")
-            try run(pane, "c", clockAfter: "1.000s")
-            let screen = try run(pane, "s", clockAfter: "1.017s")
+            try pane.run("break when main.hangs > 0", clockAfter: "0.000s")
+            try pane.run("after 300ms stall 300ms", clockAfter: "0.000s")
+            try pane.run("r 1s", clockAfter: "0.300s")
+            try pane.run("c", clockAfter: "1.000s")
+            let screen = try pane.run("s", clockAfter: "1.017s")
             #expect(
                 Array(screen.raw.suffix(7)) == [
                     "debugsh 0.000s> r 1s",
@@ -46,8 +36,8 @@ struct BreakpointSessionTests {
 
     @Test func playStopsAtABreakpointAndContinuePlaysOn() throws {
         try withPane { pane in
-            try run(pane, "break when main.hangs > 0", clockAfter: "0.000s")
-            try run(pane, "after 500ms stall 300ms", clockAfter: "0.000s")
+            try pane.run("break when main.hangs > 0", clockAfter: "0.000s")
+            try pane.run("after 500ms stall 300ms", clockAfter: "0.000s")
             try pane.type("play 2")
             try pane.press("Enter")
             // Play stops where the breakpoint became true, says so, and time stays there.
@@ -74,7 +64,7 @@ struct BreakpointSessionTests {
 
     @Test func playUntilPausesWhereItsConditionHolds() throws {
         try withPane { pane in
-            try run(pane, "after 400ms stall 300ms", clockAfter: "0.000s")
+            try pane.run("after 400ms stall 300ms", clockAfter: "0.000s")
             try pane.type("play until main.hangs > 0 --speed 2")
             try pane.press("Enter")
             let screen = try pane.waitFor("play until to stop", seconds: 10) { screen in

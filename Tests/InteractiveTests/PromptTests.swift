@@ -13,27 +13,17 @@ struct PromptTests {
         try body(pane)
     }
 
-    /// Types a command and waits until the prompt after it stands under its output.
-    @discardableResult
-    func run(_ pane: TmuxPane, _ command: String, clockAfter: String) throws -> Screen {
-        try pane.type(command)
-        try pane.press("Enter")
-        return try pane.waitFor("'\(command)', then the prompt at \(clockAfter)") {
-            $0.raw.last == "debugsh \(clockAfter)>"
-        }
-    }
-
     @Test func thePromptShowsVirtualTimeAndRunAndStepSayWhereTimeStopped() throws {
         try withPane { pane in
             #expect(try pane.screen().raw == ["debugsh 0.000s>"])
-            try run(pane, "run 1.25s", clockAfter: "1.250s")
+            try pane.run("run 1.25s", clockAfter: "1.250s")
             // The vsync at 1.25 s does not count: `step` runs through the next, the 77th since the start.
-            try run(pane, "step", clockAfter: "1.267s")
+            try pane.run("step", clockAfter: "1.267s")
             // `r` is LLDB's run; the notice is exact, the prompt's clock has three decimals.
-            try run(pane, "r 10ms", clockAfter: "1.277s")
-            try run(pane, "at 1.3s stall 1ms", clockAfter: "1.277s")
-            try run(pane, "run until main.busy_until > 1.3s", clockAfter: "1.300s")
-            let screen = try run(pane, "echo done", clockAfter: "1.300s")
+            try pane.run("r 10ms", clockAfter: "1.277s")
+            try pane.run("at 1.3s stall 1ms", clockAfter: "1.277s")
+            try pane.run("run until main.busy_until > 1.3s", clockAfter: "1.300s")
+            let screen = try pane.run("echo done", clockAfter: "1.300s")
             #expect(
                 screen.raw == [
                     "debugsh 0.000s> run 1.25s", "now 1.25s",

@@ -191,6 +191,15 @@ final class TmuxPane {
         }
     }
 
+    /// Types a command and waits until the prompt after it, showing virtual time `clockAfter`,
+    /// stands under its output.
+    @discardableResult
+    func run(_ command: String, clockAfter: String) throws -> Screen {
+        try type(command)
+        try press("Enter")
+        return try waitFor("'\(command)', then the prompt at \(clockAfter)") { $0.raw.last == "debugsh \(clockAfter)>" }
+    }
+
     /// Waits until debugsh waits at an empty prompt again.
     @discardableResult
     func waitForPrompt(after expectation: String) throws -> Screen {
