@@ -163,12 +163,15 @@ extension Session {
         } catch {
             let message = (error as? CommandError)?.message ?? "\(error)"
             failures += 1
-            if issue.isScheduled { scheduler.failuresDuringAdvance += 1 }
+            // `debugsh test`'s child goes on after a failed `expect` (docs/Testing.md).
+            let goesOn = continuesAfterFailedExpectations && failedExpectation != nil
+            defer { failedExpectation = nil }
+            if issue.isScheduled && !goesOn { scheduler.failuresDuringAdvance += 1 }
             // Inside a scheduled command (or a file it sources), say when (SPEC §8).
             output.error(
                 nesting.inScheduledCommand ? "at \(engine.now): \(message)" : message, command: text(),
                 location: location, extra: stamp)
-            return .failed
+            return goesOn ? .finished : .failed
         }
     }
 

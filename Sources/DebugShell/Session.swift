@@ -72,6 +72,11 @@ public final class Session {
     public internal(set) var plugins: [LoadedPlugin] = []
     /// Commands that failed so far.
     public internal(set) var failures = 0
+    /// `debugsh test`'s child: a failed `expect` is reported and the script goes on; a command
+    /// that errors still ends it (docs/Testing.md).
+    public var continuesAfterFailedExpectations = false
+    /// The condition and the values of the `expect` failing now, for ``observeFailures(_:)``.
+    var failedExpectation: (condition: String, values: String)?
     /// Where queued `stall` blocks end at the earliest, to refuse one that would end beyond the
     /// horizon.
     var stallsEndNoEarlierThan = SimTime.zero

@@ -65,6 +65,10 @@ struct DebugshOptions: ParsableArguments {
         help: "Print the version, the plugin API, the Swift compiler and the DebugShellCore fingerprint, and exit.")
     var version = false
 
+    /// `debugsh test`'s child: report failures and final metrics to this file (docs/Testing.md).
+    @Option(name: .customLong("test-report"), help: ArgumentHelp(visibility: .private))
+    var testReport: String?
+
     @Argument(help: ArgumentHelp("Scripts to run, in order.", valueName: "script.dsh"))
     var scripts: [String] = []
 }

@@ -22,6 +22,10 @@ func main() -> Int32 {
         output.frontEndMessage("argument \(bad) is not UTF-8 text: debugsh reads UTF-8, as its scripts are")
         return 2
     }
+    // `debugsh test …` is the test runner (docs/Testing.md); a script named test runs as ./test.
+    if CommandLine.arguments.count > 1 && CommandLine.arguments[1] == "test" {
+        return TestRunner.main(Array(CommandLine.arguments.dropFirst(2)), output: output)
+    }
     let options: DebugshOptions
     do {
         options = try DebugshOptions.parse(Array(CommandLine.arguments.dropFirst()))
@@ -68,6 +72,10 @@ func main() -> Int32 {
     }
     // From here on a trap — a plugin's, or debugsh's own — keeps what is being recorded.
     TrapRescue.install(for: session)
+    // `debugsh test`'s child: failures and the final metrics go to the runner's report.
+    let childReport = options.testReport.flatMap { ChildReport(path: $0) }
+    childReport?.attach(to: session)
+    defer { childReport?.finish(session) }
     // Plugins: the configured folder's libraries (a broken one is skipped with a warning), then
     // those named with --plugin (a broken one is a usage error), before any script runs.
     if !options.noPlugins {

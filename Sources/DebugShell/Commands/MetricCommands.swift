@@ -171,6 +171,7 @@ struct ExpectCommand: BuiltInCommand {
         let condition = try session.parseCondition(call[Self.condition])
         let (holds, missing) = condition.evaluate(session.metricValueOrNone)
         guard holds else {
+            session.failedExpectation = (condition.text, session.describeValues(condition))
             if let missing { throw CommandError("expectation failed: \(missing) has no value yet") }
             throw CommandError("expectation failed: \(condition.text) (\(session.describeValues(condition)))")
         }

@@ -28,6 +28,8 @@ public final class OutputRouter {
     /// The next result is help, which the sink may page (``OutputSink/page(_:)``); the next
     /// result or error clears it.
     var pagesNextResult = false
+    /// Told of each error and interrupt as it is printed (``Session/observeFailures(_:)``).
+    var failureObserver: ((_ message: String, _ location: SourceLocation, _ interrupted: Bool) -> Void)?
 
     public init(sink: any OutputSink) {
         self.sink = sink
@@ -89,6 +91,7 @@ public final class OutputRouter {
         }
         let line = "\(location.prefix("error"))\(message)\(location.suffix)"
         sink.write(VisibleText.escaped(line) + "\n", to: .standardError)
+        failureObserver?(message, location, false)
     }
 
     /// Ctrl-C stopped a command or a script at `now`.
@@ -100,6 +103,7 @@ public final class OutputRouter {
             sink.write(line.serialized + "\n", to: .standardOutput)
         }
         sink.write("\(location.prefix("error"))\(message)\(location.suffix)\n", to: .standardError)
+        failureObserver?(message, location, true)
     }
 
     /// A command as it runs (`--echo`): on standard output, or standard error under `--json`,
@@ -170,6 +174,12 @@ public final class OutputRouter {
     /// Text the front end prints as it is (`--version`, `--help`), on standard output.
     public func frontEndText(_ text: String) {
         sink.write(text, to: .standardOutput)
+    }
+
+    /// Text the front end prints as it is on standard error (`debugsh test`'s progress line and,
+    /// under `--json`, its summary).
+    public func frontEndErrorText(_ text: String) {
+        sink.write(text, to: .standardError)
     }
 
     /// Pushes buffered output out: before time runs, so that what came before a long `run` is
