@@ -32,7 +32,7 @@ func main() -> Int32 {
     } catch {
         let code = DebugshOptions.exitCode(for: error).rawValue
         if code == 0 {
-            output.frontEndText(DebugshOptions.fullMessage(for: error) + "\n")
+            output.frontEndText(DebugshOptions.fullMessage(for: error) + "\n" + TestRunner.mention)
             return 0
         }
         let message = DebugshOptions.message(for: error)

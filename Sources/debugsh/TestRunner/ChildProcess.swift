@@ -10,6 +10,8 @@ final class ChildProcess {
     let started: Double
     /// When the runner sent SIGTERM at the timeout; SIGKILL follows ``grace`` seconds later.
     var terminatedAt: Double?
+    /// The runner stopped it for Ctrl-C rather than at the timeout.
+    var stoppedByInterrupt = false
     var killed = false
 
     /// Seconds between SIGTERM and SIGKILL.

@@ -18,6 +18,8 @@ struct TestRunner {
     let annotate: Bool
     /// Where the runner keeps the children's reports and output while they run.
     let workFolder: String
+    /// How many files the paths hold, before --shard and --filter.
+    let found: Int
 
     /// Runs `debugsh test` with the arguments after `test`; returns the exit status.
     static func main(_ arguments: [String], output: OutputRouter) -> Int32 {
@@ -38,6 +40,10 @@ struct TestRunner {
             return usage(error.message, output)
         }
     }
+
+    /// The runner's line in `debugsh --help`.
+    static let mention =
+        "\nSUBCOMMANDS:\n  test [file or folder ...]\n                          Run scripts as a test suite (see 'debugsh test --help').\n"
 
     static func usage(_ message: String, _ output: OutputRouter) -> Int32 {
         output.frontEndMessage(
@@ -74,6 +80,7 @@ struct TestRunner {
             // Allowed: compare with one, store into another.
         }
         var files = try TestFiles.find(options.paths)
+        let found = files.count
         guard !files.isEmpty else {
             let places = options.paths.isEmpty ? "the current folder" : options.paths.joined(separator: ", ")
             throw TestFiles.UsageError(message: "no *.dsh files in \(places)")
@@ -104,7 +111,7 @@ struct TestRunner {
         }
         let runner = TestRunner(
             options: options, output: output, jobs: jobs, timeout: timeout, annotate: annotate,
-            workFolder: String(cString: made))
+            workFolder: String(cString: made), found: found)
         defer { rmdir(runner.workFolder) }
         return runner.run(files, baseline: baseline)
     }
@@ -139,7 +146,11 @@ struct TestRunner {
         while true {
             if Signals.isInterrupted && !interrupted {
                 interrupted = true
-                for (_, run) in running { run.child.signal(SIGTERM) }
+                for (_, run) in running where run.child.terminatedAt == nil {
+                    run.child.terminatedAt = Clock.seconds()
+                    run.child.stoppedByInterrupt = true
+                    run.child.signal(SIGTERM)
+                }
             }
             while !interrupted && running.count < jobs && next < files.count {
                 let index = next
@@ -177,8 +188,6 @@ struct TestRunner {
                 } else if let at = run.child.terminatedAt, !run.child.killed, now - at > ChildProcess.grace {
                     run.child.killed = true
                     run.child.signal(SIGKILL)
-                } else if interrupted, run.child.terminatedAt == nil {
-                    run.child.terminatedAt = now
                 }
             }
             progress?.draw(now: now - started, running: running.values.map { files[$0.index].path })
@@ -191,7 +200,8 @@ struct TestRunner {
             output.frontEndMessage("test: interrupted; \(done.count) of \(files.count) files ran")
         }
         let seconds = Clock.seconds() - started
-        return report.finish(done, total: files.count, seconds: seconds, baseline: baseline) ?? (interrupted ? 130 : 0)
+        return report.finish(done, total: max(found, files.count), seconds: seconds, baseline: baseline)
+            ?? (interrupted ? 130 : 0)
     }
 
     func childPaths(_ index: Int) -> (report: String, stdout: String, stderr: String) {
@@ -241,7 +251,7 @@ struct TestRunner {
         let lastWords =
             result.stderr.split(separator: "\n").last { !$0.allSatisfy { $0 == " " } }.map(String.init) ?? ""
         if child.terminatedAt != nil {
-            if let limit = timeout {
+            if let limit = timeout, !child.stoppedByInterrupt {
                 var failure = TestFailure(
                     kind: .timeout, file: stoppedAt?.file ?? file.path, line: stoppedAt?.line,
                     message: "timed out after \(limit.text) (wall clock)", time: stoppedAt?.time)
@@ -289,7 +299,9 @@ struct TestRunner {
                         kind: .baseline, file: file.path,
                         message:
                             "\(result.moved.count) metric\(result.moved.count == 1 ? "" : "s") moved from the baseline: "
-                            + result.moved.map { "\($0.metric) \($0.from) → \($0.to)" }.joined(separator: ", ")))
+                            + result.moved.prefix(3).map { "\($0.metric) \($0.from) → \($0.to)" }.joined(
+                                separator: ", ")
+                            + (result.moved.count > 3 ? " and \(result.moved.count - 3) more" : "")))
             }
         }
         if result.failures.contains(where: { $0.kind == .error || $0.kind == .crash || $0.kind == .timeout }) {
