@@ -111,6 +111,88 @@ import Testing
         #expect(xml.contains("<system-err>two.dsh:3: error: expectation failed"), "\(xml)")
     }
 
+    /// On a terminal a progress line is drawn on standard error, redrawn in place and erased at
+    /// the end; piped, nothing of it (`script` gives the runner a terminal).
+    @Test func progressLineOnlyOnATerminal() throws {
+        let dir = try Binary.folder(["a.dsh": "every 1ms stall 10us\nrun 20s\n", "b.dsh": Self.passes])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let piped = try run(["-j", "1", "."], in: dir)
+        #expect(piped.status == 0 && piped.stderr.isEmpty && !piped.stdout.contains("\u{1B}"), "\(piped)")
+        let command = "'\(Binary.path)' test -j 1 --slowest 0 ."
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-q", "-e", "-c", command, "/dev/null"]
+        process.currentDirectoryURL = dir
+        process.environment = ProcessInfo.processInfo.environment.merging(Self.isolated) { $1 }
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let out = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(out)")
+        #expect(out.hasPrefix("\r\u{1B}[K0/2 files · 0 failed · "), "\(out.debugDescription)")
+        #expect(out.contains(" · running a.dsh\r\u{1B}[KPASS  a.dsh ("), "\(out.debugDescription)")
+        // Erased before the summary: the last thing before it is the erase, not a progress line.
+        #expect(out.contains("\r\u{1B}[K1/2 files · 0 failed · "), "\(out.debugDescription)")
+        #expect(
+            out.hasSuffix(
+                "2 passed, 0 failed, 0 errors, 0 skipped — 2 files in "
+                    + (out.components(separatedBy: " files in ").last ?? "")))
+        let tail = out.components(separatedBy: "PASS  b.dsh").last ?? ""
+        #expect(!tail.contains("files · "), "\(out.debugDescription)")
+    }
+
+    /// A cancelled CI job (SIGTERM to the runner) stops the children too — they are in process
+    /// groups of their own — reports what finished, and exits 130.
+    @Test func aStoppedRunnerStopsItsChildren() throws {
+        let dir = try Binary.folder(["slow.dsh": "every 1us stall 1us\nrun 100000s\n"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Binary.path)
+        process.arguments = ["test", "slow.dsh"]
+        process.currentDirectoryURL = dir
+        process.environment = ProcessInfo.processInfo.environment.merging(Self.isolated) { $1 }
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        func children() -> [String] {
+            let pids = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+            return pids.compactMap { pid in
+                guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return nil }
+                let line = String(decoding: data, as: UTF8.self).replacingOccurrences(of: "\0", with: " ")
+                let cwd = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/cwd")) ?? ""
+                return line.contains("--test-report") && cwd == dir.path ? pid : nil
+            }
+        }
+        var waited = 0
+        while children().isEmpty && waited < 200 {
+            usleep(50_000)
+            waited += 1
+        }
+        #expect(!children().isEmpty, "the child never started")
+        let stray = children()
+        kill(process.processIdentifier, SIGTERM)
+        waited = 0
+        while process.isRunning && waited < 400 {
+            usleep(50_000)
+            waited += 1
+        }
+        if process.isRunning {
+            Issue.record("the runner did not stop at SIGTERM")
+            for pid in stray.compactMap({ pid_t($0) }) where pid > 1 { kill(pid, SIGKILL) }
+            kill(process.processIdentifier, SIGKILL)
+        }
+        let out = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130, "\(out)")
+        #expect(out.contains("ERROR slow.dsh ("), "\(out)")
+        #expect(out.contains("  ERROR slow.dsh:2: interrupted [at "), "\(out)")
+        usleep(200_000)
+        #expect(children().isEmpty, "a child outlived the runner")
+    }
+
     /// A plain `debugsh file.dsh` keeps today's answer: the first failed expect ends the script.
     @Test func aPlainRunStillStopsAtTheFirstFailedExpect() throws {
         let dir = try Binary.folder(["two.dsh": Self.twoFailures])

@@ -121,6 +121,19 @@ struct TestRunner {
     /// Runs the files, reports, and returns the exit status.
     func run(_ files: [TestFile], baseline: Baseline?) -> Int32 {
         Signals.catchInterrupts()
+        // A CI job cancelled (SIGTERM) or a terminal closed (SIGHUP) stops the children as
+        // Ctrl-C does: they are in process groups of their own and would outlive the runner.
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = { _ in interruptFlag.store(true, ordering: .relaxed) }
+        sigemptyset(&action.sa_mask)
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        for signal in [SIGTERM, SIGHUP] {
+            sigaction(signal, &action, nil)
+            // A parent may have started us with them blocked (Foundation's Process does).
+            sigaddset(&unblock, signal)
+        }
+        sigprocmask(SIG_UNBLOCK, &unblock, nil)
         let started = Clock.seconds()
         let progress = isatty(2) == 1 ? ProgressLine(output: output, total: files.count) : nil
         var results: [TestResult?] = Array(repeating: nil, count: files.count)
@@ -200,8 +213,8 @@ struct TestRunner {
             output.frontEndMessage("test: interrupted; \(done.count) of \(files.count) files ran")
         }
         let seconds = Clock.seconds() - started
-        return report.finish(done, total: max(found, files.count), seconds: seconds, baseline: baseline)
-            ?? (interrupted ? 130 : 0)
+        let status = report.finish(done, total: max(found, files.count), seconds: seconds, baseline: baseline)
+        return interrupted ? 130 : status ?? 0
     }
 
     func childPaths(_ index: Int) -> (report: String, stdout: String, stderr: String) {
