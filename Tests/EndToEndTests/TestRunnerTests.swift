@@ -193,6 +193,22 @@ import Testing
         #expect(children().isEmpty, "a child outlived the runner")
     }
 
+    /// A file that is not UTF-8 text, and one that leaves with `exit 3`, are errors; `exit 0`
+    /// early passes.
+    @Test func unreadableAndExitingFilesAreErrors() throws {
+        let dir = try Binary.folder(["exit3.dsh": "run 1s\nexit 3\n", "exit0.dsh": "exit 0\nbogus\n"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data([0x72, 0x75, 0x6E, 0x20, 0x31, 0x73, 0x0A, 0xFF, 0xFE, 0x0A]).write(
+            to: dir.appendingPathComponent("bytes.dsh"))
+        let r = try run(["--annotations", "github", "--slowest", "0", "."], in: dir)
+        #expect(r.status == 1, "\(r)")
+        #expect(r.stdout.contains("  ERROR bytes.dsh:2: not UTF-8 text: "), "\(r)")
+        #expect(r.stdout.contains("  ERROR exit3.dsh: exited with status 3\n"), "\(r)")
+        #expect(r.stdout.contains("PASS  exit0.dsh ("), "\(r)")
+        #expect(r.stdout.contains("::error file=exit3.dsh,title=debugsh test%3A error::exited with status 3\n"), "\(r)")
+        #expect(r.stdout.contains("1 passed, 0 failed, 2 errors, 0 skipped"), "\(r)")
+    }
+
     /// A plain `debugsh file.dsh` keeps today's answer: the first failed expect ends the script.
     @Test func aPlainRunStillStopsAtTheFirstFailedExpect() throws {
         let dir = try Binary.folder(["two.dsh": Self.twoFailures])
