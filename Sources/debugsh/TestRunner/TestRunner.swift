@@ -43,7 +43,7 @@ struct TestRunner {
 
     /// The runner's line in `debugsh --help`.
     static let mention =
-        "\nSUBCOMMANDS:\n  test [file or folder ...]\n                          Run scripts as a test suite (see 'debugsh test --help').\n"
+        "\nSUBCOMMANDS:\n  test [file or folder ...]\n                          Run scripts as a test suite (docs/Testing.md; options: debugsh test -h).\n"
 
     static func usage(_ message: String, _ output: OutputRouter) -> Int32 {
         output.frontEndMessage(
