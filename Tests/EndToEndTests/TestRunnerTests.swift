@@ -172,6 +172,8 @@ import Testing
             waited += 1
         }
         #expect(!children().isEmpty, "the child never started")
+        // Let it reach its `run` (a child stopped while it starts has no line to say).
+        usleep(1_000_000)
         let stray = children()
         kill(process.processIdentifier, SIGTERM)
         waited = 0

@@ -134,6 +134,10 @@ struct TestRunner {
             sigaddset(&unblock, signal)
         }
         sigprocmask(SIG_UNBLOCK, &unblock, nil)
+        var childEnded = sigset_t()
+        sigemptyset(&childEnded)
+        sigaddset(&childEnded, SIGCHLD)
+        sigprocmask(SIG_BLOCK, &childEnded, nil)
         let started = Clock.seconds()
         let progress = isatty(2) == 1 ? ProgressLine(output: output, total: files.count) : nil
         var results: [TestResult?] = Array(repeating: nil, count: files.count)
@@ -204,7 +208,11 @@ struct TestRunner {
                 }
             }
             progress?.draw(now: now - started, running: running.values.map { files[$0.index].path })
-            usleep(1000)
+            // Sleep until a child ends (SIGCHLD, blocked so that it waits here) or 20 ms pass, for
+            // the timeouts, Ctrl-C and the progress line: a loaded machine schedules a blocked
+            // waiter at once, where a poll would wait for its turn.
+            var wait = timespec(tv_sec: 0, tv_nsec: 20_000_000)
+            _ = sigtimedwait(&childEnded, nil, &wait)
         }
         progress?.clear()
         printReady()
