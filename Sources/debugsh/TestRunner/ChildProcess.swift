@@ -2,7 +2,7 @@
     import Glibc
 #endif
 
-/// A file's run: this binary again (`/proc/self/exe`) in a process group of its own, standard
+/// A file's run: this binary again (`/proc/self/exe`) in a session and process group of its own, standard
 /// input from /dev/null, standard output and error into files, so a crash or a trap of the child
 /// cannot take the runner down and a timeout can stop the child and whatever it started.
 final class ChildProcess {
@@ -33,9 +33,13 @@ final class ChildProcess {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        posix_spawnattr_setflags(
-            &attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        posix_spawnattr_setpgroup(&attributes, 0)
+        // A session of its own (so a process group of its own, led by the child): no terminal
+        // to read or to be stopped by, and, where the kernel groups CPU time by session
+        // (autogroup), a share of its own, as files run from separate shells would have.
+        // POSIX_SPAWN_SETSID (glibc 2.26 and later, /usr/include/spawn.h) is declared only under
+        // _GNU_SOURCE, which Swift's Glibc module does not see.
+        let setsid: Int32 = 0x80
+        posix_spawnattr_setflags(&attributes, Int16(setsid | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var none = sigset_t()
         sigemptyset(&none)
         posix_spawnattr_setsigmask(&attributes, &none)
