@@ -36,7 +36,7 @@ struct Reports {
     /// The end: reports, baseline, summary. Returns the exit status, or nil for the default.
     func finish(_ results: [TestResult], total: Int, seconds: Double, baseline: Baseline?) -> Int32? {
         var status: Int32?
-        if annotateAny(results) {}
+        annotate(results)
         if let path = options.junit {
             do {
                 try FileIO.writeAtomically(JUnit.document(results, seconds: seconds), to: path)
@@ -120,13 +120,11 @@ struct Reports {
 
     /// `::error file=…,line=…,title=…::message`, one per failure, in file order: on standard
     /// output, or standard error under `--json` (the runner reads workflow commands from both).
-    @discardableResult
-    func annotateAny(_ results: [TestResult]) -> Bool {
-        guard runner.annotate else { return false }
+    func annotate(_ results: [TestResult]) {
+        guard runner.annotate else { return }
         for result in results {
             for failure in result.failures { say(Self.annotation(failure) + "\n") }
         }
-        return true
     }
 
     static func annotation(_ failure: TestFailure) -> String {

@@ -76,9 +76,6 @@ struct TestRunner {
         case nil: annotate = getenv("GITHUB_ACTIONS").map { String(cString: $0) == "true" } ?? false
         case let other?: throw TestFiles.UsageError(message: "--annotations takes github or none, not '\(other)'")
         }
-        if options.baseline != nil && options.updateBaseline != nil && options.baseline != options.updateBaseline {
-            // Allowed: compare with one, store into another.
-        }
         var files = try TestFiles.find(options.paths)
         let found = files.count
         guard !files.isEmpty else {
