@@ -351,6 +351,10 @@ import Testing
         #expect(r.status == 0, "\(r)")
         #expect(r.stdout.hasPrefix("PASS  a/timer-two.dsh ("), "\(r)")
         #expect(r.stdout.contains("\n1 passed, 0 failed, 0 errors, 0 skipped — 1 file of 3 in "), "\(r)")
+        // A filter (or a shard) that selects nothing is not an error, and says so.
+        let none = try run(["--filter", "no-such-name"], in: dir)
+        #expect(none.status == 0, "\(none)")
+        #expect(none.stderr == "debugsh: test: no file selected (by --shard or --filter)\n", "\(none)")
     }
 
     /// 0 all passed (a skipped file too); 1 any failed; 2 a usage error: a bad option, a path
