@@ -66,6 +66,7 @@ func main() -> Int32 {
         output.frontEndMessage("a built-in tool is declared wrongly: \(error)")
         return 1
     }
+    if options.check { return checkScripts(session, options: options) }
     // From here on a trap — a plugin's, or debugsh's own — keeps what is being recorded.
     TrapRescue.install(for: session)
     // Plugins: the configured folder's libraries (a broken one is skipped with a warning), then

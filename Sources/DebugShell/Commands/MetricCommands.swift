@@ -215,7 +215,7 @@ extension Session {
     }
 
     /// Why a tool's value for a metric is refused: it is not of the declared type (`none` is
-    /// every type's). Nil when it is fine.
+    /// every type's), or it is a word the metric does not declare. Nil when it is fine.
     static func typeProblem(_ value: MetricValue, _ spec: MetricSpec, tool: String, _ name: String) -> String? {
         let type: MetricType
         switch value {
@@ -226,7 +226,14 @@ extension Session {
         case .time: type = .time
         case .word: type = .word
         }
-        guard type != spec.type else { return nil }
+        if type == spec.type {
+            // A word outside the declared ones: a condition written with the declared words
+            // would never see it (docs/Plugins.md, "What the host checks").
+            guard case .word(let word) = value, let words = spec.words, !words.contains(word) else { return nil }
+            return
+                "tool '\(tool)' answered metric '\(name)' with '\(VisibleText.terminalSafe(word, keepingLayout: false))', "
+                + "which is not one of its words: \(words.joined(separator: ", "))"
+        }
         func article(_ t: MetricType) -> String { "\(t == .integer ? "an" : "a") \(t.rawValue)" }
         return "tool '\(tool)' answered metric '\(name)' with \(article(type)), but it declares \(article(spec.type))"
     }
@@ -282,11 +289,20 @@ extension Session {
         return calling(.metricNames, tool: index) { tool.metricNames() }
     }
 
-    /// A condition of `expect` or `run until`, its metrics checked to exist.
+    /// A condition of `expect`, `run until`, `play until` or `break when`, its metrics checked
+    /// to exist and its words to be the metrics' (the declared words, before anything runs).
     func parseCondition(_ words: [Word]) throws(CommandError) -> Condition {
-        try Condition.parse(words, rate: engine.refreshRate.hertz) { name throws(CommandError) in
-            try readMetric(name).0
+        // The words first, by the declarations (a misspelt word is wrong whatever a tool
+        // answers); then each metric is read once, as before, for an unknown one or a tool's
+        // value of the wrong kind.
+        let registry = registry
+        let condition = try Condition.parse(words, rate: engine.refreshRate.hertz) {
+            name throws(CommandError) -> MetricKind in
+            if let kind = registry.metricSpec(name)?.kind { return kind }
+            return MetricKind.unchecked(try readMetric(name).0)
         }
+        for name in condition.metrics { _ = try readMetric(name) }
+        return condition
     }
 
     /// `a = 1, b = none`: the values a condition compared, for its failure.

@@ -44,7 +44,7 @@ public final class CarelessTool: DebugTool {
             MetricSpec("careless.count", .integer, abstract: "Display-link callbacks so far: a good metric."),
             MetricSpec("careless.nil", .integer, abstract: "Declared, but metric() answers nil for it."),
             MetricSpec("careless.kind", .integer, abstract: "Declared an integer, but answered with a duration."),
-            MetricSpec("careless.word", .word, abstract: "A word with ESC and BEL in it."),
+            MetricSpec("careless.word", .anyWord, abstract: "A word with ESC and BEL in it."),
         ],
         settings: [limit, mode],
         events: [EventSpec("careless.said", abstract: "The tool said something.")])
