@@ -292,16 +292,22 @@ extension Session {
     /// A condition of `expect`, `run until`, `play until` or `break when`, its metrics checked
     /// to exist and its words to be the metrics' (the declared words, before anything runs).
     func parseCondition(_ words: [Word]) throws(CommandError) -> Condition {
-        // The words first, by the declarations (a misspelt word is wrong whatever a tool
-        // answers); then each metric is read once, as before, for an unknown one or a tool's
-        // value of the wrong kind.
+        // A word metric's words by its declaration, before its value is read: a misspelt word is
+        // wrong whatever the tool answers. Every other metric is read as it was, for an unknown
+        // one or a tool's value of the wrong type; a word metric is read after the parse.
         let registry = registry
+        var wordMetrics: [String] = []
         let condition = try Condition.parse(words, rate: engine.refreshRate.hertz) {
             name throws(CommandError) -> MetricKind in
-            if let kind = registry.metricSpec(name)?.kind { return kind }
-            return MetricKind.unchecked(try readMetric(name).0)
+            if let kind = registry.metricSpec(name)?.kind, case .word = kind {
+                wordMetrics.append(name)
+                return kind
+            }
+            let type = try readMetric(name).0
+            if let kind = registry.metricSpec(name)?.kind, kind.type == type { return kind }
+            return MetricKind.unchecked(type)
         }
-        for name in condition.metrics { _ = try readMetric(name) }
+        for name in wordMetrics { _ = try readMetric(name) }
         return condition
     }
 
