@@ -242,3 +242,27 @@ public struct ScriptChecker {
                 location: location))
     }
 }
+
+extension Session {
+    /// A scheduled command's condition (`after 1s expect layout.state == settled`), checked
+    /// when it is scheduled by the metrics' declarations, so that a misspelt word fails at the
+    /// `after` line rather than when the command runs. A metric the session does not know yet is
+    /// left for the run (a plugin loaded meanwhile may declare it).
+    func checkScheduledCondition(_ parsed: ParsedCommand) throws(CommandError) {
+        guard !parsed.asksForHelp, case .builtIn = parsed.command.owner,
+            let words = ScriptChecker.condition(
+                of: parsed, BuiltInCall(parsed, at: SourceLocation(origin: .typed, line: 0)))
+        else { return }
+        let registry = registry
+        var unknown = false
+        do throws(CommandError) {
+            _ = try Condition.parse(words, rate: engine.refreshRate.hertz) { name throws(CommandError) -> MetricKind in
+                if let spec = registry.metricSpec(name) { return spec.kind }
+                unknown = true
+                return .anyWord
+            }
+        } catch {
+            if !unknown { throw error }
+        }
+    }
+}

@@ -76,6 +76,23 @@ import Testing
         #expect(r.now == .zero)
     }
 
+    /// A scheduled condition's words are checked when it is scheduled: the `after` line fails,
+    /// nothing is scheduled, no time moves.
+    @Test(arguments: [
+        "after 1s expect layout.state == setled",
+        "every 100ms { echo a; expect layout.state == setled }",
+        "at 2s break when layout.state == setled",
+    ])
+    func aScheduledConditionIsCheckedWhenScheduled(line: String) throws {
+        let r = try run("\(line)\nrun 3s")
+        #expect(
+            r.stderr
+                == "words.dsh:1: error: 'setled' is not a value of layout.state; it is one of idle, settling, settled, timeout (did you mean 'settled'?)\n"
+        )
+        #expect(r.stdout == "")
+        #expect(r.now == .zero)
+    }
+
     /// The declared words still compare, both ways.
     @Test func theRightWordsCompareAsBefore() throws {
         let r = try run(
