@@ -191,17 +191,27 @@ extension Session {
     ///   answer is `none` without asking for the list again.
     /// - Throws: an unknown metric, with a did-you-mean; a tool's value of the wrong type.
     func readMetric(_ name: String, listed: Bool = false) throws(CommandError) -> (MetricType, MetricValue) {
-        if let shell = ShellMetrics.named(name) { return (shell.spec.type, shell.read(engine)) }
+        let resolved = try resolveMetric(name, listed: listed)
+        if let refused = resolved.refused { throw CommandError(refused) }
+        return (resolved.kind.type, resolved.value)
+    }
+
+    /// A metric's kind (its type, and a word metric's words) and value, and why a tool's value
+    /// is refused, if it is (``readMetric(_:listed:)`` throws it).
+    ///
+    /// - Throws: an unknown metric, with a did-you-mean.
+    func resolveMetric(_ name: String, listed: Bool = false) throws(CommandError) -> (
+        kind: MetricKind, value: MetricValue, refused: String?
+    ) {
+        if let shell = ShellMetrics.named(name) { return (shell.spec.kind, shell.read(engine), nil) }
         let index = registry.toolIndex(forNamespace: name)
         if let index, let spec = registry.metricSpec(name) {
             let tool = toolSet.instances[index]
             if let value = calling(.metric, tool: index, label: name, { tool.metric(name) }) {
-                if let problem = Session.typeProblem(value, spec, tool: registry.toolDescriptors[index].name, name) {
-                    throw CommandError(problem)
-                }
-                return (spec.type, value)
+                let problem = Session.typeProblem(value, spec, tool: registry.toolDescriptors[index].name, name)
+                return (spec.kind, value, problem)
             }
-            if listed || spec.name == name || metricNames(of: index).contains(name) { return (spec.type, .none) }
+            if listed || spec.name == name || metricNames(of: index).contains(name) { return (spec.kind, .none, nil) }
         }
         var message = "unknown metric '\(name)'"
         if let index, metricNames(of: index).contains(name) {
@@ -292,22 +302,20 @@ extension Session {
     /// A condition of `expect`, `run until`, `play until` or `break when`, its metrics checked
     /// to exist and its words to be the metrics' (the declared words, before anything runs).
     func parseCondition(_ words: [Word]) throws(CommandError) -> Condition {
-        // A word metric's words by its declaration, before its value is read: a misspelt word is
-        // wrong whatever the tool answers. Every other metric is read as it was, for an unknown
-        // one or a tool's value of the wrong type; a word metric is read after the parse.
-        let registry = registry
-        var wordMetrics: [String] = []
+        // A word metric's words are checked before a tool's answer for it is refused: a
+        // misspelt word is wrong whatever the tool answers. Every other metric fails at its term,
+        // as it always did.
+        var refused: String?
         let condition = try Condition.parse(words, rate: engine.refreshRate.hertz) {
             name throws(CommandError) -> MetricKind in
-            if let kind = registry.metricSpec(name)?.kind, case .word = kind {
-                wordMetrics.append(name)
-                return kind
+            let resolved = try resolveMetric(name)
+            if let problem = resolved.refused {
+                guard case .word = resolved.kind else { throw CommandError(problem) }
+                if refused == nil { refused = problem }
             }
-            let type = try readMetric(name).0
-            if let kind = registry.metricSpec(name)?.kind, kind.type == type { return kind }
-            return MetricKind.unchecked(type)
+            return resolved.kind
         }
-        for name in wordMetrics { _ = try readMetric(name) }
+        if let refused { throw CommandError(refused) }
         return condition
     }
 
