@@ -142,7 +142,8 @@ struct ExpectCommand: BuiltInCommand {
         discussion:
             "Values are written as 'get' prints them, so a printed value pastes back. == and != take a tolerance, "
             + "'± <value>' or '+- <value>': an event's time stamp has three decimals, so 'expect "
-            + "layout.settled_at == 0.617s ± 1ms' holds for the stamp [0.617s].",
+            + "layout.settled_at == 0.617s ± 1ms' holds for the stamp [0.617s]. A word metric is compared with one of "
+            + "its words ('help <metric>' lists them): another word is an error, not a comparison that never holds.",
         arguments: [condition],
         examples: [
             Example(
