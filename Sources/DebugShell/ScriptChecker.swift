@@ -147,11 +147,11 @@ public struct ScriptChecker {
             } else {
                 try checkCommand(rest, at: location, scheduled: true)
             }
-        case ("alias", _), ("unalias", _):
+        case ("alias", _), ("unalias", _), ("command", "alias"), ("command", "unalias"):
             // The alias table changes as running the line would change it, so that later lines
             // expand; a wrong definition is the error running it gives.
             do {
-                if parsed.command.spec.name == "alias" {
+                if parsed.command.spec.name == "alias" || parsed.verb.name == "alias" {
                     _ = try AliasCommand.run(call, in: session)
                 } else {
                     _ = try UnaliasCommand.run(call, in: session)
@@ -159,7 +159,7 @@ public struct ScriptChecker {
             } catch {
                 throw CommandError((error as? CommandError)?.message ?? "\(error)")
             }
-        case ("source", _):
+        case ("source", _), ("command", "source"):
             try checkSource(call[SourceCommand.file], at: location)
         case ("plugin", "load"):
             pluginsMayAdd = true

@@ -78,7 +78,14 @@ import Testing
             plugin load ./missing.so
             hangs show
             expect hangs.count == 0
-            """
+            """,
+            "lldb.dsh": """
+            command alias hi = expect clock.mode == default
+            hi
+            command source part.dsh
+            command unalias hi
+            """,
+            "part.dsh": "alias lo = echo low\nlo\n",
         ])
         let r = try Binary.run(["--check", "clean.dsh"], directory: dir)
         #expect(r.stdout == "")
@@ -88,7 +95,10 @@ import Testing
         )
         #expect(r.status == 0)
         let left = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
-        #expect(left == ["clean.dsh"])
+        #expect(left == ["clean.dsh", "lldb.dsh", "part.dsh"])
+        // LLDB's spellings: `command alias`, `command source`, `command unalias` are followed too.
+        let lldb = try Binary.run(["--check", "lldb.dsh"], directory: dir)
+        #expect(lldb.stderr == "" && lldb.status == 0, "\(lldb)")
     }
 
     /// Standard input is checked as `<stdin>`, and `-c` commands as `<command-line>`.
