@@ -89,7 +89,7 @@ extension FPSMeter {
             MetricSpec("fps.hitch_time", .duration, abstract: "Total hitch time (R4)."),
             MetricSpec("fps.hitch_ratio", .number, abstract: "Hitch time in ms per second of animating time (R4)."),
             MetricSpec(
-                "fps.tier", .word,
+                "fps.tier", .word(of: Tier.self),
                 abstract: "The hitch ratio's tier: good, warning, critical or severe (fps.tiers)."),
             MetricSpec(
                 "fps.frame_p50", .duration,

@@ -32,7 +32,7 @@ enum TierScale: String, CommandLineChoice {
 }
 
 /// A hitch ratio's tier (R4, `fps.tier`).
-enum Tier: String {
+enum Tier: String, CaseIterable {
     case good, warning, critical, severe
 
     /// The tier's colour in the status line, on its scale: good green, warning yellow, then

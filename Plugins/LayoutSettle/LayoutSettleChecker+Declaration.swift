@@ -8,7 +8,9 @@ extension LayoutSettleChecker {
         abstract: "The layout-settle checker: a simulated view tree and a checker that tells when it stops changing.",
         commands: [viewCommand, layoutCommand],
         metrics: [
-            MetricSpec("layout.state", .word, abstract: "idle, settling, settled or timeout (L4)."),
+            MetricSpec(
+                "layout.state", .word(LayoutSettleChecker.stateWords),
+                abstract: "idle, settling, settled or timeout (L4)."),
             MetricSpec(
                 "layout.settled_at", .time,
                 abstract: "When the watch settled: the checker callback or poll that saw it (L2, L4)."),
@@ -170,4 +172,10 @@ extension LayoutSettleChecker {
     // layout diff
     static let diffLimit = OptionSpec.integer(
         "limit", in: 1...1_000_000, abstract: "Views to list at most.", default: 20)
+}
+
+extension LayoutSettleChecker {
+    /// `layout.state`'s words, as `stateWord` answers them: `idle` (no watch, or a stopped one),
+    /// then a watch's states but `stopped` (read as `idle`).
+    static let stateWords = ["idle"] + SettleWatch.State.allCases.filter { $0 != .stopped }.map(\.rawValue)
 }

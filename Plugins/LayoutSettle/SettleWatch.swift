@@ -89,7 +89,7 @@ struct StateSummary: Sendable {
 /// One `layout watch`: the checker's configuration, its link and poll timer, and what it saw.
 final class SettleWatch {
     enum Mode: String, CommandLineChoice { case quiet, seed }
-    enum State: String { case settling, settled, timeout, stopped }
+    enum State: String, CaseIterable { case settling, settled, timeout, stopped }
 
     /// Changes per frame kept for `layout diff`.
     static let diffLimit = 1_000

@@ -23,7 +23,8 @@ extension TimerInspector {
             MetricSpec(
                 "timer.*.max_late", .duration, abstract: "The timer's largest lateness (K2); none before it fired."),
             MetricSpec("timer.*.last_data", .integer, abstract: "A GCD timer's data at its last handler (D3)."),
-            MetricSpec("timer.*.state", .word, abstract: "scheduled, paused, invalidated or done."),
+            MetricSpec(
+                "timer.*.state", .word(of: TimerState.self), abstract: "scheduled, paused, invalidated or done."),
         ],
         settings: [lateThresholdSetting],
         events: [EventSpec("timer.fired", abstract: "An app timer fired (timer watch on).")])

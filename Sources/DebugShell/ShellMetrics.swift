@@ -7,9 +7,9 @@ struct ShellMetric: Sendable {
     let spec: MetricSpec
     let read: @Sendable (DeviceEngine) -> MetricValue
 
-    init(_ name: String, _ type: MetricType, abstract: String, read: @escaping @Sendable (DeviceEngine) -> MetricValue)
+    init(_ name: String, _ kind: MetricKind, abstract: String, read: @escaping @Sendable (DeviceEngine) -> MetricValue)
     {
-        spec = MetricSpec(name, type, abstract: abstract)
+        spec = MetricSpec(name, kind, abstract: abstract)
         self.read = read
     }
 }
@@ -23,7 +23,8 @@ enum ShellMetrics {
         ShellMetric("clock.rate", .integer, abstract: "The refresh rate in force, in Hz.") {
             .integer(Int64($0.refreshRate.hertz))
         },
-        ShellMetric("clock.mode", .word, abstract: "The run loop's mode: default or tracking.") {
+        ShellMetric("clock.mode", .word(ShellMetrics.modeWords), abstract: "The run loop's mode: default or tracking.")
+        {
             .word($0.mode.rawValue)
         },
         ShellMetric("main.busy_until", .time, abstract: "The end of the main thread's current or last item.") {
@@ -42,6 +43,9 @@ enum ShellMetrics {
             .integer($0.presents)
         },
     ]
+
+    /// `clock.mode`'s words: the modes the run loop runs in (RL1), not `common`, which is a set.
+    static let modeWords = RunLoopMode.allCases.filter { $0 != .common }.map(\.rawValue)
 
     /// The metric named `name`, if it is one of the shell's.
     static func named(_ name: String) -> ShellMetric? { all.first { $0.spec.name == name } }

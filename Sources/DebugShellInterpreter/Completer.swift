@@ -185,6 +185,10 @@ public struct Completer {
         }
         if words.count % 4 == 1 { return Completion(candidates: Condition.Op.allCases.map(\.rawValue)) }
         if words.count % 4 == 3 { return Completion(candidates: ["and", "or"]) }
+        // After `<metric> <op>`: a word metric's words (issue 24).
+        if words.count >= 2, let choices = registry.metricSpec(words[words.count - 2])?.words {
+            return Completion(candidates: choices)
+        }
         return Completion(candidates: [])
     }
 

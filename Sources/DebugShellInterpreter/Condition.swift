@@ -54,8 +54,19 @@ public struct Condition {
 
     // MARK: Parsing
 
-    /// Parses words; `typeOf` names a metric's type or throws for an unknown metric.
+    /// Parses words; `typeOf` names a metric's type or throws for an unknown metric. A word
+    /// metric takes any word (`kindOf` checks the words).
     public static func parse(_ words: [Word], rate: Int, typeOf: (String) throws(CommandError) -> MetricType)
+        throws(CommandError)
+        -> Condition
+    {
+        try parse(words, rate: rate, kindOf: { name throws(CommandError) in MetricKind.unchecked(try typeOf(name)) })
+    }
+
+    /// Parses words; `kindOf` names a metric's kind — its type, and for a word metric its
+    /// words — or throws for an unknown metric. A word the metric cannot take is an error naming
+    /// its words, so that a misspelt word is not a comparison that can never hold.
+    public static func parse(_ words: [Word], rate: Int, kindOf: (String) throws(CommandError) -> MetricKind)
         throws(CommandError)
         -> Condition
     {
@@ -87,12 +98,20 @@ public struct Condition {
             }
             let valueText = tokens[position].text
             position += 1
-            let type = try typeOf(metric)
+            let kind = try kindOf(metric)
+            let type = kind.type
             let literal = try parseLiteral(
                 valueText, quoted: tokens[position - 1].quoted, metric: metric, type: type, rate: rate)
+            if case .word(let choices) = kind, case .word(let word) = literal, !choices.contains(word) {
+                throw CommandError(wordProblem(word, metric: metric, choices: choices))
+            }
             if type == .word || { if case .none = literal { return true } else { return false } }() {
                 guard op == .eq || op == .ne else {
-                    throw CommandError("'\(metric) \(op.rawValue) \(valueText)': only == and != apply here")
+                    var message = "'\(metric) \(op.rawValue) \(valueText)': only == and != apply here"
+                    if case .word(let choices) = kind {
+                        message += " (\(metric) is a word: \(choices.joined(separator: ", ")))"
+                    }
+                    throw CommandError(message)
                 }
             }
             var tolerance: Literal?
@@ -146,6 +165,15 @@ public struct Condition {
             throw CommandError("unexpected '\(tokens[position].text)' in condition (join terms with 'and' or 'or')")
         }
         return Condition(root: node, text: words.map(\.raw).joined(separator: " "))
+    }
+
+    /// `'setled' is not a value of layout.state; it is one of idle, settling, settled, timeout
+    /// (did you mean 'settled'?)`.
+    static func wordProblem(_ word: String, metric: String, choices: [String]) -> String {
+        var message = "'\(word)' is not a value of \(metric); it is "
+        message += choices.count == 1 ? choices[0] : "one of " + choices.joined(separator: ", ")
+        if let guess = Suggest.closest(to: word, in: choices) { message += " (did you mean '\(guess)'?)" }
+        return message
     }
 
     /// The signs that introduce a tolerance: `±` and its ASCII spelling `+-`.

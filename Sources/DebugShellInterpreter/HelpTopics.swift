@@ -50,13 +50,14 @@ public struct HelpTopics {
         }
         if first.contains(".") {
             if let spec = registry.metricSpec(first) {
-                let text = "\(first) (metric, \(spec.type.rawValue)) — \(spec.abstract)"
+                let text = "\(first) (metric, \(spec.kind.description)) — \(spec.abstract)"
+                var fields: [(String, JSONValue)] = [
+                    ("metric", .string(first)), ("type", .string(spec.type.rawValue)),
+                ]
+                if let words = spec.words { fields.append(("words", .array(words.map(JSONValue.string)))) }
+                fields.append(("abstract", .string(spec.abstract)))
                 return CommandOutput(
-                    text: text + renderer.rulesCited(in: text).dropLast(),
-                    json: .fields([
-                        "metric": .string(first), "type": .string(spec.type.rawValue),
-                        "abstract": .string(spec.abstract),
-                    ]))
+                    text: text + renderer.rulesCited(in: text).dropLast(), json: .object(fields))
             }
             if let spec = settings.spec(first) {
                 let text =

@@ -94,6 +94,9 @@ public struct RegistrationError: Error, Equatable, Sendable, CustomStringConvert
         case taken(by: NameHolder)
         /// A default verb the command does not have.
         case notAVerb
+        /// A word metric's words that a condition could not compare with: none, an empty or
+        /// reserved word, one twice (the reason).
+        case badWords(String)
 
         var text: String {
             switch self {
@@ -107,6 +110,7 @@ public struct RegistrationError: Error, Equatable, Sendable, CustomStringConvert
             case .badDefault(let value, let reason): return "has a default '\(value)' that is not valid: \(reason)"
             case .taken(let holder): return "is taken by \(holder)"
             case .notAVerb: return "is not one of its verbs"
+            case .badWords(let reason): return reason
             }
         }
     }
@@ -312,6 +316,11 @@ public struct ToolRegistry: Sendable {
                 guard seen.insert(entry.name).inserted else { throw refuse(kind, entry.name, .declaredTwice) }
             }
         }
+        for metric in d.metrics {
+            if let reason = ToolRegistry.wordsProblem(metric.kind) {
+                throw refuse("metric", metric.name, .badWords(reason))
+            }
+        }
         for setting in d.settings {
             do {
                 _ = try ValueParser.parse(setting.defaultValue, as: setting.kind, rate: 60)
@@ -466,6 +475,32 @@ public struct ToolRegistry: Sendable {
     /// it lists in `metricNames()` must be one.
     public func declares(metric name: String, tool index: Int) -> Bool {
         toolMetrics.indices.contains(index) && toolMetrics[index].contains(name)
+    }
+
+    /// Why a word metric's words cannot be compared with, or nil: a `.word` metric names at
+    /// least one word, each a bare word of the condition grammar (`[A-Za-z0-9_.-]`, not `none`,
+    /// which means no value), each once.
+    static func wordsProblem(_ kind: MetricKind) -> String? {
+        guard case .word(let words) = kind else { return nil }
+        guard !words.isEmpty else {
+            return "is a word metric without its words: declare them, .word([\"a\", \"b\"]) or .word(of: AnEnum.self), "
+                + "or .anyWord for a word that is a name"
+        }
+        var seen = Set<String>()
+        for word in words {
+            let bare =
+                !word.isEmpty
+                && word.unicodeScalars.allSatisfy {
+                    ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
+                        || "_-.".unicodeScalars.contains($0)
+                }
+            guard bare, word != "none" else {
+                return "has the word '\(VisibleText.terminalSafe(word, keepingLayout: false))', which a condition "
+                    + "cannot write: a word is letters, digits, '_', '-' and '.', and not 'none'"
+            }
+            guard seen.insert(word).inserted else { return "has the word '\(word)' twice" }
+        }
+        return nil
     }
 
     /// The declared metric a name refers to (exactly or as an instance of a family): the

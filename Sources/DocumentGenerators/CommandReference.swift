@@ -34,7 +34,7 @@ public enum CommandReference {
             section("Commands", session.registry.commands.filter { $0.owner == .tool(index) })
             if !d.metrics.isEmpty {
                 out += "\n## Metrics\n\n| metric | type | meaning |\n|---|---|---|\n"
-                for m in d.metrics { out += "| `\(m.name)` | \(m.type.rawValue) | \(m.abstract) |\n" }
+                for m in d.metrics { out += "| `\(m.name)` | \(Self.kindCell(m.kind)) | \(m.abstract) |\n" }
             }
             if !d.settings.isEmpty {
                 out += "\n## Settings\n\n| setting | value | default | meaning |\n|---|---|---|---|\n"
@@ -48,12 +48,17 @@ public enum CommandReference {
             }
         }
         out += "\n# The shell's metrics and settings\n\n| metric | type | meaning |\n|---|---|---|\n"
-        for m in session.registry.shellMetrics { out += "| `\(m.name)` | \(m.type.rawValue) | \(m.abstract) |\n" }
+        for m in session.registry.shellMetrics { out += "| `\(m.name)` | \(Self.kindCell(m.kind)) | \(m.abstract) |\n" }
         out += "\n| setting | value | default | meaning |\n|---|---|---|---|\n"
         for s in Session.shellSettings {
             out += "| `\(s.name)` | `\(s.kind.placeholder)` | \(s.defaultValue) | \(s.abstract) |\n"
         }
         return out
+    }
+
+    /// A metric's kind in a table cell: its `|` escaped.
+    private static func kindCell(_ kind: MetricKind) -> String {
+        kind.description.replacingOccurrences(of: "|", with: "\\|")
     }
 
     private static func helpText(_ session: Session, _ topic: String) -> String {

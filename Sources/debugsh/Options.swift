@@ -61,6 +61,11 @@ struct DebugshOptions: ParsableArguments {
     var traceKeep: String?
 
     @Flag(
+        name: .customLong("check"),
+        help: "Check the scripts (or stdin) without running them: every problem as file:line, exit 1 if any.")
+    var check = false
+
+    @Flag(
         name: .customLong("version"),
         help: "Print the version, the plugin API, the Swift compiler and the DebugShellCore fingerprint, and exit.")
     var version = false

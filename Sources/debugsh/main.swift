@@ -70,6 +70,7 @@ func main() -> Int32 {
         output.frontEndMessage("a built-in tool is declared wrongly: \(error)")
         return 1
     }
+    if options.check { return checkScripts(session, options: options) }
     // From here on a trap — a plugin's, or debugsh's own — keeps what is being recorded.
     TrapRescue.install(for: session)
     // `debugsh test`'s child: failures and the final metrics go to the runner's report.

@@ -22,7 +22,7 @@ final class CounterTool: DebugTool {
         ],
         metrics: [
             MetricSpec("counter.total", .integer, abstract: "The count."),
-            MetricSpec("counter.last", .word, abstract: "The last label."),
+            MetricSpec("counter.last", .anyWord, abstract: "The last label."),
             MetricSpec("counter.*.hits", .integer, abstract: "Adds with that label."),
         ],
         settings: [step],

@@ -33,7 +33,7 @@ final class UnrulyTool: DebugTool {
             MetricSpec("unruly.count", .integer, abstract: "A good metric."),
             MetricSpec("unruly.nil", .integer, abstract: "Answered nil."),
             MetricSpec("unruly.kind", .integer, abstract: "Answered with a duration."),
-            MetricSpec("unruly.word", .word, abstract: "A word with controls."),
+            MetricSpec("unruly.word", .anyWord, abstract: "A word with controls."),
             MetricSpec("unruly.*.hits", .integer, abstract: "A family, answered nil."),
         ],
         settings: [limit, mode],

@@ -13,7 +13,7 @@ import Testing
     @Test func theHostReadsItsOwnStamp() {
         let own = BuildIdentity(stamp: DebugShellPlugin.buildStamp)
         #expect(own == BuildIdentity.host)
-        #expect(own.api == 5 && own.compiler == DebugShellPlugin.compilerVersion)
+        #expect(own.api == 6 && own.compiler == DebugShellPlugin.compilerVersion)
         #expect(own.fingerprint == DebugShellPlugin.libraryFingerprint && own.fingerprint != 0)
     }
 

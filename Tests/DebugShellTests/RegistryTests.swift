@@ -94,7 +94,7 @@ final class DeclaredTool: DebugTool {
                     owner: "tool 't'", kind: "command", name: "ctr", .taken(by: .tool("counter", plugin: nil))))
         let twoMetrics = ToolDescriptor(
             name: "t", abstract: "a", commands: [],
-            metrics: [MetricSpec("t.m", .integer, abstract: "a"), MetricSpec("t.m", .word, abstract: "b")])
+            metrics: [MetricSpec("t.m", .integer, abstract: "a"), MetricSpec("t.m", .word(["b"]), abstract: "b")])
         #expect(
             register(twoMetrics) == RegistrationError(owner: "tool 't'", kind: "metric", name: "t.m", .declaredTwice))
     }

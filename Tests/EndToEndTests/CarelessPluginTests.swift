@@ -28,6 +28,23 @@ import Testing
         #expect(raw.isEmpty, "raw controls \(raw.map { $0.value }) in \(text)", sourceLocation: sourceLocation)
     }
 
+    /// A word metric's words (issue 24): a word outside them is refused naming the tool, and a
+    /// condition with a word the metric cannot take fails naming the words, before reading it.
+    @Test func wordsOutsideTheDeclaredOnesAreRefused() throws {
+        let r = try run(["get careless.tone", "expect careless.tone == calm", "expect careless.tone != lowd"])
+        let refused =
+            "tool 'careless' answered metric 'careless.tone' with 'shouty', which is not one of its words: calm, loud"
+        #expect(r.stdout == "", "\(r)")
+        #expect(
+            r.stderr == """
+                <command-line>:1: error: \(refused)
+                <command-line>:2: error: \(refused)
+                <command-line>:3: error: 'lowd' is not a value of careless.tone; it is one of calm, loud (did you mean 'loud'?)
+
+                """, "\(r)")
+        #expect(r.status == 1)
+    }
+
     /// Events: only the tool's declared ones, stamped now; an event in another tool's name, in
     /// the future or never declared is dropped with a warning that names the tool, once.
     @Test func eventsAreItsOwnAndNow() throws {

@@ -117,7 +117,7 @@ import Testing
         let core = try PluginTests.fingerprint()
         #expect(
             v.status == 0
-                && v.stdout == "debugsh 0.2.0 (plugin API 5, Swift 6.3, DebugShellCore fingerprint \(core))\n",
+                && v.stdout == "debugsh 0.2.0 (plugin API 6, Swift 6.3, DebugShellCore fingerprint \(core))\n",
             "\(v)")
         let h = try Binary.run(["--help"])
         #expect(h.status == 0)

@@ -169,7 +169,7 @@ import Testing
         try #require(status == 0, "\(log)")
         try expectRefused(
             lib,
-            "'\(lib)' was built for \(built); this debugsh has plugin API 5, Swift 6.3: rebuild the plugin against this debugsh's DebugShellCore with the same toolchain"
+            "'\(lib)' was built for \(built); this debugsh has plugin API 6, Swift 6.3: rebuild the plugin against this debugsh's DebugShellCore with the same toolchain"
         )
     }
 
@@ -328,7 +328,7 @@ import Testing
     @Test(arguments: [(0, "none"), (0xdead_beef, "deadbeef")] as [(UInt32, String)])
     func anotherFingerprint(fingerprint: UInt32, shown: String) throws {
         let f = UInt64(fingerprint)
-        let stamp = Int64(bitPattern: (f >> 16) << 48 | 5 << 32 | (f & 0xFFFF) << 16 | 603)
+        let stamp = Int64(bitPattern: (f >> 16) << 48 | 6 << 32 | (f & 0xFFFF) << 16 | 603)
         let dir = try Binary.folder([
             "plugin.c": """
             long long debugsh_plugin_api_version(void) { return \(stamp)LL; }
@@ -342,7 +342,7 @@ import Testing
         try #require(status == 0, "\(log)")
         try expectRefused(
             lib,
-            "'\(lib)' was built against another DebugShellCore: fingerprint \(shown), this debugsh's \(try Self.fingerprint()) (both plugin API 5, Swift 6.3): rebuild the plugin against this debugsh's DebugShellCore"
+            "'\(lib)' was built against another DebugShellCore: fingerprint \(shown), this debugsh's \(try Self.fingerprint()) (both plugin API 6, Swift 6.3): rebuild the plugin against this debugsh's DebugShellCore"
         )
     }
 
@@ -357,7 +357,7 @@ import Testing
         #expect(theirs != ours)
         try expectRefused(
             edited.library,
-            "'\(edited.library)' was built against another DebugShellCore: fingerprint \(theirs), this debugsh's \(ours) (both plugin API 5, Swift 6.3): rebuild the plugin against this debugsh's DebugShellCore"
+            "'\(edited.library)' was built against another DebugShellCore: fingerprint \(theirs), this debugsh's \(ours) (both plugin API 6, Swift 6.3): rebuild the plugin against this debugsh's DebugShellCore"
         )
     }
 

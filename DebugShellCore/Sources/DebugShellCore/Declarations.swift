@@ -217,15 +217,30 @@ public struct OptionSpec: Sendable {
 }
 
 /// A named metric. A `*` segment stands for a name (`timer.*.fires`).
+///
+/// A word metric says which words it takes, so that `expect layout.state == setled` is an error
+/// and not a condition that can never fail: `MetricSpec("layout.state", .word(["idle",
+/// "settling"]), …)`, `.word(of: Tier.self)` for an enum's cases, or `.anyWord` for a word that
+/// is a name (a timer's label), which no list can hold. A bare `.word` does not compile.
 public struct MetricSpec: Sendable {
     public var name: String
-    public var type: MetricType
+    /// The metric's type and, for a word, its words.
+    public var kind: MetricKind
     public var abstract: String
 
-    public init(_ name: String, _ type: MetricType, abstract: String) {
+    public init(_ name: String, _ kind: MetricKind, abstract: String) {
         self.name = name
-        self.type = type
+        self.kind = kind
         self.abstract = abstract
+    }
+
+    /// The type of the metric's values.
+    public var type: MetricType { kind.type }
+
+    /// The words a word metric can take, in declared order; nil for another type or `.anyWord`.
+    public var words: [String]? {
+        if case .word(let words) = kind { return words }
+        return nil
     }
 
     /// Whether `metric` is this metric or an instance of this family.
@@ -239,6 +254,54 @@ public struct MetricSpec: Sendable {
         let tail = pattern[(star + 1)...]
         return Array(parts.prefix(head.count)) == Array(head) && Array(parts.suffix(tail.count)) == Array(tail)
             && parts.count - head.count - tail.count >= 1
+    }
+}
+
+/// A metric's type, and for a word metric the words it can take (`MetricSpec.kind`).
+public enum MetricKind: Sendable, Hashable {
+    case integer, number, duration, time
+    /// One of these words, and no other (`idle`, `settling`, …): the host refuses a condition
+    /// comparing with another word, and a value outside them.
+    case word([String])
+    /// Any word: for a metric whose words are names (a label), which no list can hold. Nothing
+    /// is checked; prefer `.word([…])` whenever the words are known.
+    case anyWord
+
+    /// The cases of a `String` enum, in declaration order: the list cannot drift from the enum.
+    public static func word<Words: CaseIterable & RawRepresentable>(of _: Words.Type) -> MetricKind
+    where Words.RawValue == String {
+        .word(Words.allCases.map(\.rawValue))
+    }
+
+    /// The kind of a type, a word being any word.
+    public static func unchecked(_ type: MetricType) -> MetricKind {
+        switch type {
+        case .integer: return .integer
+        case .number: return .number
+        case .duration: return .duration
+        case .time: return .time
+        case .word: return .anyWord
+        }
+    }
+
+    /// The type of the values.
+    public var type: MetricType {
+        switch self {
+        case .integer: return .integer
+        case .number: return .number
+        case .duration: return .duration
+        case .time: return .time
+        case .word, .anyWord: return .word
+        }
+    }
+
+    /// How help and docs/Commands.md write it: `integer`, `word: idle|settling`, `word (any)`.
+    public var description: String {
+        switch self {
+        case .word(let words): return "word: " + words.joined(separator: "|")
+        case .anyWord: return "word (any)"
+        default: return type.rawValue
+        }
     }
 }
 

@@ -51,7 +51,7 @@ public enum TimerOwner: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// The life of a timer (`timer.<name>.state`).
-public enum TimerState: String, Sendable, Hashable {
+public enum TimerState: String, Sendable, Hashable, CaseIterable {
     case scheduled, paused, invalidated, done
 }
 

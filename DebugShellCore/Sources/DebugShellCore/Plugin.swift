@@ -23,7 +23,7 @@
 /// several tools; each is registered as the built-in tools are.
 public final class DebugShellPlugin {
     /// The version of the plugin API. It changes whenever a declaration a plugin can use changes.
-    @_alwaysEmitIntoClient public static var apiVersion: Int32 { 5 }
+    @_alwaysEmitIntoClient public static var apiVersion: Int32 { 6 }
 
     /// The Swift compiler this code was compiled with, as major × 100 + minor (6.3 → 603).
     ///

@@ -142,7 +142,8 @@ struct ExpectCommand: BuiltInCommand {
         discussion:
             "Values are written as 'get' prints them, so a printed value pastes back. == and != take a tolerance, "
             + "'± <value>' or '+- <value>': an event's time stamp has three decimals, so 'expect "
-            + "layout.settled_at == 0.617s ± 1ms' holds for the stamp [0.617s].",
+            + "layout.settled_at == 0.617s ± 1ms' holds for the stamp [0.617s]. A word metric is compared with one of "
+            + "its words ('help <metric>' lists them): another word is an error, not a comparison that never holds.",
         arguments: [condition],
         examples: [
             Example(
@@ -192,17 +193,27 @@ extension Session {
     ///   answer is `none` without asking for the list again.
     /// - Throws: an unknown metric, with a did-you-mean; a tool's value of the wrong type.
     func readMetric(_ name: String, listed: Bool = false) throws(CommandError) -> (MetricType, MetricValue) {
-        if let shell = ShellMetrics.named(name) { return (shell.spec.type, shell.read(engine)) }
+        let resolved = try resolveMetric(name, listed: listed)
+        if let refused = resolved.refused { throw CommandError(refused) }
+        return (resolved.kind.type, resolved.value)
+    }
+
+    /// A metric's kind (its type, and a word metric's words) and value, and why a tool's value
+    /// is refused, if it is (``readMetric(_:listed:)`` throws it).
+    ///
+    /// - Throws: an unknown metric, with a did-you-mean.
+    func resolveMetric(_ name: String, listed: Bool = false) throws(CommandError) -> (
+        kind: MetricKind, value: MetricValue, refused: String?
+    ) {
+        if let shell = ShellMetrics.named(name) { return (shell.spec.kind, shell.read(engine), nil) }
         let index = registry.toolIndex(forNamespace: name)
         if let index, let spec = registry.metricSpec(name) {
             let tool = toolSet.instances[index]
             if let value = calling(.metric, tool: index, label: name, { tool.metric(name) }) {
-                if let problem = Session.typeProblem(value, spec, tool: registry.toolDescriptors[index].name, name) {
-                    throw CommandError(problem)
-                }
-                return (spec.type, value)
+                let problem = Session.typeProblem(value, spec, tool: registry.toolDescriptors[index].name, name)
+                return (spec.kind, value, problem)
             }
-            if listed || spec.name == name || metricNames(of: index).contains(name) { return (spec.type, .none) }
+            if listed || spec.name == name || metricNames(of: index).contains(name) { return (spec.kind, .none, nil) }
         }
         var message = "unknown metric '\(name)'"
         if let index, metricNames(of: index).contains(name) {
@@ -216,7 +227,7 @@ extension Session {
     }
 
     /// Why a tool's value for a metric is refused: it is not of the declared type (`none` is
-    /// every type's). Nil when it is fine.
+    /// every type's), or it is a word the metric does not declare. Nil when it is fine.
     static func typeProblem(_ value: MetricValue, _ spec: MetricSpec, tool: String, _ name: String) -> String? {
         let type: MetricType
         switch value {
@@ -227,7 +238,14 @@ extension Session {
         case .time: type = .time
         case .word: type = .word
         }
-        guard type != spec.type else { return nil }
+        if type == spec.type {
+            // A word outside the declared ones: a condition written with the declared words
+            // would never see it (docs/Plugins.md, "What the host checks").
+            guard case .word(let word) = value, let words = spec.words, !words.contains(word) else { return nil }
+            return
+                "tool '\(tool)' answered metric '\(name)' with '\(VisibleText.terminalSafe(word, keepingLayout: false))', "
+                + "which is not one of its words: \(words.joined(separator: ", "))"
+        }
         func article(_ t: MetricType) -> String { "\(t == .integer ? "an" : "a") \(t.rawValue)" }
         return "tool '\(tool)' answered metric '\(name)' with \(article(type)), but it declares \(article(spec.type))"
     }
@@ -283,11 +301,24 @@ extension Session {
         return calling(.metricNames, tool: index) { tool.metricNames() }
     }
 
-    /// A condition of `expect` or `run until`, its metrics checked to exist.
+    /// A condition of `expect`, `run until`, `play until` or `break when`, its metrics checked
+    /// to exist and its words to be the metrics' (the declared words, before anything runs).
     func parseCondition(_ words: [Word]) throws(CommandError) -> Condition {
-        try Condition.parse(words, rate: engine.refreshRate.hertz) { name throws(CommandError) in
-            try readMetric(name).0
+        // A word metric's words are checked before a tool's answer for it is refused: a
+        // misspelt word is wrong whatever the tool answers. Every other metric fails at its term,
+        // as it always did.
+        var refused: String?
+        let condition = try Condition.parse(words, rate: engine.refreshRate.hertz) {
+            name throws(CommandError) -> MetricKind in
+            let resolved = try resolveMetric(name)
+            if let problem = resolved.refused {
+                guard case .word = resolved.kind else { throw CommandError(problem) }
+                if refused == nil { refused = problem }
+            }
+            return resolved.kind
         }
+        if let refused { throw CommandError(refused) }
+        return condition
     }
 
     /// `a = 1, b = none`: the values a condition compared, for its failure.

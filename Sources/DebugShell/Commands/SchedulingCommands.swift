@@ -128,6 +128,7 @@ extension ScheduleCommand {
             throw CommandError(
                 "'\(parsed.label)' cannot be scheduled: only commands that neither move time nor end the session can")
         }
+        try session.checkScheduledCondition(parsed)
     }
 
     static func completeRest(label: String, words: [String], current: String, completer: Completer) -> Completion? {

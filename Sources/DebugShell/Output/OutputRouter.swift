@@ -94,6 +94,13 @@ public final class OutputRouter {
         failureObserver?(message, location, false)
     }
 
+    /// A problem `--check` found (``ScriptChecker``): `file:line: error: message`, or `note:`,
+    /// on standard error, as a failing command's error reads.
+    func checked(_ message: String, severity: String, location: SourceLocation) {
+        let line = "\(location.prefix(severity))\(message)\(location.suffix)"
+        sink.write(VisibleText.escaped(line) + "\n", to: .standardError)
+    }
+
     /// Ctrl-C stopped a command or a script at `now`.
     func interrupted(at now: SimTime, command: String?, location: SourceLocation) {
         let message = "interrupted at \(now)"

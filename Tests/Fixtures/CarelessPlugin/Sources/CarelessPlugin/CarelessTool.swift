@@ -44,7 +44,10 @@ public final class CarelessTool: DebugTool {
             MetricSpec("careless.count", .integer, abstract: "Display-link callbacks so far: a good metric."),
             MetricSpec("careless.nil", .integer, abstract: "Declared, but metric() answers nil for it."),
             MetricSpec("careless.kind", .integer, abstract: "Declared an integer, but answered with a duration."),
-            MetricSpec("careless.word", .word, abstract: "A word with ESC and BEL in it."),
+            MetricSpec("careless.word", .anyWord, abstract: "A word with ESC and BEL in it."),
+            MetricSpec(
+                "careless.tone", .word(["calm", "loud"]),
+                abstract: "Declares calm and loud, answers shouty (not listed)."),
         ],
         settings: [limit, mode],
         events: [EventSpec("careless.said", abstract: "The tool said something.")])
@@ -122,6 +125,7 @@ public final class CarelessTool: DebugTool {
         case "careless.nil": return nil
         case "careless.kind": return .duration(.milliseconds(5))
         case "careless.word": return .word("esc\u{1B}[2Jbell\u{07}")
+        case "careless.tone": return .word("shouty")
         default: return nil
         }
     }

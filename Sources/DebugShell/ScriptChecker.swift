@@ -1,0 +1,268 @@
+import DebugShellCore
+import DebugShellInterpreter
+
+/// A problem `--check` found in a script, at its place.
+public struct ScriptProblem: Sendable {
+    public enum Severity: String, Sendable {
+        /// The script would fail there.
+        case error
+        /// What the check could not look at (the commands of a plugin it did not load).
+        case note
+    }
+
+    public var severity: Severity
+    public var message: String
+    let location: SourceLocation
+
+    /// `file:line`.
+    public var place: String { location.text ?? "" }
+}
+
+/// `debugsh --check`: reads scripts as running them would — the lexer, aliases, the parser and
+/// its typed values, the conditions with their metrics' words, the blocks of `after`, `at` and
+/// `every`, the scripts `source` names — and runs nothing: no time moves, no file is written, no
+/// tool's or plugin's code runs (docs/Decisions.md, "Checking a script without running it").
+///
+/// It uses the session's own registry, alias table and parser, so check and run cannot disagree
+/// on what a line means. `alias` and `unalias` lines change the session's alias table, as they
+/// would when run, so that later lines expand; nothing else of the session changes.
+public struct ScriptChecker {
+    let session: Session
+    /// Whether a plugin may declare commands and metrics the check does not know: the front end
+    /// had plugins to load (`--plugin`, the plugins folder), or a script loads one. An unknown
+    /// command or metric is then a note, once per script, not an error.
+    var pluginsMayAdd: Bool
+    /// Every problem found, in order.
+    public private(set) var problems: [ScriptProblem] = []
+    /// The files `source` named that were checked already (each once: a script that sources
+    /// itself is checked once).
+    private var checkedFiles = Set<String>()
+    /// The scripts a note about a plugin's commands was given for.
+    private var notedPluginScripts = Set<String>()
+
+    public init(session: Session, pluginsMayAdd: Bool = false) {
+        self.session = session
+        self.pluginsMayAdd = pluginsMayAdd
+    }
+
+    /// Whether any problem is an error.
+    public var failed: Bool { problems.contains { $0.severity == .error } }
+
+    /// Checks a script's text, read from `origin`.
+    public mutating func check(_ text: String, origin: ScriptOrigin, firstLine: Int = 1) {
+        if let name = origin.name { checkedFiles.insert(name) }
+        Lexer.forEachLogicalLine(text, firstLine: firstLine) { result in
+            switch result {
+            case .success(let commands):
+                for command in commands {
+                    check(command.words[...], at: SourceLocation(origin: origin, line: command.line), scheduled: false)
+                }
+            case .failure(let error):
+                problems.append(
+                    ScriptProblem(
+                        severity: .error, message: error.message,
+                        location: SourceLocation(origin: origin, line: error.line)))
+            }
+            return true
+        }
+    }
+
+    /// Checks a script file, as the front end reads it.
+    public mutating func checkFile(_ path: String) {
+        let origin = ScriptOrigin(name: path, directory: FileIO.directory(of: path))
+        do {
+            check(try FileIO.readScript(path), origin: origin)
+        } catch {
+            problems.append(
+                ScriptProblem(
+                    severity: .error, message: error.message,
+                    location: SourceLocation(origin: origin, line: error.line ?? 1)
+                ))
+        }
+    }
+
+    /// Checks standard input, read to its end, as the script `<stdin>`.
+    public mutating func checkStandardInput() {
+        let origin = ScriptOrigin(name: "<stdin>")
+        do {
+            check(try FileIO.readScript("/dev/stdin"), origin: origin)
+        } catch {
+            problems.append(
+                ScriptProblem(
+                    severity: .error, message: error.message,
+                    location: SourceLocation(origin: origin, line: error.line ?? 1)
+                ))
+        }
+    }
+
+    /// Prints every problem through the session's output: `file:line: error: message`.
+    public func report() {
+        for problem in problems {
+            session.output.checked(problem.message, severity: problem.severity.rawValue, location: problem.location)
+        }
+    }
+
+    // MARK: One command
+
+    private mutating func check(_ words: ArraySlice<Word>, at location: SourceLocation, scheduled: Bool) {
+        do throws(CommandError) {
+            try checkCommand(words, at: location, scheduled: scheduled)
+        } catch {
+            problems.append(ScriptProblem(severity: .error, message: error.message, location: location))
+        }
+    }
+
+    private mutating func checkCommand(_ words: ArraySlice<Word>, at location: SourceLocation, scheduled: Bool)
+        throws(CommandError)
+    {
+        let registry = session.registry
+        let expanded = try session.aliases.expand(words, registry: registry)
+        guard let first = expanded.first else {
+            if scheduled { throw CommandError("a scheduled block needs a command to run") }
+            return
+        }
+        if !first.quoted, registry.command(exactly: first.text) == nil,
+            !registry.allCommandNames.contains(where: { $0.hasPrefix(first.text) }), pluginsMayAdd
+        {
+            notePlugin(at: location)
+            return
+        }
+        let parsed = try session.parser.parse(expanded, text: "")
+        if scheduled, !parsed.command.traits.isSchedulable {
+            throw CommandError(
+                "'\(parsed.label)' cannot be scheduled: only commands that neither move time nor end the session can")
+        }
+        guard !parsed.asksForHelp, case .builtIn = parsed.command.owner else { return }
+        let call = BuiltInCall(parsed, at: location)
+        if let condition = ScriptChecker.condition(of: parsed, call) {
+            try checkCondition(condition, at: location)
+            return
+        }
+        switch (parsed.command.spec.name, parsed.verb.name) {
+        case ("after", _), ("at", _), ("every", _):
+            let rest = call.rest
+            guard !rest.isEmpty else { throw CommandError("'\(call.command)' needs a command to run") }
+            if let block = try Session.block(rest) {
+                for command in block { check(command, at: location, scheduled: true) }
+            } else {
+                try checkCommand(rest, at: location, scheduled: true)
+            }
+        case ("alias", _), ("unalias", _), ("command", "alias"), ("command", "unalias"):
+            // The alias table changes as running the line would change it, so that later lines
+            // expand; a wrong definition is the error running it gives.
+            do {
+                if parsed.command.spec.name == "alias" || parsed.verb.name == "alias" {
+                    _ = try AliasCommand.run(call, in: session)
+                } else {
+                    _ = try UnaliasCommand.run(call, in: session)
+                }
+            } catch {
+                throw CommandError((error as? CommandError)?.message ?? "\(error)")
+            }
+        case ("source", _), ("command", "source"):
+            try checkSource(call[SourceCommand.file], at: location)
+        case ("plugin", "load"):
+            pluginsMayAdd = true
+        default:
+            break
+        }
+    }
+
+    /// The condition a command takes: `expect`, `run until`, `play until`, `break when`.
+    static func condition(of parsed: ParsedCommand, _ call: BuiltInCall) -> [Word]? {
+        switch (parsed.command.spec.name, parsed.verb.name) {
+        case ("expect", ""): return call[ExpectCommand.condition]
+        case ("run", "until"): return call[RunCommand.condition]
+        case ("play", "until"): return call[PlayCommand.condition]
+        case ("break", "when"): return call[BreakCommand.condition]
+        default: return nil
+        }
+    }
+
+    /// A condition, its metrics by their declarations: a family's member (`timer.t.state`) need
+    /// not exist yet, as the script has not made it.
+    private mutating func checkCondition(_ words: [Word], at location: SourceLocation) throws(CommandError) {
+        var unknownNamespace = false
+        let registry = session.registry
+        let mayAdd = pluginsMayAdd
+        do throws(CommandError) {
+            _ = try Condition.parse(words, rate: session.engine.refreshRate.hertz) {
+                name throws(CommandError) -> MetricKind in
+                if let spec = registry.metricSpec(name) { return spec.kind }
+                if mayAdd, registry.toolIndex(forNamespace: name) == nil {
+                    unknownNamespace = true
+                    return .anyWord
+                }
+                var message = "unknown metric '\(name)'"
+                let declared = (registry.shellMetrics + registry.toolDescriptors.flatMap(\.metrics)).map(\.name)
+                    .filter { !$0.contains("*") }
+                if let guess = Suggest.closest(to: name, in: declared) {
+                    message += "; did you mean '\(guess)'?"
+                } else {
+                    message += " (see 'metrics')"
+                }
+                throw CommandError(message)
+            }
+        } catch {
+            if !unknownNamespace { throw error }
+        }
+        if unknownNamespace { notePlugin(at: location) }
+    }
+
+    /// `source <file>`: the file is checked in its place, once.
+    private mutating func checkSource(_ path: String, at location: SourceLocation) throws(CommandError) {
+        let resolved = FileIO.join(location.origin.directory, path)
+        guard !checkedFiles.contains(resolved) else { return }
+        checkedFiles.insert(resolved)
+        var includedFrom = location.origin.includedFrom
+        if let here = location.text { includedFrom.insert(here, at: 0) }
+        let origin = ScriptOrigin(name: resolved, directory: FileIO.directory(of: resolved), includedFrom: includedFrom)
+        let text: String
+        do {
+            text = try FileIO.readScript(resolved)
+        } catch {
+            guard let line = error.line else { throw CommandError(error.message) }
+            problems.append(
+                ScriptProblem(
+                    severity: .error, message: error.message, location: SourceLocation(origin: origin, line: line)))
+            return
+        }
+        check(text, origin: origin)
+    }
+
+    private mutating func notePlugin(at location: SourceLocation) {
+        let script = location.origin.name ?? ""
+        guard notedPluginScripts.insert(script).inserted else { return }
+        problems.append(
+            ScriptProblem(
+                severity: .note,
+                message:
+                    "a command or metric no built-in tool declares is not checked here or after in this script: "
+                    + "a plugin may declare it, and --check loads none",
+                location: location))
+    }
+}
+
+extension Session {
+    /// A scheduled command's condition (`after 1s expect layout.state == settled`), checked
+    /// when it is scheduled by the metrics' declarations, so that a misspelt word fails at the
+    /// `after` line rather than when the command runs. A metric the session does not know yet is
+    /// left for the run (a plugin loaded meanwhile may declare it).
+    func checkScheduledCondition(_ parsed: ParsedCommand) throws(CommandError) {
+        guard !parsed.asksForHelp, case .builtIn = parsed.command.owner,
+            let words = ScriptChecker.condition(
+                of: parsed, BuiltInCall(parsed, at: SourceLocation(origin: .typed, line: 0)))
+        else { return }
+        let registry = registry
+        var unknown = false
+        do throws(CommandError) {
+            _ = try Condition.parse(words, rate: engine.refreshRate.hertz) { name throws(CommandError) -> MetricKind in
+                if let spec = registry.metricSpec(name) { return spec.kind }
+                unknown = true
+                return .anyWord
+            }
+        } catch {
+            if !unknown { throw error }
+        }
+    }
+}

@@ -1,0 +1,21 @@
+import DebugShell
+
+/// `debugsh --check`: the scripts, the `-c` commands, or stdin, checked without running
+/// (``ScriptChecker``): 0 when clean, 1 when any problem. No plugin is loaded: with
+/// `--plugin` or a plugins folder to load from, an unknown command or metric is a note.
+func checkScripts(_ session: Session, options: DebugshOptions) -> Int32 {
+    let folderHasPlugins = !options.noPlugins && !PluginFolder.libraries(in: StatePaths().pluginFolder).isEmpty
+    var checker = ScriptChecker(session: session, pluginsMayAdd: folderHasPlugins || !options.plugins.isEmpty)
+    for path in options.scripts { checker.checkFile(path) }
+    var firstLine = 1
+    for command in options.commands {
+        checker.check(command, origin: ScriptOrigin(name: "<command-line>"), firstLine: firstLine)
+        firstLine += max(1, command.split(separator: "\n", omittingEmptySubsequences: false).count)
+    }
+    if options.scripts.isEmpty && options.commands.isEmpty {
+        checker.checkStandardInput()
+    }
+    checker.report()
+    session.output.flush()
+    return checker.failed ? 1 : 0
+}

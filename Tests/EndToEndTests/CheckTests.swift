@@ -1,0 +1,133 @@
+import Foundation
+import Testing
+
+/// Issue 24: `debugsh --check` reads scripts without running them, and a misspelt word in a
+/// condition is an error naming the metric's words (docs/Decisions.md, "Checking a script
+/// without running it"; "Words a metric can take").
+@Suite struct CheckTests {
+    /// On the binary: `expect layout.state != setled` passed on main; now it fails naming the
+    /// words, and nothing after it runs.
+    @Test func aMisspeltWordIsAnErrorThroughTheBinary() throws {
+        let r = try Binary.run(["-c", "expect layout.state != setled", "-c", "echo never"])
+        #expect(r.stdout == "")
+        #expect(
+            r.stderr
+                == "<command-line>:1: error: 'setled' is not a value of layout.state; it is one of idle, settling, settled, timeout (did you mean 'settled'?)\n"
+        )
+        #expect(r.status == 1)
+    }
+
+    /// Every problem of a file, each at its line, on stderr; exit 1; nothing runs in between
+    /// (the `echo` lines print nothing).
+    @Test func checkReportsEveryProblemWithItsLine() throws {
+        let dir = try Binary.folder([
+            "suite.dsh": """
+            echo not printed
+            fps start
+            run until fps.tier == goood
+            expect clock.mode < default
+            frobnicate
+            run 5s --bogus
+            alias settled = expect layout.state == setled
+            settled
+            after 1s { echo a; expect timer.t.state == don }
+            after 1s run 1s
+            source part.dsh
+            expect "unterminated
+            expect clock.now >= 1s
+            """,
+            "part.dsh": "echo fine\nexpect main.hangz == 0\n",
+        ])
+        let r = try Binary.run(["--check", "suite.dsh"], directory: dir)
+        #expect(r.stdout == "")
+        #expect(
+            r.stderr == """
+                suite.dsh:3: error: 'goood' is not a value of fps.tier; it is one of good, warning, critical, severe (did you mean 'good'?)
+                suite.dsh:4: error: 'clock.mode < default': only == and != apply here (clock.mode is a word: default, tracking)
+                suite.dsh:5: error: unknown command 'frobnicate' (try 'help')
+                suite.dsh:6: error: unknown option '--bogus' for 'run'
+                suite.dsh:8: error: 'setled' is not a value of layout.state; it is one of idle, settling, settled, timeout (did you mean 'settled'?)
+                suite.dsh:9: error: 'don' is not a value of timer.t.state; it is one of scheduled, paused, invalidated, done (did you mean 'done'?)
+                suite.dsh:10: error: 'run' cannot be scheduled: only commands that neither move time nor end the session can
+                part.dsh:2: error: unknown metric 'main.hangz'; did you mean 'main.hangs'? (sourced from suite.dsh:11)
+                suite.dsh:12: error: unterminated " quote
+
+                """)
+        #expect(r.status == 1)
+    }
+
+    /// A clean file: exit 0, nothing printed, no file written — not the recording, the trace,
+    /// the chart — and no plugin loaded.
+    @Test func aCleanFileWritesNothingAndExitsZero() throws {
+        let dir = try Binary.folder([
+            "clean.dsh": """
+            record rec.dsh
+            trace start
+            fps start
+            stall 300ms
+            run 2s
+            fps plot chart.svg
+            trace save trace.json
+            expect fps.tier == good or fps.tier != severe
+            expect layout.state == idle and clock.mode == default
+            timer nstimer poll --interval 100ms --repeats
+            expect timer.poll.state == scheduled
+            break when main.hangs > 0
+            run until clock.mode == tracking --timeout 1s
+            after 1s { echo later; expect clock.now >= 1s }
+            plugin load ./missing.so
+            hangs show
+            expect hangs.count == 0
+            """,
+            "lldb.dsh": """
+            command alias hi = expect clock.mode == default
+            hi
+            command source part.dsh
+            command unalias hi
+            """,
+            "part.dsh": "alias lo = echo low\nlo\n",
+        ])
+        let r = try Binary.run(["--check", "clean.dsh"], directory: dir)
+        #expect(r.stdout == "")
+        #expect(
+            r.stderr
+                == "clean.dsh:16: note: a command or metric no built-in tool declares is not checked here or after in this script: a plugin may declare it, and --check loads none\n"
+        )
+        #expect(r.status == 0)
+        let left = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
+        #expect(left == ["clean.dsh", "lldb.dsh", "part.dsh"])
+        // LLDB's spellings: `command alias`, `command source`, `command unalias` are followed too.
+        let lldb = try Binary.run(["--check", "lldb.dsh"], directory: dir)
+        #expect(lldb.stderr == "" && lldb.status == 0, "\(lldb)")
+    }
+
+    /// Standard input is checked as `<stdin>`, and `-c` commands as `<command-line>`.
+    @Test func stdinAndDashCAreChecked() throws {
+        let piped = try Binary.run(["--check"], stdin: "echo a\nexpect clock.mode == tracknig\n")
+        #expect(
+            piped.stderr
+                == "<stdin>:2: error: 'tracknig' is not a value of clock.mode; it is one of default, tracking (did you mean 'tracking'?)\n"
+        )
+        #expect(piped.status == 1)
+        let dashC = try Binary.run(["--check", "-c", "echo a", "-c", "run 1s"])
+        #expect(dashC.stdout == "" && dashC.stderr == "" && dashC.status == 0)
+    }
+
+    /// A missing script is a usage error, as without --check.
+    @Test func aMissingScriptIsAUsageError() throws {
+        let r = try Binary.run(["--check", "no-such.dsh"], directory: try Binary.folder([:]))
+        #expect(r.stderr == "debugsh: cannot open 'no-such.dsh': No such file or directory\n")
+        #expect(r.status == 2)
+    }
+
+    /// Every example scenario passes --check.
+    @Test func everyExampleScriptPassesCheck() throws {
+        let examples = Binary.packageRoot.appendingPathComponent("Examples")
+        let scripts = try FileManager.default.contentsOfDirectory(atPath: examples.path)
+            .filter { $0.hasSuffix(".dsh") }.sorted()
+        #expect(scripts.count > 10)
+        let r = try Binary.run(["--check"] + scripts.map { "Examples/\($0)" })
+        #expect(r.stderr == "")
+        #expect(r.status == 0)
+    }
+}
