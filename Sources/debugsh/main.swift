@@ -70,13 +70,14 @@ func main() -> Int32 {
         output.frontEndMessage("a built-in tool is declared wrongly: \(error)")
         return 1
     }
-    if options.check { return checkScripts(session, options: options) }
-    // From here on a trap — a plugin's, or debugsh's own — keeps what is being recorded.
-    TrapRescue.install(for: session)
-    // `debugsh test`'s child: failures and the final metrics go to the runner's report.
+    // `debugsh test`'s child: failures and the final metrics go to the runner's report (under
+    // `debugsh test --check`, each problem `--check` finds).
     let childReport = options.testReport.flatMap { ChildReport(path: $0) }
     childReport?.attach(to: session)
     defer { childReport?.finish(session) }
+    if options.check { return checkScripts(session, options: options) }
+    // From here on a trap — a plugin's, or debugsh's own — keeps what is being recorded.
+    TrapRescue.install(for: session)
     // Plugins: the configured folder's libraries (a broken one is skipped with a warning), then
     // those named with --plugin (a broken one is a usage error), before any script runs.
     if !options.noPlugins {

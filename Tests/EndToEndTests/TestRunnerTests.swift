@@ -500,6 +500,35 @@ import Testing
         #expect(xml.contains("&lt;tag&gt; &amp;"), "\(xml)")
     }
 
+    /// `debugsh test --check` checks each file without running it: every problem `--check` finds
+    /// is an error of its file at its line — in the summary, the JUnit XML and the annotations —
+    /// and nothing ran (a file that would fail its `expect` when run passes the check).
+    @Test func checkReportsEveryProblemAndRunsNothing() throws {
+        let dir = try Binary.folder([
+            "typo.dsh": "fps start\nexpect layout.state != setled\nrun 1s\nexpect fps.hitches == lots\n",
+            "ok.dsh": Self.twoFailures,
+        ])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try run(["--check", "--junit", "report.xml", "--annotations", "github", "."], in: dir)
+        #expect(r.status == 1, "\(r)")
+        #expect(r.stdout.contains("ERROR typo.dsh ("), "\(r)")
+        #expect(r.stdout.contains("PASS  ok.dsh ("), "a check runs nothing, so no expect fails: \(r)")
+        #expect(
+            r.stdout.contains(
+                "  ERROR typo.dsh:2: 'setled' is not a value of layout.state; it is one of idle, settling, settled, timeout (did you mean 'settled'?)"
+            ), "\(r)")
+        #expect(r.stdout.contains("  ERROR typo.dsh:4: fps.hitches is an integer: 'lots' is not an integer"), "\(r)")
+        #expect(annotations(r.stdout).count == 2, "\(r)")
+        #expect(annotations(r.stdout).first?.hasPrefix("::error file=typo.dsh,line=2,") == true, "\(r)")
+        let xmlPath = dir.appendingPathComponent("report.xml").path
+        try Self.validateJUnit(xmlPath)
+        let xml = try String(contentsOfFile: xmlPath, encoding: .utf8)
+        #expect(xml.contains("<error message=\"typo.dsh:4: fps.hitches is an integer"), "\(xml)")
+        let both = try run(["--check", "--baseline", "b.json", "."], in: dir)
+        #expect(both.status == 2, "\(both)")
+        #expect(both.stderr.contains("--check runs nothing"), "\(both)")
+    }
+
     /// The repository's CI: `debugsh test Examples` passes, and its JUnit XML validates.
     @Test func examplesPassAsATestSuite() throws {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("debugsh-examples-\(getpid()).xml")

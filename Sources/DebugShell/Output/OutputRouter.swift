@@ -99,6 +99,8 @@ public final class OutputRouter {
     func checked(_ message: String, severity: String, location: SourceLocation) {
         let line = "\(location.prefix(severity))\(message)\(location.suffix)"
         sink.write(VisibleText.escaped(line) + "\n", to: .standardError)
+        // `debugsh test --check`: each error is a failure of the file at its line.
+        if severity == "error" { failureObserver?(message, location, false) }
     }
 
     /// Ctrl-C stopped a command or a script at `now`.

@@ -31,6 +31,11 @@ struct TestOptions: ParsableCommand {
                 + "GITHUB_ACTIONS=true).", valueName: "github|none"))
     var annotations: String?
 
+    @Flag(
+        name: .customLong("check"),
+        help: "Check each file without running it (debugsh --check): every problem a failure at its line.")
+    var check = false
+
     @Flag(name: .customLong("json"), help: "JSON lines on stdout: one per file, then the summary (docs/JSON.md).")
     var json = false
 

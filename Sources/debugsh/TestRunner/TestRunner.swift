@@ -61,6 +61,10 @@ struct TestRunner {
         guard options.slowest >= 0 else {
             throw TestFiles.UsageError(message: "--slowest takes 0 or more, not \(options.slowest)")
         }
+        if options.check, options.baseline != nil || options.updateBaseline != nil {
+            throw TestFiles.UsageError(
+                message: "--check runs nothing, so it has no metrics for --baseline or --update-baseline")
+        }
         var timeout: (Double, String)?
         if let text = options.timeout {
             guard let duration = try? ValueParser.duration(text, rate: 60), duration.nanoseconds > 0 else {
@@ -173,6 +177,7 @@ struct TestRunner {
                 let paths = childPaths(index)
                 var arguments = [CommandLine.arguments.first ?? "debugsh", "--test-report", paths.report]
                 if options.keepGoing { arguments.append("-k") }
+                if options.check { arguments.append("--check") }
                 arguments += ["--", files[index].path]
                 if let child = ChildProcess.start(arguments, stdout: paths.stdout, stderr: paths.stderr) {
                     running[Int(child.pid)] = (index, child)
