@@ -33,7 +33,9 @@ struct TestOptions: ParsableCommand {
 
     @Flag(
         name: .customLong("check"),
-        help: "Check each file without running it (debugsh --check): every problem a failure at its line.")
+        help:
+            "Check each file without running it, as the main command's --check does: every problem an error at its line."
+    )
     var check = false
 
     @Flag(name: .customLong("json"), help: "JSON lines on stdout: one per file, then the summary (docs/JSON.md).")
