@@ -166,7 +166,7 @@ public final class Session {
     }
 
     private func makeTools() {
-        engine.coalescing = settings.value(ShellSettings.coalescing, rate: engine.refreshRate.hertz)
+        applyEngineSettings()
         toolSet.makeInstances(for: self)
     }
 
