@@ -574,6 +574,6 @@ extension DeviceEngine {
             interval: interval, repeats: r.repeats, slack: r.slack, cost: r.cost, dirtiesUI: r.dirtiesUI,
             preferredFramesPerSecond: r.preferredFramesPerSecond, fires: r.fires, skipped: skipped,
             maxLateness: r.maxLateness, lastData: data.last, totalData: data.total, nextFire: next,
-            inCallback: inCallback)
+            inCallback: inCallback, frameRateRange: r.frameRateRange)
     }
 }

@@ -203,4 +203,27 @@ import Testing
 
                 """)
     }
+
+    /// V4, V6: `timer show` says what a link asks for and the rate it fires at now.
+    @Test func timerShowSaysALinksEffectiveRate() throws {
+        let r = try Transcript.run(
+            """
+            display adaptive
+            timer displaylink game --range 80,120,120
+            timer displaylink half --fps 30
+            run 100ms
+            timer show game
+            set app.high_frame_rates on
+            run 100ms
+            timer show game
+            timer show half
+            """, tools: BuiltInTools.all)
+        let heads = r.stdout.split(separator: "\n").filter { $0.hasPrefix("game:") || $0.hasPrefix("half:") }
+        #expect(
+            heads == [
+                "game: displaylink, range 80,120,120, effective 60 Hz (16.666666ms), common mode — scheduled",
+                "game: displaylink, range 80,120,120, effective 120 Hz (8.333333ms), common mode — scheduled",
+                "half: displaylink, preferred 30 fps, effective 30 Hz (33.333333ms), common mode — scheduled",
+            ])
+    }
 }

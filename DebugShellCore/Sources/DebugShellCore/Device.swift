@@ -380,12 +380,15 @@ public struct TimerInfo: Sendable {
     public var nextFire: SimTime?
     /// Whether its callback or handler has started and not yet returned at now.
     public var inCallback: Bool
+    /// A display link's `preferredFrameRateRange` (V2), if it set one.
+    public var frameRateRange: FrameRateRange?
 
     public init(
         id: TimerID, kind: TimerKind, owner: TimerOwner, label: String, state: TimerState, mode: RunLoopMode?,
         queue: DispatchQueueKind?, interval: SimDuration, repeats: Bool, slack: SimDuration, cost: SimDuration,
         dirtiesUI: Bool, preferredFramesPerSecond: Int, fires: Int64, skipped: Int64, maxLateness: SimDuration,
-        lastData: Int64, totalData: Int64, nextFire: SimTime?, inCallback: Bool = false
+        lastData: Int64, totalData: Int64, nextFire: SimTime?, inCallback: Bool = false,
+        frameRateRange: FrameRateRange? = nil
     ) {
         self.id = id
         self.kind = kind
@@ -407,6 +410,7 @@ public struct TimerInfo: Sendable {
         self.totalData = totalData
         self.nextFire = nextFire
         self.inCallback = inCallback
+        self.frameRateRange = frameRateRange
     }
 }
 
