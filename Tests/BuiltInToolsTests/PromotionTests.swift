@@ -1,13 +1,15 @@
 import BuiltInTools
-import DebugShell
 import DebugShellCore
 import DebugShellTesting
+import Foundation
 import Testing
+
+@testable import DebugShell
 
 /// The adaptive display (ProMotion, V1–V6): each worked example of docs/Semantics.md's V group
 /// (V7 … V11) with its exact answers, and the rules they rest on.
 @Suite struct PromotionTests {
-    func expectTranscript(_ transcript: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    func expectTranscript(_ transcript: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
         let result = try Transcript.replay(transcript, tools: BuiltInTools.all)
         #expect(result.matches, "\(result)", sourceLocation: sourceLocation)
     }
@@ -225,5 +227,18 @@ import Testing
                 "game: displaylink, range 80,120,120, effective 120 Hz (8.333333ms), common mode — scheduled",
                 "half: displaylink, preferred 30 fps, effective 30 Hz (33.333333ms), common mode — scheduled",
             ])
+    }
+
+    /// V6: a trace has a display-rate counter, written at the refresh each rate took effect at:
+    /// 60 Hz held by the label, 120 for the scroll, 60 again, 10 once nothing requests.
+    @Test func aTraceHasADisplayRateCounter() throws {
+        let sink = MemorySink()
+        let session = try Session(tools: BuiltInTools.all, options: SessionOptions(), sink: sink)
+        let script =
+            "trace start\ndisplay adaptive\nfps start\nrun 500ms\nscroll 200ms\nrun 500ms\nfps stop\nrun 200ms\n"
+        #expect(session.runScript(script, origin: ScriptOrigin(name: "t")) == .finished, "\(sink.standardError)")
+        let trace = try PerfettoImport(Data(try #require(session.trace).json(generator: "test")))
+        let rates = trace.counters.filter { $0.track == "Display rate" }.map { "\($0.ts): \($0.value)" }
+        #expect(rates == ["0: 60.0", "500000000: 120.0", "700000000: 60.0", "1000000000: 10.0"])
     }
 }
