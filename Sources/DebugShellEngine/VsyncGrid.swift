@@ -98,6 +98,7 @@ struct VsyncGrid {
 
     /// V1: refresh k of an adaptive segment is grid vsync `originIndex + k · divisor` of the grid
     /// of its maximum: exact, never a rounded period added.
+    @inline(never)
     private func adaptiveTime(_ seg: Segment, k: Int64) -> Int64 {
         let j = Int128(seg.originIndex) + Int128(k) * Int128(seg.divisor)
         let t = Int128(seg.origin) + j * 1_000_000_000 / Int128(seg.rate)
@@ -127,14 +128,7 @@ struct VsyncGrid {
     func first(atOrAfter time: Int64) -> Position {
         let s = segmentIndex(at: max(0, time))
         let seg = segments[s]
-        if !seg.isPlain {
-            // V1: the first refresh (grid index originIndex + k · divisor) at or after time.
-            let j = gridIndex(seg, atOrAfter: time)
-            let over = j - Int128(seg.originIndex)
-            var k = over <= 0 ? 0 : over / Int128(seg.divisor)
-            if k * Int128(seg.divisor) < over { k += 1 }
-            return position(segment: s, k: k >= Int128(Int64.max / 4) ? Int64.max / 4 : Int64(k))
-        }
+        if !seg.isPlain { return adaptiveFirst(segment: s, atOrAfter: time) }
         // In 64 bits while d · R fits, the same ceiling as the 128-bit path below.
         let (num64, overflow) = (max(0, time) - seg.start).multipliedReportingOverflow(by: seg.rate)
         if !overflow {
@@ -149,6 +143,18 @@ struct VsyncGrid {
         if k * 1_000_000_000 < num { k += 1 }
         let kk = k >= Int128(Int64.max) ? Int64.max / 2 : Int64(k)
         return position(segment: s, k: kk)
+    }
+
+    /// V1: an adaptive segment's first refresh (grid index originIndex + k · divisor) at or
+    /// after `time`. Out of line: a fixed display's path stays as small as it was.
+    @inline(never)
+    private func adaptiveFirst(segment s: Int, atOrAfter time: Int64) -> Position {
+        let seg = segments[s]
+        let j = gridIndex(seg, atOrAfter: time)
+        let over = j - Int128(seg.originIndex)
+        var k = over <= 0 ? 0 : over / Int128(seg.divisor)
+        if k * Int128(seg.divisor) < over { k += 1 }
+        return position(segment: s, k: k >= Int128(Int64.max / 4) ? Int64.max / 4 : Int64(k))
     }
 
     /// The first vsync strictly after `time`.

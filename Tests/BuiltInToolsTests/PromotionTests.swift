@@ -241,4 +241,21 @@ import Testing
         let rates = trace.counters.filter { $0.track == "Display rate" }.map { "\($0.ts): \($0.value)" }
         #expect(rates == ["0: 60.0", "500000000: 120.0", "700000000: 60.0", "1000000000: 10.0"])
     }
+
+    /// V6: `fps plot` draws the budget per rate segment, exact at a rate that is not whole hertz
+    /// (120/7: 58.333 ms, not the 58.824 ms of a rounded 17 Hz).
+    @Test func fpsPlotDrawsTheBudgetPerRateSegment() throws {
+        let r = try Transcript.run(
+            """
+            display adaptive --min 17Hz
+            fps start --range 17,120 --label off
+            animate 1s
+            run 2s
+            fps plot
+            """, tools: BuiltInTools.all)
+        let lines = r.stdout.split(separator: "\n")
+        #expect(lines.first == "fps plot: 0s to 2s at 60 Hz, 17.143 Hz from 1.016666666s")
+        #expect(lines.contains("╌ 1× budget 16.667ms at 60 Hz, 58.333ms at 17.143 Hz"))
+        #expect(lines.contains("╌ 2× budget 33.333ms at 60 Hz, 116.667ms at 17.143 Hz"))
+    }
 }
