@@ -439,6 +439,11 @@ public final class FPSMeter: DebugTool {
         } else {
             line.append("—")
         }
+        // V6: on an adaptive display, the rate it runs at now and its range.
+        let refresh = device.displayRefresh
+        if let minimum = refresh.minimum {
+            line.append(" · display \(refresh.rateText) (\(minimum)–\(refresh.maximum) Hz)")
+        }
         let recent = FPSMeter.sparkline(
             (max(0, windows.count - 8)..<windows.count).lazy.map { [windows] in windows[$0].reading }, rate: rate)
         if !recent.isEmpty { line.append(" · \(recent)") }

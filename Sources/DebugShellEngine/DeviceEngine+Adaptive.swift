@@ -194,6 +194,16 @@ extension DeviceEngine {
         return result
     }
 
+    /// The adaptive display's range, in force or waiting for its refresh; nil when the display is
+    /// (or is about to be) fixed. What `reset` and a recording's preamble keep (V1).
+    public var adaptiveRange: (minimum: RefreshRate, maximum: RefreshRate)? {
+        let last = grid.segments[grid.segments.count - 1]
+        guard last.isAdaptive, let low = try? RefreshRate(hertz: Int(last.minimum)),
+            let high = try? RefreshRate(hertz: Int(last.rate))
+        else { return nil }
+        return (low, high)
+    }
+
     /// A change of the display waiting for its refresh (`display rate`, `display adaptive`).
     public var pendingRefresh: (refresh: DisplayRefresh, at: SimTime)? {
         let last = grid.segments.count - 1

@@ -258,4 +258,22 @@ import Testing
         #expect(lines.contains("╌ 1× budget 16.667ms at 60 Hz, 58.333ms at 17.143 Hz"))
         #expect(lines.contains("╌ 2× budget 33.333ms at 60 Hz, 116.667ms at 17.143 Hz"))
     }
+
+    /// V1: an adaptive display survives `reset` with its range, as a fixed display's rate does,
+    /// and a recording starts from it.
+    @Test func anAdaptiveDisplaySurvivesAReset() throws {
+        try expectTranscript(
+            """
+            > display adaptive --min 24Hz
+            > run 1s
+            > reset
+            > display
+            adaptive 24–120 Hz, now 24 Hz
+            """)
+        let session = try Session(tools: BuiltInTools.all, options: SessionOptions(), sink: MemorySink())
+        _ = session.runScript(
+            "display adaptive --min 24Hz\nset app.high_frame_rates on\n", origin: ScriptOrigin(name: "t"))
+        #expect(
+            session.recordingPreamble() == ["display adaptive --min 24Hz --max 120Hz", "set app.high_frame_rates on"])
+    }
 }
