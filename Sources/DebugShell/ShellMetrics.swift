@@ -26,8 +26,13 @@ enum ShellMetrics {
     static let all: [ShellMetric] = [
         ShellMetric("clock.now", .time, abstract: "Virtual time now.") { .time($0.now) },
         ShellMetric("clock.vsyncs", .integer, abstract: "Vsyncs since the start.") { .integer($0.vsyncCount) },
-        ShellMetric("clock.rate", .number, abstract: "The refresh rate in force now, in Hz (V6: adaptive, max/n).") {
-            .number($0.displayRefresh.number)
+        // An integer, as it always was (its type is part of `--json` and of `expect`'s parsing): an
+        // adaptive rate that is not whole hertz rounds half up (17 for 120/7); `clock` and
+        // `display` print it exactly (V6).
+        ShellMetric(
+            "clock.rate", .integer, abstract: "The refresh rate in force, in Hz."
+        ) {
+            .integer(Int64($0.refreshRate.hertz))
         },
         // Listed once the display has been adaptive: a fixed display's refreshes are its vsyncs.
         ShellMetric(

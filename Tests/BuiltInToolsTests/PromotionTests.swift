@@ -172,7 +172,7 @@ import Testing
             > display
             adaptive 17–120 Hz, now 17.143 Hz
             > get clock.rate clock.refreshes clock.vsyncs
-            clock.rate = 17.143
+            clock.rate = 17
             clock.refreshes = 18
             clock.vsyncs = 120
             > display rate 60Hz

@@ -98,7 +98,7 @@ public struct DisplayLinkConfig: Sendable {
     }
 }
 
-/// `CAFrameRateRange` (V2): the rates a display link or an animation accepts, in whole hertz,
+/// `CAFrameRateRange` (docs/Semantics.md V2): the rates a display link or an animation accepts, in whole hertz,
 /// and the one it prefers (0: none — it asks for its minimum and accepts anything in range).
 public struct FrameRateRange: Sendable, Hashable, CustomStringConvertible {
     public let minimum: Int
