@@ -20,7 +20,7 @@ extension FPSMeter {
                         "start", abstract: "Add the meter's display link (F2) and start counting (F1).",
                         discussion:
                             "The link is added after the app's UI link, with its first slot at the first vsync at or after now (DL5). Its callback costs --cost of main-thread time. With --label on, the meter sets its label at the end of every window, which dirties the UI (F3): on a static screen, about one commit and one present per window.",
-                        options: [mode, window, cost, label],
+                        options: [mode, window, cost, label, rateRange],
                         examples: FPSMeterExamples.start),
                     VerbSpec(
                         "stop", abstract: "Remove the meter's link (DL6); the metrics keep their values from then.",
@@ -119,6 +119,11 @@ extension FPSMeter {
         "cost", abstract: "Main-thread cost of each callback (F2).", default: .zero)
     static let label = OptionSpec.boolean(
         "label", abstract: "Set the label at the end of every window, dirtying the UI (F3).", default: true)
+    static let rateRange = OptionSpec.word(
+        "range",
+        abstract:
+            "The link's preferredFrameRateRange, min,max[,preferred] in Hz: on an adaptive display what it requests (V2).",
+        defaultText: "none: the system default, 60 Hz")
 
     // fps frames
     static let hitchesOnly = OptionSpec.flag("hitches", abstract: "Only frames that hitched (R4).")

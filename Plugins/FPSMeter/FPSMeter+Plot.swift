@@ -95,8 +95,6 @@ extension FPSMeter {
         from: SimTime, to: SimTime, frames timed: [FrameRecord], windows shown: [WindowRecord], spans: [TrackingSpan]
     ) -> Chart {
         func seconds(_ t: SimTime) -> Double { Double(t.nanoseconds) / 1e9 }
-        // The rates in force over the span (S2): the budget lines follow them.
-        let rates = device.refreshRates(from: from, to: to)
 
         var onTime = ChartSeries("on time", style: .bars, color: FPSMeter.onTimeColor)
         var late: [HitchCause: ChartSeries] = [:]
@@ -117,21 +115,30 @@ extension FPSMeter {
         }
         // The y axis in milliseconds (seconds past a second), ticks every 1, 2 or 5 × 10^k; the
         // budget lines at 1× and 2× the refresh interval in force, stepping where the rate changes.
+        // The rates in force over the span (S2): the budget lines follow them; on an adaptive
+        // display one step per rate segment, exact at rates such as 120/7 (V6).
+        let refreshes = device.displayRefreshes(from: from, to: to)
         func budget(_ multiple: Int, color: RGB) -> ChartRule {
-            let first = rates.first?.rate ?? device.refreshRate
-            var distinct: [RefreshRate] = []
-            for r in rates where !distinct.contains(r.rate) { distinct.append(r.rate) }
-            func interval(_ rate: RefreshRate) -> String {
-                FPSMeter.plotMilliseconds(1000 * Double(multiple) / Double(rate.hertz))
+            let first = refreshes.first?.refresh ?? device.displayRefresh
+            var distinct: [DisplayRefresh] = []
+            for r in refreshes where !distinct.contains(where: { $0.millihertz == r.refresh.millihertz }) {
+                distinct.append(r.refresh)
+            }
+            // The period of `multiple` refreshes at max/n, in seconds: multiple · n / max.
+            func budgetSeconds(_ refresh: DisplayRefresh) -> Double {
+                Double(multiple) * Double(refresh.divisor) / Double(refresh.maximum)
+            }
+            func interval(_ refresh: DisplayRefresh) -> String {
+                FPSMeter.plotMilliseconds(1000 * Double(multiple) * Double(refresh.divisor) / Double(refresh.maximum))
             }
             let label =
                 distinct.count <= 1
                 ? "\(multiple)× budget \(interval(first))"
-                : "\(multiple)× budget " + distinct.map { "\(interval($0)) at \($0)" }.joined(separator: ", ")
+                : "\(multiple)× budget " + distinct.map { "\(interval($0)) at \($0.rateText)" }.joined(separator: ", ")
             return ChartRule(
-                y: Double(multiple) / Double(first.hertz), label: label, color: color,
-                changes: rates.dropFirst().map {
-                    ChartRule.Change(x: seconds($0.time), y: Double(multiple) / Double($0.rate.hertz))
+                y: budgetSeconds(first), label: label, color: color,
+                changes: refreshes.dropFirst().map {
+                    ChartRule.Change(x: seconds($0.time), y: budgetSeconds($0.refresh))
                 }, tag: "\(multiple)×")
         }
         let frameTimes = ChartPanel(
@@ -178,7 +185,7 @@ extension FPSMeter {
             notes.append("only the last \(FPSMeter.historyLimit) windows are kept: none before \(oldest.from)")
         }
         return Chart(
-            title: "fps plot: \(from) to \(to) at \(FPSMeter.ratesText(rates))",
+            title: "fps plot: \(from) to \(to) at \(FPSMeter.ratesText(refreshes))",
             xAxis: ChartAxis(label: "time (s)", unit: "s", lower: seconds(from), upper: seconds(to)),
             panels: [frameTimes, fps],
             spans: spans.map {
@@ -190,14 +197,17 @@ extension FPSMeter {
 
     /// The refresh rates of the span for the title: `60 Hz`; `60 Hz, 120 Hz from 1.016666666s`
     /// with up to three changes; `60–120 Hz, 5 rate changes` with more.
-    static func ratesText(_ rates: [RefreshRateChange]) -> String {
+    static func ratesText(_ rates: [(time: SimTime, refresh: DisplayRefresh)]) -> String {
         guard let first = rates.first else { return "" }
-        if rates.count == 1 { return "\(first.rate)" }
+        if rates.count == 1 { return first.refresh.rateText }
         if rates.count <= 4 {
-            return "\(first.rate), " + rates.dropFirst().map { "\($0.rate) from \($0.time)" }.joined(separator: ", ")
+            return "\(first.refresh.rateText), "
+                + rates.dropFirst().map { "\($0.refresh.rateText) from \($0.time)" }.joined(separator: ", ")
         }
-        let hertz = rates.map(\.rate.hertz)
-        return "\(hertz.min() ?? 0)–\(hertz.max() ?? 0) Hz, \(rates.count - 1) rate changes"
+        let rates = rates.map(\.refresh.millihertz)
+        let low = MetricNumber(thousandths: rates.min() ?? 0)
+        let high = MetricNumber(thousandths: rates.max() ?? 0)
+        return "\(low)–\(high) Hz, \(rates.count - 1) rate changes"
     }
 
     /// Milliseconds with three decimals: `16.667ms`.

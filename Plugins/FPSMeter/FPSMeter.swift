@@ -21,6 +21,8 @@ public final class FPSMeter: DebugTool {
         var window = FPSMeter.window.defaultValue
         var cost = FPSMeter.cost.defaultValue
         var label = FPSMeter.label.defaultValue
+        /// `--range` (V2): the link's preferredFrameRateRange.
+        var range: FrameRateRange?
     }
 
     /// What `fps watch` prints as events during `run`.
@@ -143,9 +145,17 @@ public final class FPSMeter: DebugTool {
             throw CommandError(
                 "the meter is already running (since \(since)); 'fps stop' first, or 'fps reset' to clear it")
         }
+        var rateRange: FrameRateRange?
+        if let text = invocation[Self.rateRange] {
+            do {
+                rateRange = try FrameRateRange.parse(text)
+            } catch {
+                throw CommandError(error.description)
+            }
+        }
         let config = Configuration(
             mode: invocation[Self.mode], window: invocation[Self.window], cost: invocation[Self.cost],
-            label: invocation[Self.label])
+            label: invocation[Self.label], range: rateRange)
         guard config.window > .zero else { throw CommandError("--window must be positive (got \(config.window))") }
         configuration = config
         clearStatistics()
@@ -153,7 +163,9 @@ public final class FPSMeter: DebugTool {
         stoppedAt = nil
         hasStarted = true
         link = device.addDisplayLink(
-            DisplayLinkConfig(mode: config.mode, cost: config.cost, owner: .tool("fps"), label: "fps meter")
+            DisplayLinkConfig(
+                mode: config.mode, cost: config.cost, owner: .tool("fps"), label: "fps meter",
+                frameRateRange: config.range)
         ) { [unowned self] callback in
             linkFired(callback)
             return .zero
@@ -286,7 +298,8 @@ public final class FPSMeter: DebugTool {
 
     /// A window closed: the reading becomes `min(round(count / span), R)` (F1).
     private func closeWindow(_ closed: WindowCounter.Closed, at time: SimTime) {
-        let value = min(closed.rate, Int64(device.refreshRate.hertz))
+        // F1 on an adaptive display (V6): the clamp is the highest rate it could have shown.
+        let value = min(closed.rate, Int64(device.displayRefresh.maximum))
         if value != reading { readingChangedAt = time }
         reading = value
         let presents = ledger.span(after: closed.from, through: closed.to).presents
@@ -425,6 +438,11 @@ public final class FPSMeter: DebugTool {
             line.append(tier.rawValue, .color(tier.color(on: tierScale)))
         } else {
             line.append("—")
+        }
+        // V6: on an adaptive display, the rate it runs at now and its range.
+        let refresh = device.displayRefresh
+        if let minimum = refresh.minimum {
+            line.append(" · display \(refresh.rateText) (\(minimum)–\(refresh.maximum) Hz)")
         }
         let recent = FPSMeter.sparkline(
             (max(0, windows.count - 8)..<windows.count).lazy.map { [windows] in windows[$0].reading }, rate: rate)

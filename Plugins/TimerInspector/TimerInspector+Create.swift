@@ -71,9 +71,17 @@ extension TimerInspector {
         let name = try newTimerName(inv)
         let mode = inv[Self.displayLinkMode]
         let (target, weak) = try targetOption(inv)
+        var rateRange: FrameRateRange?
+        if let text = inv[Self.rateRange] {
+            do {
+                rateRange = try FrameRateRange.parse(text)
+            } catch {
+                throw CommandError(error.description)
+            }
+        }
         let config = DisplayLinkConfig(
             mode: mode, preferredFramesPerSecond: Int(inv[Self.preferredFPS]), cost: inv[Self.cost],
-            dirtiesUI: inv[Self.ui], owner: .app, label: name)
+            dirtiesUI: inv[Self.ui], owner: .app, label: name, frameRateRange: rateRange)
         return make(name, kind: .displayLink, verb: "displaylink", target: target, weak: weak) { _ in
             device.addDisplayLink(config, callback: nil)
         }

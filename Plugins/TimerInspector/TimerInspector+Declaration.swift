@@ -73,6 +73,11 @@ extension TimerInspector {
     // timer displaylink
     static let preferredFPS = OptionSpec.integer(
         "fps", in: 0...1000, abstract: "preferredFramesPerSecond; 0 is the refresh rate (DL3).", default: 0)
+    static let rateRange = OptionSpec.word(
+        "range",
+        abstract:
+            "preferredFrameRateRange, min,max[,preferred] in Hz: what it requests of an adaptive display and its cadence (V2, V4).",
+        defaultText: "none")
     static let displayLinkMode = OptionSpec.choice(
         "mode", among: [RunLoopMode.default, .common, .tracking], abstract: "The run-loop mode it is added to (DL1).",
         default: .common)
@@ -138,7 +143,7 @@ extension TimerInspector {
             VerbSpec(
                 "displaylink", abstract: "Add a CADisplayLink: first callback at the first grid vsync from now (DL5).",
                 arguments: [newTimer],
-                options: [preferredFPS, displayLinkMode] + common(),
+                options: [preferredFPS, rateRange, displayLinkMode] + common(),
                 examples: TimerInspectorExamples.displaylink),
             VerbSpec(
                 "after", abstract: "DispatchQueue.main.asyncAfter: a one-shot main-queue timer (D6).",

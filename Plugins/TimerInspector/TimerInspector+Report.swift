@@ -243,6 +243,20 @@ extension TimerInspector {
             + "cannot fire while \(blocked) (\(rule))"
     }
 
+    /// On an adaptive display (V4, V6), what a link asks for and the rate it fires at now:
+    /// `range 80,120,120, effective 60 Hz (16.666666ms)`; nil on a fixed display.
+    func effectiveRate(_ info: TimerInfo) -> String? {
+        guard info.kind == .displayLink, device.displayRefresh.isAdaptive else { return nil }
+        let asked =
+            info.frameRateRange.map { "range \($0)" }
+            ?? (info.preferredFramesPerSecond == 0 ? "no range" : "preferred \(info.preferredFramesPerSecond) fps")
+        let period = info.interval.nanoseconds
+        guard period > 0 else { return asked }
+        // 1 s over the link's interval at the current rate, to the thousandth of a hertz.
+        let millihertz = (2_000_000_000_000 + period) / (2 * period)
+        return "\(asked), effective \(MetricNumber(thousandths: millihertz)) Hz (\(Format.duration(info.interval)))"
+    }
+
     /// `nstimer, repeats every 50ms, tolerance 0ms, default mode, target vc (weak)`
     private func describe(_ index: Int, _ info: TimerInfo) -> String {
         let e = entries[index]
@@ -259,7 +273,11 @@ extension TimerInspector {
         case "displaylink":
             let rate =
                 info.preferredFramesPerSecond == 0 ? "every vsync" : "preferred \(info.preferredFramesPerSecond) fps"
-            parts = ["displaylink", "\(rate) (\(Format.duration(info.interval)))", "\(placement(info)) mode"]
+            if let effective = effectiveRate(info) {
+                parts = ["displaylink", effective, "\(placement(info)) mode"]
+            } else {
+                parts = ["displaylink", "\(rate) (\(Format.duration(info.interval)))", "\(placement(info)) mode"]
+            }
         case "after":
             parts = [
                 "after \(Format.duration(info.interval)) (a one-shot gcd timer)",

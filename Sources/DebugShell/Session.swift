@@ -157,8 +157,11 @@ public final class Session {
     func resetSimulation() {
         // The display rate survives a reset, a change still waiting for its vsync included.
         let rate = engine.pendingRate?.rate ?? engine.refreshRate
+        // So does an adaptive display, with its range (V1).
+        let adaptive = engine.adaptiveRange
         engine.tearDown()
-        engine = DeviceEngine(rate: rate)
+        engine = DeviceEngine(rate: adaptive?.maximum ?? rate)
+        if let adaptive { engine.setAdaptive(minimum: adaptive.minimum, maximum: adaptive.maximum) }
         scheduler.resetSimulation()
         stallsEndNoEarlierThan = .zero
         recorder.restart(preamble: recordingPreamble())
@@ -171,7 +174,7 @@ public final class Session {
     }
 
     private func makeTools() {
-        engine.coalescing = settings.value(ShellSettings.coalescing, rate: engine.refreshRate.hertz)
+        applyEngineSettings()
         toolSet.makeInstances(for: self)
     }
 

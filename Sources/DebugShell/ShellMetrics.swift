@@ -6,10 +6,16 @@ import DebugShellEngine
 struct ShellMetric: Sendable {
     let spec: MetricSpec
     let read: @Sendable (DeviceEngine) -> MetricValue
+    /// Whether a pattern (`get 'clock.*'`) lists it now; a name asked for is always answered.
+    let isListed: @Sendable (DeviceEngine) -> Bool
 
-    init(_ name: String, _ kind: MetricKind, abstract: String, read: @escaping @Sendable (DeviceEngine) -> MetricValue)
-    {
+    init(
+        _ name: String, _ kind: MetricKind, abstract: String,
+        listedWhen isListed: @escaping @Sendable (DeviceEngine) -> Bool = { _ in true },
+        read: @escaping @Sendable (DeviceEngine) -> MetricValue
+    ) {
         spec = MetricSpec(name, kind, abstract: abstract)
+        self.isListed = isListed
         self.read = read
     }
 }
@@ -20,9 +26,19 @@ enum ShellMetrics {
     static let all: [ShellMetric] = [
         ShellMetric("clock.now", .time, abstract: "Virtual time now.") { .time($0.now) },
         ShellMetric("clock.vsyncs", .integer, abstract: "Vsyncs since the start.") { .integer($0.vsyncCount) },
-        ShellMetric("clock.rate", .integer, abstract: "The refresh rate in force, in Hz.") {
+        // An integer, as it always was (its type is part of `--json` and of `expect`'s parsing): an
+        // adaptive rate that is not whole hertz rounds half up (17 for 120/7); `clock` and
+        // `display` print it exactly (V6).
+        ShellMetric(
+            "clock.rate", .integer, abstract: "The refresh rate in force, in Hz."
+        ) {
             .integer(Int64($0.refreshRate.hertz))
         },
+        // Listed once the display has been adaptive: a fixed display's refreshes are its vsyncs.
+        ShellMetric(
+            "clock.refreshes", .integer, abstract: "Refreshes since the start (V6; vsyncs on a fixed display).",
+            listedWhen: { $0.hasBeenAdaptive }
+        ) { .integer($0.refreshCount) },
         ShellMetric("clock.mode", .word(ShellMetrics.modeWords), abstract: "The run loop's mode: default or tracking.")
         {
             .word($0.mode.rawValue)

@@ -16,6 +16,13 @@ enum ShellSettings {
         "runloop.coalescing", abstract: "Coalesce timer wake-ups within tolerance and leeway (T5, D2).",
         default: false)
 
+    static let highFrameRates = SettingSpec.boolean(
+        "app.high_frame_rates",
+        abstract: "CADisableMinimumFrameDurationOnPhone: the app's links and animations may request above 60 Hz (V2).",
+        default: false)
+    static let lowPower = SettingSpec.boolean(
+        "system.low_power", abstract: "Low Power Mode: every request is capped at 60 Hz (V2).", default: false)
+
     /// In the order `settings` lists them.
-    static let all: [any SettingDeclaration] = [stopOnError, echo, historySize, coalescing]
+    static let all: [any SettingDeclaration] = [stopOnError, echo, historySize, coalescing, highFrameRates, lowPower]
 }

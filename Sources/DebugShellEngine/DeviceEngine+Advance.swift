@@ -219,16 +219,19 @@ extension DeviceEngine {
     }
 
     private func processVsync(_ v: VsyncGrid.Position) {
+        var v = v
         lastProcessedVsync = v.time
         let t = SimTime(nanoseconds: v.time)
         renderServerVsync(at: t)
+        // V3: an adaptive display picks its rate for the next interval at each refresh, after
+        // the render server's present and start (what it will show is known then).
+        if grid.segments[v.segment].isAdaptive { v = chooseRate(at: v) }
         // DL7: each link fills its slot, in the order the links were added; the UI link first,
         // and only while the app animates (A1).
         if animations.contains(v.time) { fill(uiLink, at: v) }
         for link in activeLinks {
             if timers[link].stepSegment != v.segment {
-                timers[link].gridStep = DeviceEngine.gridStep(
-                    rate: grid.segments[v.segment].rate, fps: timers[link].preferredFramesPerSecond)
+                timers[link].gridStep = linkStep(link, segment: v.segment)
                 timers[link].stepSegment = v.segment
             }
             let step = timers[link].gridStep
@@ -239,7 +242,7 @@ extension DeviceEngine {
         let needed =
             !activeLinks.isEmpty || render.waiting != nil || render.inFlight != nil || wants(.vsync)
             || animations.contains(next.time)
-        nextVsync = needed ? next : nil
+        nextVsync = needed || rateWillChange(at: next) ? next : nil
     }
 
     @inline(__always) private func fill(_ link: Int, at v: VsyncGrid.Position) {

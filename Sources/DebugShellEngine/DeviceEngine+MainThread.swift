@@ -617,10 +617,13 @@ extension DeviceEngine {
         var commitLate = false
         if let v = frame.newestTick {
             let vNext = vsync(after: v)
-            expected = vsync(after: vNext)
+            // V5: on an adaptive display, at the rate in force when the tick happened.
+            expected = refreshAtRateInForce(after: v, count: 2) ?? vsync(after: vNext)
             commitLate = frame.commitEnd >= vNext
         } else {
-            expected = vsync(after: vsync(after: frame.commitEnd))
+            expected =
+                refreshAtRateInForce(after: frame.commitEnd, count: 2)
+                ?? vsync(after: vsync(after: frame.commitEnd))
         }
         // R4: the hitch against the previous counted present.
         let floor = previous.map { max(expected, vsync(after: $0)) } ?? expected

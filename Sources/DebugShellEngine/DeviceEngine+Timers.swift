@@ -18,6 +18,7 @@ extension DeviceEngine {
             .displayLink, owner: config.owner, label: config.label, cost: config.cost, dirtiesUI: config.dirtiesUI)
         timers[i].mode = config.mode
         timers[i].preferredFramesPerSecond = max(0, config.preferredFramesPerSecond)
+        timers[i].frameRateRange = config.frameRateRange
         timers[i].callback = callback
         timers[i].hasCallback = callback != nil
         // DL5: its first slot is its first grid vsync at or after now.
@@ -105,6 +106,7 @@ extension DeviceEngine {
             // DL4: a paused link fills no slot; its pending slot is dropped.
             timers[i].slot = nil
             activeLinks.removeAll { $0 == i }
+            requestsChanged()
         }
     }
 
@@ -154,6 +156,7 @@ extension DeviceEngine {
         if timers[i].kind == .displayLink {
             timers[i].slot = nil  // DL6
             activeLinks.removeAll { $0 == i }
+            requestsChanged()
         }
     }
 
@@ -553,7 +556,7 @@ extension DeviceEngine {
         }
         if r.kind == .displayLink {
             let p = firstUnprocessedVsync()
-            let step = DeviceEngine.gridStep(rate: grid.segments[p.segment].rate, fps: r.preferredFramesPerSecond)
+            let step = linkStep(i, segment: p.segment)
             let gridNext = grid.firstOnGrid(atOrAfter: p, step: step)
             let after = grid.nextOnGrid(after: gridNext, step: step)
             interval = SimDuration(nanoseconds: after.time - gridNext.time)
@@ -571,6 +574,6 @@ extension DeviceEngine {
             interval: interval, repeats: r.repeats, slack: r.slack, cost: r.cost, dirtiesUI: r.dirtiesUI,
             preferredFramesPerSecond: r.preferredFramesPerSecond, fires: r.fires, skipped: skipped,
             maxLateness: r.maxLateness, lastData: data.last, totalData: data.total, nextFire: next,
-            inCallback: inCallback)
+            inCallback: inCallback, frameRateRange: r.frameRateRange)
     }
 }

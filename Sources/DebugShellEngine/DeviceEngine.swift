@@ -49,6 +49,17 @@ public final class DeviceEngine: SimulatedDevice {
     @exclusivity(unchecked) var modeHistory: [(time: Int64, mode: RunLoopMode)] = [(0, .default)]
     @exclusivity(unchecked) var scrolls = SpanUnion()
     @exclusivity(unchecked) var animations = SpanUnion()
+    /// The animations that request the system default (V2): every one but `animate --range`.
+    @exclusivity(unchecked) var plainAnimations = SpanUnion()
+    /// `plainAnimations`' token for each token of `animations` handed out.
+    @exclusivity(unchecked) var plainTokens: [Int: Int] = [:]
+    /// `animate d --range`: its end and the range it requests (V2).
+    @exclusivity(unchecked) var rangedAnimations: [(end: Int64, range: FrameRateRange)] = []
+    /// `app.high_frame_rates` and `system.low_power` (V2), as the session sets them.
+    @exclusivity(unchecked) public internal(set) var highFrameRates = false
+    @exclusivity(unchecked) public internal(set) var lowPower = false
+    /// Whether `display adaptive` ever ran (V6: `clock.refreshes` is listed from then).
+    @exclusivity(unchecked) public internal(set) var hasBeenAdaptive = false
     /// `runloop.coalescing` (T5, D2).
     @exclusivity(unchecked) public var coalescing = false
     /// Turns every shortcut of the hot loop off: every main-thread item's end is an instant of
@@ -164,21 +175,20 @@ public final class DeviceEngine: SimulatedDevice {
 
     // MARK: - Reading time (SimulatedDevice)
 
-    public var refreshRate: RefreshRate {
-        (try? RefreshRate(hertz: Int(grid.rate(at: now.nanoseconds)))) ?? .sixty
-    }
+    public var refreshRate: RefreshRate { DeviceEngine.wholeHertz(displayRefresh) }
 
     public var framePeriod: SimDuration { grid.period(segment: grid.segmentIndex(at: now.nanoseconds)) }
 
     public func refreshRates(from: SimTime, to: SimTime) -> [RefreshRateChange] {
-        func rate(_ hertz: Int64) -> RefreshRate { (try? RefreshRate(hertz: Int(hertz))) ?? .sixty }
+        func rate(_ s: Int) -> RefreshRate { DeviceEngine.wholeHertz(refresh(atSegment: s)) }
         var s = grid.segmentIndex(at: from.nanoseconds)
-        var rates = [RefreshRateChange(time: from, rate: rate(grid.segments[s].rate))]
+        var rates = [RefreshRateChange(time: from, rate: rate(s))]
         s += 1
         while s < grid.segments.count, grid.segments[s].start < to.nanoseconds {
-            rates.append(
-                RefreshRateChange(time: SimTime(nanoseconds: grid.segments[s].start), rate: rate(grid.segments[s].rate))
-            )
+            // An adaptive display's change to the same whole-hertz rate is no change here.
+            if rate(s) != rates[rates.count - 1].rate || !grid.segments[s].isAdaptive {
+                rates.append(RefreshRateChange(time: SimTime(nanoseconds: grid.segments[s].start), rate: rate(s)))
+            }
             s += 1
         }
         return rates
@@ -186,8 +196,10 @@ public final class DeviceEngine: SimulatedDevice {
 
     public var mode: RunLoopMode { currentMode }
 
+    /// The panel's vsyncs since the start: on an adaptive display every vsync of the grid of its
+    /// maximum, refreshing or not (V1); ``refreshCount`` counts the refreshes.
     public var vsyncCount: Int64 {
-        grid.count(before: instantDone ? now.nanoseconds + 1 : now.nanoseconds)
+        grid.vsyncCount(before: instantDone ? now.nanoseconds + 1 : now.nanoseconds)
     }
 
     public func vsync(atOrAfter time: SimTime) -> SimTime {
@@ -237,11 +249,13 @@ public final class DeviceEngine: SimulatedDevice {
     public func animate(for duration: SimDuration) {
         let end = now + duration
         animations.add(start: now.nanoseconds, end: end.nanoseconds)
+        plainAnimations.add(start: now.nanoseconds, end: end.nanoseconds)
         ensureVsync()
     }
 
     public func beginAnimation() -> AnimationToken {
         let token = animations.begin(at: now.nanoseconds)
+        plainTokens[token] = plainAnimations.begin(at: now.nanoseconds)
         ensureVsync()
         return AnimationToken(rawValue: token)
     }
@@ -250,12 +264,17 @@ public final class DeviceEngine: SimulatedDevice {
     /// animates no longer than what else animates (A2, L1: a spin replaced, stopped or removed).
     public func beginAnimation(for duration: SimDuration) -> AnimationToken {
         let token = animations.begin(at: now.nanoseconds, until: (now + duration).nanoseconds)
+        plainTokens[token] = plainAnimations.begin(at: now.nanoseconds, until: (now + duration).nanoseconds)
         ensureVsync()
         return AnimationToken(rawValue: token)
     }
 
     public func endAnimation(_ token: AnimationToken) {
         animations.end(token.rawValue, at: now.nanoseconds)
+        if let plain = plainTokens.removeValue(forKey: token.rawValue) {
+            plainAnimations.end(plain, at: now.nanoseconds)
+        }
+        requestsChanged()
     }
 
     /// `scroll d`: tracking mode over `[now, now + d)` (A1, mode changes at both ends, S4.2),

@@ -77,6 +77,8 @@ struct TimerRecord {
     let tool: Int32
     // Display links.
     var preferredFramesPerSecond = 0
+    /// `preferredFrameRateRange` (V2, V4).
+    var frameRateRange: FrameRateRange?
     /// The grid step n (DL3) at the current rate.
     var gridStep: Int64 = 1
     /// The grid segment `gridStep` was computed for (a rate change recomputes it).

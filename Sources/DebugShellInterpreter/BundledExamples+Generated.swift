@@ -360,6 +360,156 @@ public enum BundledExamples {
             """####
         ),
         (
+            "promotion-fps-label",
+            "The FPS label on an idle ProMotion iPhone (worked example V7).",
+            ####"""
+            # The FPS label on an idle ProMotion iPhone (worked example V7). The classic CADisplayLink FPS
+            # label (seeds 000 and 004) never sets a frame rate range, so it requests the system default:
+            # by its mere presence it holds an idle 10–120 Hz display at 60 Hz, costing power, and reads 60.
+            # A monitor written for ProMotion asks for a range down to 10 Hz: it follows the display down
+            # and reads 10, with nothing wrong.
+
+            display adaptive
+            run 100ms
+            # Nothing asks for frames: the display rests at its minimum.
+            expect clock.rate == 10
+
+            fps start
+            run 3s
+            # The label's own link keeps the display at 60 Hz, and it counts 60 callbacks a second ...
+            expect clock.rate == 60
+            expect fps.value == 60
+            # ... while the display has one new frame a second to show: the label's own text.
+            expect fps.render == 1
+
+            fps stop
+            run 100ms
+            expect clock.rate == 10
+
+            # A ProMotion-aware monitor: any rate from 10 to 120 Hz will do (no preferred rate: it asks for
+            # its minimum, V2). With its label off it reads exactly what the display does.
+            fps start --range 10,120 --label off
+            run 3s
+            expect clock.rate == 10
+            expect fps.value == 10
+            clock
+            """####
+        ),
+        (
+            "promotion-game-link",
+            "A game's display link on a ProMotion iPhone (worked example V8).",
+            ####"""
+            # A game's display link on a ProMotion iPhone (worked example V8). It asks for 80–120 Hz,
+            # preferring 120, but without CADisableMinimumFrameDurationOnPhone in its Info.plist an iPhone
+            # app cannot go above the system default of 60 Hz: the game runs at 60 whatever it asks. With
+            # the key (app.high_frame_rates on) it gets its 120.
+
+            display adaptive
+            timer displaylink game --range 80,120,120
+            run 1s
+            expect clock.rate == 60
+            expect timer.game.fires == 60
+
+            # The Info.plist key: frame rates above 60 Hz become available to the app.
+            set app.high_frame_rates on
+            run 1s
+            expect clock.rate == 120
+            # 120 callbacks in the second second.
+            expect timer.game.fires == 180
+            timer show game
+
+            # The game stops its link: nothing requests a rate, the display falls to its minimum at the next
+            # refresh (V3).
+            timer invalidate game
+            run 100ms
+            expect clock.rate == 10
+            """####
+        ),
+        (
+            "promotion-low-power",
+            "Low Power Mode on a ProMotion iPhone (worked example V10).",
+            ####"""
+            # Low Power Mode on a ProMotion iPhone (worked example V10). It caps every request at 60 Hz — the
+            # app's with the Info.plist key, and the system's scroll too: a link asking 100–120 Hz "gets 120
+            # or less, whatever it prefers", and must be prepared to render at any rate.
+
+            display adaptive
+            set app.high_frame_rates on
+            set system.low_power on
+            timer displaylink game --range 100,120,120
+            scroll 1s
+            run 500ms
+            expect clock.rate == 60
+            # 60 Hz: 30 callbacks in half a second, below the 100 Hz the link asked for.
+            expect timer.game.fires == 30
+
+            # Low Power Mode off: the scroll and the game get 120 Hz from the next refresh.
+            set system.low_power off
+            run 100ms
+            expect clock.rate == 120
+            """####
+        ),
+        (
+            "promotion-rate-change",
+            "A rate change in the middle of an animation (worked example V11).",
+            ####"""
+            # A rate change in the middle of an animation (worked example V11). The app's animation ticks cost
+            # 10 ms of main-thread work: they fit a 60 Hz refresh (16.7 ms) but not a 120 Hz one (8.3 ms). A
+            # scroll raises the display to 120 Hz: the same work now hitches. When the scroll ends the display
+            # drops back to 60 Hz, and only the one frame whose tick was made at 120 Hz and shown at 60 is
+            # late against the time it was expected (V5); the drop causes no other hitch.
+
+            display adaptive
+            fps start --label off
+            load frame 10ms
+            animate 3s
+            run 1s
+            expect fps.hitches == 0
+            expect clock.rate == 60
+
+            scroll 1s
+            run 1s
+            expect clock.rate == 120
+            expect fps.hitches == 20
+
+            run 1s
+            expect clock.rate == 60
+            expect fps.hitches == 21
+            # The frame that straddles the drop: ticked at 1991.667 (120 Hz), expected at 2008.333, shown at
+            # 2033.333 — 16.667 ms after the refresh that followed the previous present.
+            fps frames --hitches --last 1
+            """####
+        ),
+        (
+            "promotion-scroll",
+            "System scrolling on a ProMotion iPhone (worked example V9).",
+            ####"""
+            # System scrolling on a ProMotion iPhone (worked example V9). The app never set
+            # CADisableMinimumFrameDurationOnPhone, so its own display link is held at 60 Hz; a scroll is the
+            # system's request and runs at the display's maximum, 120 Hz, without the key. The app's link
+            # keeps its 60 Hz cadence meanwhile (every second refresh, V4): the judder of a 60 Hz app link
+            # under a 120 Hz scroll.
+
+            display adaptive
+            timer displaylink app
+            run 500ms
+            expect clock.rate == 60
+
+            scroll 1s
+            run 500ms
+            expect clock.rate == 120
+            expect clock.mode == tracking
+            # The link fired 30 times in the first half second and 30 more during the scroll's first half:
+            # 60 a second at 60 Hz and at 120 Hz alike.
+            expect timer.app.fires == 60
+
+            run 600ms
+            # The scroll is over: the link holds the display at 60 Hz again.
+            expect clock.rate == 60
+            expect timer.app.fires == 96
+            """####
+        ),
+        (
             "timer-coalescing",
             "Tolerance and leeway let the system coalesce timer wake-ups (T5, D2): the same run with runloop.coalescing off, then on.",
             ####"""

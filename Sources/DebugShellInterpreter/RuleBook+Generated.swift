@@ -13,6 +13,7 @@ extension RuleBook {
         RuleGroup(id: "F", title: "the FPS meter"),
         RuleGroup(id: "L", title: "the layout-settle checker"),
         RuleGroup(id: "K", title: "timers' owners and lateness"),
+        RuleGroup(id: "V", title: "the adaptive display (ProMotion)"),
     ]
 
     public static let rules: [DeviceRule] = [
@@ -41,7 +42,7 @@ extension RuleBook {
                 "The display has one refresh rate R (default 60 Hz, 1…1000 Hz). Vsync k is at `anchor + floor(k · 1e9 / R)`. A rate change takes effect at the first vsync at or after the command's time; that vsync becomes the new anchor, with k = 0.",
             sources: ["model"],
             why:
-                "[model] The grid is computed from its anchor, never by adding a rounded period, so it does not drift over an hour of simulated time. A real display changes rate only at a frame boundary (ProMotion picks rates the system allows); here the change is scripted and takes effect at the next vsync.",
+                "[model] The grid is computed from its anchor, never by adding a rounded period, so it does not drift over an hour of simulated time. A real display changes rate only at a frame boundary (ProMotion picks rates the system allows); here the change is scripted and takes effect at the next vsync. An adaptive display (`display adaptive`) picks its own rate: V1–V6.",
             touches: [
                 "display",
                 "display rate",
@@ -1045,6 +1046,204 @@ extension RuleBook {
                 "timer.late",
                 "timer.<name>.max_late",
                 "timer.late-threshold",
+            ]
+        ),
+        DeviceRule(
+            id: "V1",
+            title: "The adaptive display",
+            group: "V",
+            parent: nil,
+            text:
+                "`display adaptive [--min 10Hz] [--max 120Hz]` makes the display adaptive from the first refresh at or after now (as S2's change): its rates are max/n for whole n ≥ 1 with max/n ≥ min (120, 60, 40, 30, 24, 20, 17.143, 15, …, 10 for 10–120 Hz; 17.143 Hz is 120/7). Its vsyncs stay on the grid of max, anchored at that refresh (S2: exact, never a rounded period added): at rate max/n the display refreshes at every n-th grid vsync, refresh k of a stretch at one rate being grid vsync j0 + k·n, where j0 is the grid index of the refresh at which the rate took effect. Only refreshes drive what vsyncs drive on a fixed display: display links, animation ticks, render starts, presents, expected presents; \"vsync\" in the rules above reads \"refresh\". `clock.vsyncs` counts the grid's vsyncs, `clock.refreshes` the refreshes. `display rate R` makes it fixed again.",
+            sources: ["doc", "model"],
+            why:
+                "[doc] ProMotion displays \"dynamically switch\" between 10 and 120 Hz (24–120 Hz on iPad Pro); \"the system typically provides a consistent frame rate by choosing one that's a factor of the display's maximum refresh rate\". [model] A rate that is not whole hertz is kept as (max, n) and printed to the thousandth (`17.143 Hz`); its refreshes are computed on the grid of max, so they never drift from it.",
+            touches: [
+                "display",
+                "display adaptive",
+                "display rate",
+                "clock.rate",
+                "clock.refreshes",
+                "clock.vsyncs",
+            ]
+        ),
+        DeviceRule(
+            id: "V2",
+            title: "Requests",
+            group: "V",
+            parent: nil,
+            text:
+                "While active, each of these requests a rate of an adaptive display: a display link not paused (`timer displaylink --range min,max[,preferred]`, CAFrameRateRange; `--fps f` requests f), the FPS meter's link (`fps start --range …`), the app's animation while it animates (`animate d --range …`; `view animate` and `view spin` without one), a scroll (the system's own: the display's max), and a frame committed and not yet presented (V5). A range's request is its preferred rate; a preferred rate of 0 asks for its minimum (it accepts anything in its range). Without a range (or `--fps`), an app's link or animation requests the system default, 60 Hz on an iPhone. An app's request is capped at 60 Hz unless `app.high_frame_rates` is on (CADisableMinimumFrameDurationOnPhone); the scroll is not. `system.low_power` (Low Power Mode) caps every request at 60 Hz.",
+            sources: ["doc", "model"],
+            why:
+                "[doc] `preferredFrameRateRange`: \"The display link makes a best attempt to invoke your app's callback within the frequency range you set.\" `CADisableMinimumFrameDurationOnPhone` set to YES: the app \"can request any frame rate the display supports\"; NO, the default: \"frame rates higher than the system default are unavailable\". A link that never sets a range runs at that default while system scrolling runs at 120. Low Power Mode, the critical thermal state and the Limit Frame Rate accessibility setting cap the rate at 60 Hz. [model] Every display link is the app's (the FPS meter and the layout checker are code in the app); the thermal and accessibility caps are Low Power Mode's here.",
+            touches: [
+                "timer displaylink",
+                "fps start",
+                "animate",
+                "scroll",
+                "app.high_frame_rates",
+                "system.low_power",
+            ]
+        ),
+        DeviceRule(
+            id: "V3",
+            title: "Choice",
+            group: "V",
+            parent: nil,
+            text:
+                "At each refresh of an adaptive display, after the render server's present and start (R2, R1), the display picks its rate for the next interval: the lowest of its rates at or above the highest request active then, after caps; with no request, its minimum. A change takes effect at a refresh, never between two: a request made between two refreshes is seen at the next one, at the old rate. The display falls to its minimum at the first refresh at which nothing requests (no idle delay). An idle display processes no refresh: time with nothing to do costs nothing.",
+            sources: ["doc", "model"],
+            why:
+                "[doc] The system picks the rate from what the app and the system ask for, weighing \"hardware and other tasks\"; it changes at a frame boundary. [model] Apple documents no delay before an idle display drops; real panels drop within a frame or two of the last change. Falling at the first refresh with no request is the simplest deterministic rule, and it makes a monitor's reading on an idle display exact.",
+            touches: [
+                "display adaptive",
+                "clock.rate",
+                "run",
+            ]
+        ),
+        DeviceRule(
+            id: "V4",
+            title: "Link cadence",
+            group: "V",
+            parent: nil,
+            text:
+                "DL3 on an adaptive display, with R read as the display's current rate: a link fires at every m-th refresh, m = max(1, round(rate / preferred)) (halves up), counted from the refresh at which the rate last changed. `preferred` is the range's preferred rate, its maximum when it prefers none, `--fps`, or the system default (60 Hz), capped as its request is (V2). `targetTimestamp` (DL2) is the link's next refresh on that cadence; `duration` the refresh period at that rate. The app's UI link (A1) ticks at every refresh while the app animates.",
+            sources: ["doc", "model"],
+            why:
+                "[doc] A link that never sets a range runs at the system default while the display runs faster for a scroll; DTS: apps must \"be prepared to render at any framerate in the range you provide\". [model] Counting from the change keeps each stretch's cadence a consistent factor of the rate; the UI link is Core Animation's, which renders at the display's rate.",
+            touches: [
+                "timer displaylink",
+                "timer show",
+                "timer list",
+                "fps start",
+            ]
+        ),
+        DeviceRule(
+            id: "V5",
+            title: "Hitches at a changing rate",
+            group: "V",
+            parent: nil,
+            text:
+                "R3's expected present counts refreshes at the rate in force when the frame's newest tick (or its commit) happened: the second refresh after it at that rate, even if the rate changes before. R4's \"the vsync after p(i−1)\" is the refresh after it. A frame committed on an idle display (a commit at 10 Hz) requests the app's default rate (V2): it waits for the next refresh, where the render starts and the display switches, and is presented one refresh later at the new rate (R1, R2) — within one refresh at the old rate plus one at the new, and before its expected present, so not a hitch.",
+            sources: ["doc", "model"],
+            why:
+                "[doc] \"A hitch is any time a frame appears on screen later than expected\"; the expected presentation time is what a frame was promised when it was made. [model] Apple does not say how soon content on an idle display is shown; waiting for the next refresh is what V3's \"a change takes effect at a refresh\" gives.",
+            touches: [
+                "fps frames",
+                "fps.hitches",
+                "fps.hitch_ratio",
+            ]
+        ),
+        DeviceRule(
+            id: "V6",
+            title: "What the tools show",
+            group: "V",
+            parent: nil,
+            text:
+                "`clock.rate` is the rate the display runs now, in whole hertz as it always was (120/7 rounds to 17; `clock` and `display` print it exactly, `17.143 Hz`); `clock.refreshes` counts refreshes; `clock` and `display` show the range and the current rate (`adaptive 10–120 Hz, now 60 Hz`), and so does the FPS meter's status line (`display 60 Hz (10–120 Hz)`); `timer show` gives a link's effective rate, a trace a `Display rate` counter, `fps plot` the budget per rate segment. The FPS meter's reading (F1) is clamped to the display's maximum, and its truth (presents, hitches, ratio, tiers) follows V5.",
+            sources: ["model"],
+            why:
+                "[model] The tools read what the display does now; a reading clamped to the current rate would hide a window that ran faster.",
+            touches: [
+                "clock",
+                "display",
+                "clock.rate",
+                "clock.refreshes",
+                "fps.value",
+                "timer show",
+                "fps plot",
+            ]
+        ),
+        DeviceRule(
+            id: "V7",
+            title: "Worked example: an FPS label on an idle ProMotion iPhone",
+            group: "V",
+            parent: nil,
+            text:
+                "`display adaptive; fps start; run 3s`: the classic label's link requests the system default, so it holds the idle display at 60 Hz by its own presence (`clock.rate = 60`) and reads 60 (`fps.value = 60`), though the display shows one frame a second (its own text, `fps.render = 1`). After `fps stop` the display falls to 10 Hz. A monitor written for ProMotion, `fps start --range 10,120 --label off`, asks for 10 Hz: the display runs at 10 Hz and it reads 10. With its label on it reads 11: its text is content that raises the display for one refresh a window (V5).",
+            sources: ["doc", "model"],
+            why:
+                "[doc] A link that never sets a range runs at the system default; [model] V2–V4 and F1 applied to seeds 000 and 004.",
+            touches: [
+                "display adaptive",
+                "fps start",
+                "fps stop",
+                "fps.value",
+                "fps.render",
+                "clock.rate",
+            ]
+        ),
+        DeviceRule(
+            id: "V8",
+            title: "Worked example: a game link and the Info.plist key",
+            group: "V",
+            parent: nil,
+            text:
+                "`display adaptive; timer displaylink game --range 80,120,120; run 1s`: the request is capped at 60 Hz (`clock.rate = 60`, `timer.game.fires = 60`). `set app.high_frame_rates on; run 1s`: 120 Hz, 120 more firings. After `timer invalidate game` the display falls to 10 Hz.",
+            sources: ["doc", "model"],
+            why:
+                "[doc] `CADisableMinimumFrameDurationOnPhone`: without it \"frame rates higher than the system default are unavailable\"; [model] V2–V4.",
+            touches: [
+                "display adaptive",
+                "timer displaylink",
+                "app.high_frame_rates",
+                "clock.rate",
+                "timer.<name>.fires",
+            ]
+        ),
+        DeviceRule(
+            id: "V9",
+            title: "Worked example: a scroll at 120 Hz without the key",
+            group: "V",
+            parent: nil,
+            text:
+                "`display adaptive; timer displaylink app; scroll 1s; run 500ms`: `clock.rate = 120` — the scroll is the system's request — while the rangeless link keeps firing at 60 (m = 2, V4). After the scroll the display is at 60 again, held by the link.",
+            sources: ["doc", "model"],
+            why:
+                "[doc] System scrolling runs at 120 Hz while a link without a range runs at the default; [model] V2, V4.",
+            touches: [
+                "display adaptive",
+                "scroll",
+                "timer displaylink",
+                "clock.rate",
+            ]
+        ),
+        DeviceRule(
+            id: "V10",
+            title: "Worked example: Low Power Mode",
+            group: "V",
+            parent: nil,
+            text:
+                "`display adaptive; set system.low_power on; set app.high_frame_rates on; timer displaylink game --range 100,120,120; scroll 1s; run 500ms`: everything is capped at 60 Hz — the link \"gets 120 or less, whatever it prefers\": `clock.rate = 60`, 30 firings in 500 ms.",
+            sources: ["doc", "model"],
+            why:
+                "[doc] Low Power Mode caps the display at 60 Hz; a game must \"be prepared to render at any framerate in the range you provide\"; [model] V2.",
+            touches: [
+                "display adaptive",
+                "system.low_power",
+                "app.high_frame_rates",
+                "scroll",
+                "clock.rate",
+            ]
+        ),
+        DeviceRule(
+            id: "V11",
+            title: "Worked example: a rate change mid-animation",
+            group: "V",
+            parent: nil,
+            text:
+                "`display adaptive; fps start --label off; load frame 10ms; animate 3s; run 1s`: 10 ms ticks fit 60 Hz: no hitch. `scroll 1s; run 1s`: the scroll raises the display to 120 Hz, where 10 ms ticks miss their 8.333 ms (DL7 drops refreshes): 20 commit hitches. `run 1s`: back at 60 Hz they fit again, except the one frame that straddles the drop: its tick (1991.667) was at 120 Hz, so it was expected at 2008.333 (V5), and it is shown at 2033.333, the refresh after the previous present being 2016.667: a 16.667 ms hitch (`fps.hitches = 21`). The drop itself causes no other.",
+            sources: ["doc", "model"],
+            why:
+                "[doc] \"A hitch is any time a frame appears on screen later than expected\"; [model] V5, R3, R4, DL7.",
+            touches: [
+                "display adaptive",
+                "animate",
+                "scroll",
+                "load frame",
+                "fps.hitches",
+                "fps frames",
             ]
         ),
     ]

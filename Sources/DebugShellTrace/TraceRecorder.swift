@@ -347,6 +347,9 @@ struct TraceTimeline {
     /// The last value written of each counter, to write only changes.
     private var lastBusy: Int64 = -1
     private var lastPresented: Int64 = -1
+    /// The display rate last written (V6), in thousandths of a hertz; -1 before the display was
+    /// first seen adaptive: a fixed display's trace has no rate counter.
+    private var lastDisplayRate: Int64 = -1
 
     // Tracks. The main thread's id is the process's, as Perfetto expects of a process's main
     // thread.
@@ -435,6 +438,7 @@ struct TraceTimeline {
         busyHead = 0
         lastBusy = -1
         lastPresented = -1
+        lastDisplayRate = -1
         timerNames = []
         queueTracks = []
         lastZeroLength = nil
@@ -583,7 +587,10 @@ struct TraceTimeline {
 
     /// A vsync the device processed: the idle stretch before it, if any, then the vsync.
     private mutating func vsync(at t: Int64, index: Int64, device: any SimulatedDevice) {
-        if categories.contains(.counters) { countSeconds(upTo: t, partial: false) }
+        if categories.contains(.counters) {
+            countSeconds(upTo: t, partial: false)
+            displayRate(at: t, device: device)
+        }
         guard categories.contains(.display) else { return }
         idle(before: t, device: device, endingAt: t)
         lastVsync = t
@@ -837,6 +844,17 @@ struct TraceTimeline {
         guard value.thousandths != lastBusy else { return }
         lastBusy = value.thousandths
         record(.counter, track: 0, name: Fixed.mainBusy.rawValue, start: t, end: t, primary: value.thousandths)
+    }
+
+    /// V6: the display's rate from the refresh at which it took effect, written when it changes,
+    /// once the display has been adaptive (a fixed display's trace is unchanged).
+    private mutating func displayRate(at t: Int64, device: any SimulatedDevice) {
+        let refresh = device.displayRefresh
+        guard refresh.isAdaptive || lastDisplayRate >= 0 else { return }
+        let value = refresh.millihertz
+        guard value != lastDisplayRate else { return }
+        lastDisplayRate = value
+        record(.counter, track: 0, name: intern("Display rate"), start: t, end: t, primary: value)
     }
 
     private mutating func setPresented(_ value: MetricNumber, at t: Int64) {

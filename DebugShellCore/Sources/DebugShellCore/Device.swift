@@ -80,10 +80,13 @@ public struct DisplayLinkConfig: Sendable {
     public var owner: TimerOwner
     /// A name for listings and traces.
     public var label: String
+    /// `preferredFrameRateRange` (V2): on an adaptive display the rate this link requests, and
+    /// the cadence it fires at (V4). Nil: `preferredFramesPerSecond`, or the system default.
+    public var frameRateRange: FrameRateRange?
 
     public init(
         mode: RunLoopMode = .common, preferredFramesPerSecond: Int = 0, cost: SimDuration = .zero,
-        dirtiesUI: Bool = false, owner: TimerOwner, label: String
+        dirtiesUI: Bool = false, owner: TimerOwner, label: String, frameRateRange: FrameRateRange? = nil
     ) {
         self.mode = mode
         self.preferredFramesPerSecond = preferredFramesPerSecond
@@ -91,6 +94,100 @@ public struct DisplayLinkConfig: Sendable {
         self.dirtiesUI = dirtiesUI
         self.owner = owner
         self.label = label
+        self.frameRateRange = frameRateRange
+    }
+}
+
+/// `CAFrameRateRange` (docs/Semantics.md V2): the rates a display link or an animation accepts, in whole hertz,
+/// and the one it prefers (0: none — it asks for its minimum and accepts anything in range).
+public struct FrameRateRange: Sendable, Hashable, CustomStringConvertible {
+    public let minimum: Int
+    public let maximum: Int
+    public let preferred: Int
+
+    public init(minimum: Int, maximum: Int, preferred: Int = 0) throws(RangeError) {
+        for (name, value) in [("minimum", minimum), ("maximum", maximum)] where !RefreshRate.range.contains(value) {
+            throw RangeError("frame rate range: \(name) \(value) Hz is outside 1…1000 Hz")
+        }
+        guard minimum <= maximum else {
+            throw RangeError("frame rate range: minimum \(minimum) Hz is above maximum \(maximum) Hz")
+        }
+        guard preferred == 0 || (minimum...maximum).contains(preferred) else {
+            throw RangeError(
+                "frame rate range: preferred \(preferred) Hz is outside \(minimum)…\(maximum) Hz (0: no preference)")
+        }
+        self.minimum = minimum
+        self.maximum = maximum
+        self.preferred = preferred
+    }
+
+    /// `min,max[,preferred]`, each whole hertz with or without `Hz` (`80,120,120`, `10Hz,120Hz`).
+    public static func parse(_ text: String) throws(RangeError) -> FrameRateRange {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map {
+            $0.trimmingPrefixAndSuffixSpaces()
+        }
+        guard parts.count == 2 || parts.count == 3 else {
+            throw RangeError("'\(text)' is not a frame rate range: expected min,max[,preferred] in Hz, e.g. 80,120,120")
+        }
+        var values: [Int] = []
+        for part in parts {
+            var digits = Substring(part)
+            if digits.lowercased().hasSuffix("hz") { digits = digits.dropLast(2) }
+            guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), digits.count <= 7,
+                let value = Int(digits)
+            else {
+                throw RangeError(
+                    "'\(text)' is not a frame rate range: '\(part)' is not a whole number of hertz (min,max[,preferred], e.g. 80,120,120)"
+                )
+            }
+            values.append(value)
+        }
+        return try FrameRateRange(minimum: values[0], maximum: values[1], preferred: values.count == 3 ? values[2] : 0)
+    }
+
+    /// `80,120,120` (or `10,120` without a preference): what ``parse(_:)`` reads.
+    public var description: String {
+        preferred == 0 ? "\(minimum),\(maximum)" : "\(minimum),\(maximum),\(preferred)"
+    }
+}
+
+extension Substring {
+    fileprivate func trimmingPrefixAndSuffixSpaces() -> String {
+        String(drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
+    }
+}
+
+/// The display's refresh now (V1): a fixed display's rate, or an adaptive display's current
+/// rate `maximum / divisor` (a rate such as 120/7 is not whole hertz) and its range.
+public struct DisplayRefresh: Sendable, Hashable, CustomStringConvertible {
+    /// The grid's rate: a fixed display's rate, an adaptive display's maximum, in hertz.
+    public var maximum: Int
+    /// The display refreshes at every `divisor`-th vsync of that grid (1 on a fixed display).
+    public var divisor: Int
+    /// An adaptive display's lowest rate in hertz; nil for a fixed display.
+    public var minimum: Int?
+
+    public init(maximum: Int, divisor: Int = 1, minimum: Int? = nil) {
+        self.maximum = maximum
+        self.divisor = max(1, divisor)
+        self.minimum = minimum
+    }
+
+    public var isAdaptive: Bool { minimum != nil }
+
+    /// The rate in thousandths of a hertz, rounded half up (17143 for 120/7).
+    public var millihertz: Int64 { (Int64(maximum) * 2000 + Int64(divisor)) / (2 * Int64(divisor)) }
+
+    /// The rate as a metric number (exact to the thousandth).
+    public var number: MetricNumber { MetricNumber(thousandths: millihertz) }
+
+    /// `60 Hz`, `17.143 Hz`.
+    public var rateText: String { "\(number) Hz" }
+
+    /// `60 Hz` for a fixed display; `adaptive 10–120 Hz, now 60 Hz` for an adaptive one.
+    public var description: String {
+        guard let minimum else { return rateText }
+        return "adaptive \(minimum)–\(maximum) Hz, now \(rateText)"
     }
 }
 
@@ -283,12 +380,15 @@ public struct TimerInfo: Sendable {
     public var nextFire: SimTime?
     /// Whether its callback or handler has started and not yet returned at now.
     public var inCallback: Bool
+    /// A display link's `preferredFrameRateRange` (V2), if it set one.
+    public var frameRateRange: FrameRateRange?
 
     public init(
         id: TimerID, kind: TimerKind, owner: TimerOwner, label: String, state: TimerState, mode: RunLoopMode?,
         queue: DispatchQueueKind?, interval: SimDuration, repeats: Bool, slack: SimDuration, cost: SimDuration,
         dirtiesUI: Bool, preferredFramesPerSecond: Int, fires: Int64, skipped: Int64, maxLateness: SimDuration,
-        lastData: Int64, totalData: Int64, nextFire: SimTime?, inCallback: Bool = false
+        lastData: Int64, totalData: Int64, nextFire: SimTime?, inCallback: Bool = false,
+        frameRateRange: FrameRateRange? = nil
     ) {
         self.id = id
         self.kind = kind
@@ -310,6 +410,7 @@ public struct TimerInfo: Sendable {
         self.totalData = totalData
         self.nextFire = nextFire
         self.inCallback = inCallback
+        self.frameRateRange = frameRateRange
     }
 }
 
@@ -529,4 +630,21 @@ public protocol SimulatedDevice: AnyObject {
     /// Changes what an observer is told of, keeping its turn among the observers.
     func changeObserver(_ token: ObserverToken, kinds: ObservationKinds)
     func removeObserver(_ token: ObserverToken)
+
+    /// The display's refresh now: fixed, or adaptive with its current rate and range (V1).
+    var displayRefresh: DisplayRefresh { get }
+    /// The display's refreshes over `[from, to)`, exact where a rate is not whole hertz (V1).
+    func displayRefreshes(from: SimTime, to: SimTime) -> [(time: SimTime, refresh: DisplayRefresh)]
+}
+
+extension SimulatedDevice {
+    /// The display's refresh now (V1): on a fixed display, ``refreshRate`` with divisor 1. The
+    /// engine answers for an adaptive display; a device that has none need not implement it.
+    public var displayRefresh: DisplayRefresh { DisplayRefresh(maximum: refreshRate.hertz) }
+
+    /// The display's refreshes over `[from, to)` (V1), as ``refreshRates(from:to:)`` but exact for
+    /// rates that are not whole hertz; one element while it did not change.
+    public func displayRefreshes(from: SimTime, to: SimTime) -> [(time: SimTime, refresh: DisplayRefresh)] {
+        refreshRates(from: from, to: to).map { ($0.time, DisplayRefresh(maximum: $0.rate.hertz)) }
+    }
 }

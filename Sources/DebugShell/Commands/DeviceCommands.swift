@@ -24,30 +24,39 @@ struct ClockCommand: BuiltInCommand {
         let engine = session.engine
         let busy = engine.busyUntil > engine.now
         let main = busy ? "busy until \(engine.busyUntil)" : "idle"
-        let text = [
+        var lines = [
             "now     \(engine.now)",
             "vsyncs  \(engine.vsyncCount)",
             "rate    \(DisplayCommand.describe(engine))",
             "mode    \(engine.mode.rawValue)",
             "main    \(main)",
-        ].joined(separator: "\n")
-        return CommandOutput(
-            text: text,
-            json: .fields([
-                "now_ns": .int(engine.now.nanoseconds), "vsyncs": .int(engine.vsyncCount),
-                "rate_hz": .int(Int64(engine.refreshRate.hertz)), "mode": .string(engine.mode.rawValue),
-                "busy_until_ns": .int(engine.busyUntil.nanoseconds), "busy": .bool(busy),
-            ]))
+        ]
+        var json: [(String, JSONValue)] = [
+            ("now_ns", .int(engine.now.nanoseconds)), ("vsyncs", .int(engine.vsyncCount)),
+            ("rate_hz", .int(Int64(engine.refreshRate.hertz))), ("mode", .string(engine.mode.rawValue)),
+            ("busy_until_ns", .int(engine.busyUntil.nanoseconds)), ("busy", .bool(busy)),
+        ]
+        let refresh = engine.displayRefresh
+        if refresh.isAdaptive {
+            // V6: an adaptive display's refreshes beside the panel's vsyncs.
+            lines.insert("refreshes \(engine.refreshCount)", at: 2)
+            json += DisplayCommand.adaptiveJSON(refresh) + [("refreshes", .int(engine.refreshCount))]
+        }
+        return CommandOutput(text: lines.joined(separator: "\n"), json: .object(json))
     }
 }
 
-/// `display`: the refresh rate (S2).
+/// `display`: the refresh rate (S2), fixed or adaptive (V1).
 struct DisplayCommand: BuiltInCommand {
     static let rate = ArgumentSpec.rate("rate", abstract: "1…1000 Hz, as 120Hz or 120.")
+    static let minimum = OptionSpec.rate("min", abstract: "The lowest rate (V1).", defaultText: "10Hz")
+    static let maximum = OptionSpec.rate(
+        "max", abstract: "The highest rate, the grid of vsyncs (V1).", defaultText: "120Hz")
 
     enum Verb: String, BuiltInVerbs {
         case show = ""
         case rate
+        case adaptive
 
         var declaration: VerbSpec {
             switch self {
@@ -68,6 +77,32 @@ struct DisplayCommand: BuiltInCommand {
                             60 Hz (120 Hz from 16.666666ms)
                             """)
                     ])
+            case .adaptive:
+                return VerbSpec(
+                    "adaptive",
+                    abstract:
+                        "Make the display adaptive (ProMotion): max/n for whole n, down to --min, as requests need (V1–V3).",
+                    options: [DisplayCommand.minimum, DisplayCommand.maximum],
+                    examples: [
+                        Example(
+                            """
+                            > display adaptive
+                            > run 100ms
+                            > display
+                            adaptive 10–120 Hz, now 10 Hz
+                            > fps start
+                            > run 200ms
+                            > display
+                            adaptive 10–120 Hz, now 60 Hz
+                            """),
+                        Example(
+                            """
+                            > display adaptive --min 24Hz
+                            > run 1s
+                            > get clock.rate
+                            clock.rate = 24
+                            """),
+                    ])
             }
         }
     }
@@ -81,6 +116,7 @@ struct DisplayCommand: BuiltInCommand {
         switch try call.verb(Verb.self) {
         case .show:
             var json: [(String, JSONValue)] = [("rate_hz", .int(Int64(engine.refreshRate.hertz)))]
+            if engine.displayRefresh.isAdaptive { json += adaptiveJSON(engine.displayRefresh) }
             if let pending = engine.pendingRate {
                 json += [
                     ("pending_rate_hz", .int(Int64(pending.rate.hertz))),
@@ -92,14 +128,38 @@ struct DisplayCommand: BuiltInCommand {
             let rate = call[Self.rate]
             engine.setRefreshRate(rate)
             return CommandOutput(json: .fields(["rate_hz": .int(Int64(rate.hertz))]))
+        case .adaptive:
+            let maximum = call[Self.maximum] ?? (try? RefreshRate(hertz: 120)) ?? .sixty
+            let minimum = call[Self.minimum] ?? (try? RefreshRate(hertz: 10)) ?? .sixty
+            guard minimum.hertz <= maximum.hertz else {
+                throw CommandError(
+                    "display adaptive: --min \(minimum) is above --max \(maximum)")
+            }
+            engine.setAdaptive(minimum: minimum, maximum: maximum)
+            return CommandOutput(
+                json: .fields(["min_hz": .int(Int64(minimum.hertz)), "max_hz": .int(Int64(maximum.hertz))]))
         }
     }
 
-    /// `60 Hz`, or `60 Hz (120 Hz from 16.666666ms)` while a change waits for its vsync.
+    /// `60 Hz`, or `60 Hz (120 Hz from 16.666666ms)` while a change waits for its vsync; an
+    /// adaptive display: `adaptive 10–120 Hz, now 60 Hz` (V6).
     static func describe(_ engine: DeviceEngine) -> String {
-        var text = "\(engine.refreshRate)"
-        if let pending = engine.pendingRate { text += " (\(pending.rate) from \(pending.at))" }
+        let refresh = engine.displayRefresh
+        var text = refresh.isAdaptive ? "\(refresh)" : "\(engine.refreshRate)"
+        if let pending = engine.pendingRefresh {
+            let next = pending.refresh.isAdaptive ? "\(pending.refresh)" : pending.refresh.rateText
+            text += " (\(next) from \(pending.at))"
+        }
         return text
+    }
+
+    /// An adaptive display's fields in JSON (V6).
+    static func adaptiveJSON(_ refresh: DisplayRefresh) -> [(String, JSONValue)] {
+        [
+            ("adaptive", .bool(true)), ("min_hz", .int(Int64(refresh.minimum ?? 0))),
+            ("max_hz", .int(Int64(refresh.maximum))), ("divisor", .int(Int64(refresh.divisor))),
+            ("rate_millihz", .int(refresh.millihertz)),
+        ]
     }
 }
 
@@ -169,17 +229,44 @@ struct LoadCommand: BuiltInCommand {
 /// `animate`: the app's UI link ticks at every vsync for a while (A1).
 struct AnimateCommand: BuiltInCommand {
     static let duration = ArgumentSpec.duration("duration", abstract: "How long.")
+    static let range = OptionSpec.word(
+        "range",
+        abstract:
+            "The CAFrameRateRange the animation requests on an adaptive display, min,max[,preferred] in Hz (V2).",
+        defaultText: "the system default, 60 Hz")
 
     static let spec = CommandSpec(
         "animate", abstract: "The app animates: its UI link ticks at every vsync for this long (A1).",
         arguments: [duration],
-        examples: [Example("> animate 1s\n> run 1s\n> get render.presents\nrender.presents = 58")])
+        options: [range],
+        examples: [
+            Example("> animate 1s\n> run 1s\n> get render.presents\nrender.presents = 58"),
+            Example(
+                """
+                > display adaptive
+                > set app.high_frame_rates on
+                > animate 1s --range 80,120,120
+                > run 500ms
+                > get clock.rate
+                clock.rate = 120
+                """),
+        ])
 
     static func run(_ call: BuiltInCall, in session: Session) throws -> CommandOutput {
         let d = try positive(call[duration], for: call.command, in: session)
-        session.engine.animate(for: d)
+        let rateRange = try call[Self.range].map { text throws(CommandError) in try Self.frameRateRange(text) }
+        session.engine.animate(for: d, range: rateRange)
         let end = session.engine.now + d
         return CommandOutput(json: .fields(["until_ns": .int(end.nanoseconds)]))
+    }
+
+    /// A `--range` value (V2), or a command error that says what is wrong with it.
+    static func frameRateRange(_ text: String) throws(CommandError) -> FrameRateRange {
+        do {
+            return try FrameRateRange.parse(text)
+        } catch {
+            throw CommandError(error.description)
+        }
     }
 
     /// A positive duration whose end is before the horizon (S1).

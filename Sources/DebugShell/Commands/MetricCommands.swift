@@ -282,7 +282,7 @@ extension Session {
     ///
     /// - Parameter leftOut: Told of each name left out, with its tool's name.
     public func allMetricNames(leftOut: (_ tool: String, _ name: String) -> Void = { _, _ in }) -> [String] {
-        var names = ShellMetrics.all.map(\.spec.name)
+        var names = ShellMetrics.all.filter { $0.isListed(engine) }.map(\.spec.name)
         for index in toolSet.instances.indices {
             for name in metricNames(of: index) {
                 if registry.declares(metric: name, tool: index) {

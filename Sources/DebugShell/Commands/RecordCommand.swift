@@ -80,7 +80,12 @@ extension Session {
         // were loaded): their settings may follow.
         var lines = plugins.map(\.requirement)
         let rate = engine.pendingRate?.rate ?? engine.refreshRate
-        if rate != .sixty { lines.append("display rate \(rate.hertz)") }
+        if let adaptive = engine.adaptiveRange {
+            // V1: an adaptive display is its range; its rate now follows from the requests.
+            lines.append("display adaptive --min \(adaptive.minimum.hertz)Hz --max \(adaptive.maximum.hertz)Hz")
+        } else if rate != .sixty {
+            lines.append("display rate \(rate.hertz)")
+        }
         let hertz = rate.hertz
         for spec in settings.specs where !spec.name.hasPrefix("shell.") {
             guard let value = settings.value(spec.name, rate: hertz),

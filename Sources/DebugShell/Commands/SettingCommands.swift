@@ -161,12 +161,24 @@ extension Session {
             return .silent
         }
         settings.clear(name)
-        if name == ShellSettings.coalescing.name {
-            engine.coalescing = settings.value(ShellSettings.coalescing, rate: engine.refreshRate.hertz)
-        }
+        applyEngineSettings(name)
         settingDidChange(name)
         let value = settings.value(name, rate: engine.refreshRate.hertz)
         return CommandOutput(json: .fields(["setting": .string(spec.name), "value": value?.json ?? .null]))
+    }
+
+    /// Hands the engine the settings it reads as plain values (T5, D2, V2).
+    func applyEngineSettings(_ name: String? = nil) {
+        let rate = engine.refreshRate.hertz
+        if name == nil || name == ShellSettings.coalescing.name {
+            engine.coalescing = settings.value(ShellSettings.coalescing, rate: rate)
+        }
+        if name == nil || name == ShellSettings.highFrameRates.name {
+            engine.setHighFrameRates(settings.value(ShellSettings.highFrameRates, rate: rate))
+        }
+        if name == nil || name == ShellSettings.lowPower.name {
+            engine.setLowPower(settings.value(ShellSettings.lowPower, rate: rate))
+        }
     }
 
     /// Tells the tool that owns a setting that it changed.
@@ -183,9 +195,7 @@ extension Session {
     func set(_ name: String, _ text: String) throws(CommandError) -> CommandOutput {
         let rate = engine.refreshRate.hertz
         try settings.set(name, text: text, rate: rate)
-        if name == ShellSettings.coalescing.name {
-            engine.coalescing = settings.value(ShellSettings.coalescing, rate: rate)
-        }
+        applyEngineSettings(name)
         settingDidChange(name)
         let value = settings.value(name, rate: rate)
         return CommandOutput(json: .fields(["setting": .string(name), "value": value?.json ?? .null]))

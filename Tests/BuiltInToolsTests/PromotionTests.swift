@@ -1,0 +1,279 @@
+import BuiltInTools
+import DebugShellCore
+import DebugShellTesting
+import Foundation
+import Testing
+
+@testable import DebugShell
+
+/// The adaptive display (ProMotion, V1–V6): each worked example of docs/Semantics.md's V group
+/// (V7 … V11) with its exact answers, and the rules they rest on.
+@Suite struct PromotionTests {
+    func expectTranscript(_ transcript: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
+        let result = try Transcript.replay(transcript, tools: BuiltInTools.all)
+        #expect(result.matches, "\(result)", sourceLocation: sourceLocation)
+    }
+
+    /// V7: the classic FPS label requests the system default, so it holds an idle ProMotion
+    /// iPhone at 60 Hz by its own presence, and reads 60; the display shows one frame a second
+    /// (the label's own text, F3).
+    @Test func theClassicLabelHoldsAnIdleDisplayAt60() throws {
+        try expectTranscript(
+            """
+            > display adaptive
+            > fps start
+            > run 3s
+            > get fps.value clock.rate fps.render
+            fps.value = 60
+            clock.rate = 60
+            fps.render = 1
+            > fps stop
+            > run 100ms
+            > display
+            adaptive 10–120 Hz, now 10 Hz
+            """)
+    }
+
+    /// V7: a monitor written for ProMotion (a range down to 10 Hz, no preference) follows the
+    /// display: 10 Hz, and it reads 10. Its label's own commit raises the display for one
+    /// refresh a window (V5), one callback more: 11 with the label on.
+    @Test func aProMotionAwareMonitorFollowsTheDisplayDown() throws {
+        try expectTranscript(
+            """
+            > display adaptive
+            > fps start --range 10,120 --label off
+            > run 3s
+            > get fps.value clock.rate clock.refreshes
+            fps.value = 10
+            clock.rate = 10
+            clock.refreshes = 30
+            > fps stop
+            > fps start --range 10,120
+            > run 3s
+            > get fps.value
+            fps.value = 11
+            """)
+    }
+
+    /// V8: a game link asking 80–120 (preferred 120) is held at 60 Hz without
+    /// CADisableMinimumFrameDurationOnPhone, and gets 120 with it (V2, V3, V4).
+    @Test func aGameLinkNeedsHighFrameRates() throws {
+        try expectTranscript(
+            """
+            > display adaptive
+            > timer displaylink game --range 80,120,120
+            > run 1s
+            > get clock.rate timer.game.fires
+            clock.rate = 60
+            timer.game.fires = 60
+            > set app.high_frame_rates on
+            > run 1s
+            > get clock.rate timer.game.fires
+            clock.rate = 120
+            timer.game.fires = 180
+            > timer invalidate game
+            > run 100ms
+            > get clock.rate
+            clock.rate = 10
+            """)
+    }
+
+    /// V9: a scroll is the system's own request, the display's maximum: 120 Hz without the
+    /// key; and an app link without a range keeps its 60 Hz cadence meanwhile (V4).
+    @Test func aScrollRunsAt120WithoutTheKey() throws {
+        try expectTranscript(
+            """
+            > display adaptive
+            > timer displaylink app
+            > scroll 1s
+            > run 500ms
+            > get clock.rate
+            clock.rate = 120
+            > run 600ms
+            > get clock.rate timer.app.fires
+            clock.rate = 60
+            timer.app.fires = 66
+            """)
+    }
+
+    /// V10: Low Power Mode caps every request at 60 Hz, the scroll's and the key's included.
+    @Test func lowPowerModeCapsAt60() throws {
+        try expectTranscript(
+            """
+            > display adaptive
+            > set system.low_power on
+            > set app.high_frame_rates on
+            > timer displaylink game --range 100,120,120
+            > scroll 1s
+            > run 500ms
+            > get clock.rate timer.game.fires
+            clock.rate = 60
+            timer.game.fires = 30
+            """)
+    }
+
+    /// V11: 10 ms animation ticks fit 60 Hz; a scroll raises the display to 120 Hz, where they
+    /// miss their 8.333 ms and hitch (commit hitches); back at 60 Hz they fit again, except the
+    /// one frame that straddles the drop: its tick was at 120 Hz, so it was expected at 120 Hz
+    /// (V5) and is shown at 60.
+    @Test func aRateChangeMidAnimation() throws {
+        try expectTranscript(
+            """
+            > display adaptive
+            > fps start --label off
+            > load frame 10ms
+            > animate 3s
+            > run 1s
+            > get fps.hitches clock.rate
+            fps.hitches = 0
+            clock.rate = 60
+            > scroll 1s
+            > run 1s
+            > get fps.hitches clock.rate
+            fps.hitches = 20
+            clock.rate = 120
+            > run 1s
+            > get fps.hitches clock.rate
+            fps.hitches = 21
+            clock.rate = 60
+            > fps frames --hitches --last 1
+            the last 1 of 21 hitches; times in ms, hitch - = not animating (A2)
+            frame  commit end  render start  render end   present  expected   hitch  cause
+              161    2010.000      2016.667    2016.667  2033.333  2008.333  16.667  commit
+            """)
+    }
+
+    /// V5: content on an idle 10 Hz display waits for the next refresh, which raises the rate;
+    /// it is rendered there and shown one 60 Hz refresh later — no hitch.
+    @Test func contentOnAnIdleDisplay() throws {
+        try expectTranscript(
+            """
+            > display adaptive
+            > run 1s
+            > fps start --range 10,120 --label off
+            > stall 1ms --ui
+            > run 300ms
+            > fps frames
+            1 present; times in ms, hitch - = not animating (A2)
+            frame  commit end  render start  render end   present  expected  hitch  cause
+                1    1001.000      1100.000    1100.000  1116.667  1200.000      -  -
+            > get clock.rate
+            clock.rate = 10
+            """)
+    }
+
+    /// V1: a rate that is not whole hertz (120/7) prints exactly, and its refreshes stay on the
+    /// 120 Hz grid: 18 refreshes and 120 vsyncs in a second.
+    @Test func aRateThatIsNotWholeHertz() throws {
+        try expectTranscript(
+            """
+            > display adaptive --min 17Hz
+            > run 1s
+            > display
+            adaptive 17–120 Hz, now 17.143 Hz
+            > get clock.rate clock.refreshes clock.vsyncs
+            clock.rate = 17
+            clock.refreshes = 18
+            clock.vsyncs = 120
+            > display rate 60Hz
+            > display
+            adaptive 17–120 Hz, now 17.143 Hz (60 Hz from 1.05s)
+            """)
+    }
+
+    /// Bad input is an error with its line, never a trap.
+    @Test func badRangesAreErrors() throws {
+        let r = try Transcript.run(
+            """
+            display adaptive --min 130Hz
+            display adaptive --max 1001Hz
+            animate 1s --range 120,80
+            animate 1s --range 80,120,30
+            animate 1s --range fast
+            timer displaylink g --range 0,120
+            fps start --range 10,120,121
+            """, tools: BuiltInTools.all, options: SessionOptions(keepGoing: true))
+        #expect(
+            r.stderr == """
+                test.dsh:1: error: display adaptive: --min 130 Hz is above --max 120 Hz
+                test.dsh:2: error: --max: rate '1001Hz' is outside 1…1000 Hz
+                test.dsh:3: error: frame rate range: minimum 120 Hz is above maximum 80 Hz
+                test.dsh:4: error: frame rate range: preferred 30 Hz is outside 80…120 Hz (0: no preference)
+                test.dsh:5: error: 'fast' is not a frame rate range: expected min,max[,preferred] in Hz, e.g. 80,120,120
+                test.dsh:6: error: frame rate range: minimum 0 Hz is outside 1…1000 Hz
+                test.dsh:7: error: frame rate range: preferred 121 Hz is outside 10…120 Hz (0: no preference)
+
+                """)
+    }
+
+    /// V4, V6: `timer show` says what a link asks for and the rate it fires at now.
+    @Test func timerShowSaysALinksEffectiveRate() throws {
+        let r = try Transcript.run(
+            """
+            display adaptive
+            timer displaylink game --range 80,120,120
+            timer displaylink half --fps 30
+            run 100ms
+            timer show game
+            set app.high_frame_rates on
+            run 100ms
+            timer show game
+            timer show half
+            """, tools: BuiltInTools.all)
+        let heads = r.stdout.split(separator: "\n").filter { $0.hasPrefix("game:") || $0.hasPrefix("half:") }
+        #expect(
+            heads == [
+                "game: displaylink, range 80,120,120, effective 60 Hz (16.666666ms), common mode — scheduled",
+                "game: displaylink, range 80,120,120, effective 120 Hz (8.333333ms), common mode — scheduled",
+                "half: displaylink, preferred 30 fps, effective 30 Hz (33.333333ms), common mode — scheduled",
+            ])
+    }
+
+    /// V6: a trace has a display-rate counter, written at the refresh each rate took effect at:
+    /// 60 Hz held by the label, 120 for the scroll, 60 again, 10 once nothing requests.
+    @Test func aTraceHasADisplayRateCounter() throws {
+        let sink = MemorySink()
+        let session = try Session(tools: BuiltInTools.all, options: SessionOptions(), sink: sink)
+        let script =
+            "trace start\ndisplay adaptive\nfps start\nrun 500ms\nscroll 200ms\nrun 500ms\nfps stop\nrun 200ms\n"
+        #expect(session.runScript(script, origin: ScriptOrigin(name: "t")) == .finished, "\(sink.standardError)")
+        let trace = try PerfettoImport(Data(try #require(session.trace).json(generator: "test")))
+        let rates = trace.counters.filter { $0.track == "Display rate" }.map { "\($0.ts): \($0.value)" }
+        #expect(rates == ["0: 60.0", "500000000: 120.0", "700000000: 60.0", "1000000000: 10.0"])
+    }
+
+    /// V6: `fps plot` draws the budget per rate segment, exact at a rate that is not whole hertz
+    /// (120/7: 58.333 ms, not the 58.824 ms of a rounded 17 Hz).
+    @Test func fpsPlotDrawsTheBudgetPerRateSegment() throws {
+        let r = try Transcript.run(
+            """
+            display adaptive --min 17Hz
+            fps start --range 17,120 --label off
+            animate 1s
+            run 2s
+            fps plot
+            """, tools: BuiltInTools.all)
+        let lines = r.stdout.split(separator: "\n")
+        #expect(lines.first == "fps plot: 0s to 2s at 60 Hz, 17.143 Hz from 1.016666666s")
+        #expect(lines.contains("╌ 1× budget 16.667ms at 60 Hz, 58.333ms at 17.143 Hz"))
+        #expect(lines.contains("╌ 2× budget 33.333ms at 60 Hz, 116.667ms at 17.143 Hz"))
+    }
+
+    /// V1: an adaptive display survives `reset` with its range, as a fixed display's rate does,
+    /// and a recording starts from it.
+    @Test func anAdaptiveDisplaySurvivesAReset() throws {
+        try expectTranscript(
+            """
+            > display adaptive --min 24Hz
+            > run 1s
+            > reset
+            > display
+            adaptive 24–120 Hz, now 24 Hz
+            """)
+        let session = try Session(tools: BuiltInTools.all, options: SessionOptions(), sink: MemorySink())
+        _ = session.runScript(
+            "display adaptive --min 24Hz\nset app.high_frame_rates on\n", origin: ScriptOrigin(name: "t"))
+        #expect(
+            session.recordingPreamble() == ["display adaptive --min 24Hz --max 120Hz", "set app.high_frame_rates on"])
+    }
+}
