@@ -229,6 +229,62 @@ import Testing
             ])
     }
 
+    /// V6: `clock` on an adaptive display adds its refreshes, and its values stay one column; a
+    /// fixed display's `clock` is as it always was.
+    @Test func clockShowsRefreshesInOneColumn() throws {
+        try expectTranscript(
+            """
+            > display adaptive
+            > run 100ms
+            > clock
+            now       100ms
+            vsyncs    12
+            refreshes 1
+            rate      adaptive 10–120 Hz, now 10 Hz
+            mode      default
+            main      idle
+            > display rate 60Hz
+            > clock
+            now     100ms
+            vsyncs  12
+            rate    60 Hz
+            mode    default
+            main    idle
+            """)
+    }
+
+    /// V6: `fps compare` puts Sentry's rule beside the truth on an adaptive display — a frame is
+    /// slow against its own expected duration (targetTimestamp − timestamp), so the same 10 ms
+    /// stalls make 9 slow frames at 120 Hz (8.333 ms frames) and none at 60 Hz, as the truth's
+    /// missed refreshes say. An estimator with a fixed 60 Hz budget would see none in both.
+    @Test func sentryJudgesEachFrameByTheRateItRanAt() throws {
+        func sentry(highFrameRates: String) throws -> (row: String, rate: String) {
+            let r = try Transcript.run(
+                """
+                display adaptive
+                set app.high_frame_rates \(highFrameRates)
+                fps start --range 80,120,120
+                animate 1s --range 80,120,120
+                every 100ms stall 10ms
+                run 1s
+                fps compare
+                get clock.rate
+                """, tools: BuiltInTools.all)
+            let lines = r.stdout.split(separator: "\n").map(String.init)
+            return (
+                lines.first { $0.hasPrefix("Sentry") }?.split(separator: " ", omittingEmptySubsequences: true)
+                    .joined(separator: " ") ?? r.stdout,
+                lines.first { $0.hasPrefix("clock.rate") } ?? r.stdout
+            )
+        }
+        let fast = try sentry(highFrameRates: "on")
+        #expect(fast.rate == "clock.rate = 120")
+        #expect(fast.row == "Sentry delay 75ms · slow 9 · frozen 0 75ms missed (9) -9ns", "\(fast)")
+        let capped = try sentry(highFrameRates: "off")
+        #expect(capped.rate == "clock.rate = 60")
+        #expect(capped.row == "Sentry delay 0s · slow 0 · frozen 0 0s missed (0) 0s", "\(capped)")
+    }
+
     /// V6: a trace has a display-rate counter, written at the refresh each rate took effect at:
     /// 60 Hz held by the label, 120 for the scroll, 60 again, 10 once nothing requests.
     @Test func aTraceHasADisplayRateCounter() throws {

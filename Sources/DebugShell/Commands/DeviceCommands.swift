@@ -39,6 +39,11 @@ struct ClockCommand: BuiltInCommand {
         let refresh = engine.displayRefresh
         if refresh.isAdaptive {
             // V6: an adaptive display's refreshes beside the panel's vsyncs.
+            // The keys widen to `refreshes` so that the values stay one column.
+            lines = lines.map { line in
+                let key = line.prefix { $0 != " " }
+                return key + String(repeating: " ", count: max(1, 10 - key.count)) + line.dropFirst(8)
+            }
             lines.insert("refreshes \(engine.refreshCount)", at: 2)
             json += DisplayCommand.adaptiveJSON(refresh) + [("refreshes", .int(engine.refreshCount))]
         }
