@@ -249,7 +249,8 @@ struct TestRunner {
             let fields = ReportLine.fields(line)
             switch fields.first {
             case "F" where fields.count >= 9:
-                let time = Int64(fields[4]).map { SimTime(nanoseconds: $0) }
+                // Under --check nothing ran: a problem has a line, not a virtual time.
+                let time = options.check ? nil : Int64(fields[4]).map { SimTime(nanoseconds: $0) }
                 let place = fields[2].isEmpty ? file.path : fields[2]
                 var failure = TestFailure(
                     kind: fields[1] == "expectation" ? .expect : .error, file: place, line: Int(fields[3]),
