@@ -69,23 +69,17 @@ public struct ScriptChecker {
 
     /// Checks a script file, as the front end reads it.
     public mutating func checkFile(_ path: String) {
-        let origin = ScriptOrigin(name: path, directory: FileIO.directory(of: path))
-        do {
-            check(try FileIO.readScript(path), origin: origin)
-        } catch {
-            problems.append(
-                ScriptProblem(
-                    severity: .error, message: error.message,
-                    location: SourceLocation(origin: origin, line: error.line ?? 1)
-                ))
-        }
+        checkScript(at: path, origin: ScriptOrigin(name: path, directory: FileIO.directory(of: path)))
     }
 
     /// Checks standard input, read to its end, as the script `<stdin>`.
     public mutating func checkStandardInput() {
-        let origin = ScriptOrigin(name: "<stdin>")
+        checkScript(at: "/dev/stdin", origin: ScriptOrigin(name: "<stdin>"))
+    }
+
+    private mutating func checkScript(at path: String, origin: ScriptOrigin) {
         do {
-            check(try FileIO.readScript("/dev/stdin"), origin: origin)
+            check(try FileIO.readScript(path), origin: origin)
         } catch {
             problems.append(
                 ScriptProblem(

@@ -82,8 +82,7 @@ extension DeviceEngine {
         let want = wantedDivisor(at: v.time, segment: v.segment)
         guard want != grid.segments[v.segment].divisor else { return v }
         let p = grid.changeDivisor(to: want, at: v)
-        // Links recompute their cadence (V4) at the new rate.
-        for link in activeLinks { timers[link].stepSegment = -1 }
+        linkCadencesChanged()
         return p
     }
 
@@ -100,6 +99,12 @@ extension DeviceEngine {
         // round(M / (n · p)), halves up.
         let d = seg.divisor * p
         return max(1, (2 * seg.rate + d) / (2 * d))
+    }
+
+    /// Every active link recomputes its cadence (V4) at its next refresh: the rate, a cap or the
+    /// display's mode changed.
+    func linkCadencesChanged() {
+        for link in activeLinks { timers[link].stepSegment = -1 }
     }
 
     /// Something that requests a rate changed: an adaptive display looks again at its next
@@ -130,7 +135,7 @@ extension DeviceEngine {
         grid.becomeAdaptive(
             minimum: minimum.hertz, maximum: maximum.hertz, divisor: divisor,
             at: max(now.nanoseconds, lastProcessedVsync + 1))
-        for link in activeLinks { timers[link].stepSegment = -1 }
+        linkCadencesChanged()
         if nextVsync != nil { nextVsync = firstUnprocessedVsync() }
         ensureVsync()
     }
@@ -139,7 +144,7 @@ extension DeviceEngine {
     public func setHighFrameRates(_ on: Bool) {
         guard on != highFrameRates else { return }
         highFrameRates = on
-        for link in activeLinks { timers[link].stepSegment = -1 }
+        linkCadencesChanged()
         requestsChanged()
     }
 
@@ -147,7 +152,7 @@ extension DeviceEngine {
     public func setLowPower(_ on: Bool) {
         guard on != lowPower else { return }
         lowPower = on
-        for link in activeLinks { timers[link].stepSegment = -1 }
+        linkCadencesChanged()
         requestsChanged()
     }
 
