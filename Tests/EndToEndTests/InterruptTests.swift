@@ -172,7 +172,9 @@ import Testing
                 + InterruptTests.longScript(lines: 1_000_000)
         ])
         let child = try Spawned(["--no-rc", "long.dsh"], directory: dir, keepStdout: false)
-        #expect(child.waitForStdout("started\n"))
+        // Wait for the first `echo x`, not only `started`: a Ctrl-C between `echo started` and
+        // `run 1ns` (a loaded CI machine) would rightly leave a recording without them.
+        #expect(child.waitForStdout("started\nx\n"))
         child.interrupt()
         let end = child.wait(seconds: 20)
         #expect(end.status == 130, "\(end)")

@@ -115,7 +115,7 @@ final class Spawned {
     func waitForStdout(_ text: String, seconds: Double = 20) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
-            if stdoutCollector.text.contains(text) { return true }
+            if stdoutCollector.contains(text) { return true }
             usleep(10_000)
         }
         return false
@@ -176,6 +176,9 @@ final class Spawned {
 private final class Collector: @unchecked Sendable {
     private let lock = NSLock()
     private var data = Data()
+    /// The first 64 KB, kept even when `data` keeps only the tail, so a wait for early output
+    /// cannot miss it.
+    private var head = Data()
     private var total = 0
     private let keepAll: Bool
     private let done = DispatchSemaphore(value: 0)
@@ -190,6 +193,7 @@ private final class Collector: @unchecked Sendable {
                 if n <= 0 { break }
                 lock.lock()
                 total += n
+                if head.count < 1 << 16 { head.append(contentsOf: buffer[0..<min(n, (1 << 16) - head.count)]) }
                 data.append(contentsOf: buffer[0..<n])
                 if !keepAll && data.count > 1 << 17 { data = data.suffix(1 << 16) }
                 lock.unlock()
@@ -207,6 +211,14 @@ private final class Collector: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Whether the output so far holds `text`, in its first 64 KB or in what is kept.
+    func contains(_ text: String) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return String(decoding: head, as: UTF8.self).contains(text)
+            || String(decoding: data, as: UTF8.self).contains(text)
     }
 
     var count: Int {
