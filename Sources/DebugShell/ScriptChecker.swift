@@ -89,11 +89,14 @@ public struct ScriptChecker {
         }
     }
 
-    /// Prints every problem through the session's output: `file:line: error: message`.
+    /// Prints every problem through the session's output: `file:line: error: message` (under
+    /// `--json`, also a JSON line each and a summary).
     public func report() {
         for problem in problems {
             session.output.checked(problem.message, severity: problem.severity.rawValue, location: problem.location)
         }
+        session.output.checkSummary(
+            errors: problems.count { $0.severity == .error }, notes: problems.count { $0.severity == .note })
     }
 
     // MARK: One command

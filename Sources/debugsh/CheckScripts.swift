@@ -1,9 +1,16 @@
 import DebugShell
 
 /// `debugsh --check`: the scripts, the `-c` commands, or stdin, checked without running
-/// (``ScriptChecker``): 0 when clean, 1 when any problem. No plugin is loaded: with
-/// `--plugin` or a plugins folder to load from, an unknown command or metric is a note.
+/// (``ScriptChecker``): 0 when clean, 1 when any problem, 2 when a `--plugin` names no file. No
+/// plugin is loaded: with `--plugin` or a plugins folder to load from, an unknown command or
+/// metric is a note.
 func checkScripts(_ session: Session, options: DebugshOptions) -> Int32 {
+    // A `--plugin` that names no file is the usage error a run would give, though nothing loads.
+    for path in options.plugins where !FileIO.exists(path) || FileIO.isDirectory(path) {
+        let reason = FileIO.isDirectory(path) ? "not a regular file" : "No such file or directory"
+        session.output.frontEndMessage("--plugin: cannot load plugin '\(path)': \(reason)")
+        return 2
+    }
     let folderHasPlugins = !options.noPlugins && !PluginFolder.libraries(in: StatePaths().pluginFolder).isEmpty
     var checker = ScriptChecker(session: session, pluginsMayAdd: folderHasPlugins || !options.plugins.isEmpty)
     for path in options.scripts { checker.checkFile(path) }

@@ -120,6 +120,40 @@ import Testing
         #expect(r.status == 2)
     }
 
+    /// A `--plugin` that names no file is the usage error a run gives, though --check loads nothing.
+    @Test func aMissingPluginIsAUsageError() throws {
+        let dir = try Binary.folder(["a.dsh": "echo a\n"])
+        let r = try Binary.run(["--check", "--plugin", "no-such.so", "a.dsh"], directory: dir)
+        #expect(r.stderr == "debugsh: --plugin: cannot load plugin 'no-such.so': No such file or directory\n", "\(r)")
+        #expect(r.status == 2)
+        let run = try Binary.run(["--plugin", "no-such.so", "a.dsh"], directory: dir)
+        #expect(run.stderr == r.stderr && run.status == 2, "\(run)")
+    }
+
+    /// Under --json each problem is a JSON line on stdout, with its place, and a summary ends them;
+    /// the text still goes to stderr.
+    @Test func jsonGivesALinePerProblemAndASummary() throws {
+        let dir = try Binary.folder([
+            "outer.dsh": "echo a\nsource inner.dsh\n",
+            "inner.dsh": "# inner\nexpect layout.state == setled\n",
+        ])
+        let r = try Binary.run(["--check", "--json", "outer.dsh", "-c", "nosuch 1"], directory: dir)
+        let message =
+            "'setled' is not a value of layout.state; it is one of idle, settling, settled, timeout (did you mean 'settled'?)"
+        #expect(
+            r.stdout == """
+                {"file": "inner.dsh", "line": 2, "severity": "error", "message": "\(message)", "sourced_from": ["outer.dsh:2"]}
+                {"file": "<command-line>", "line": 1, "severity": "error", "message": "unknown command 'nosuch' (try 'help')", "sourced_from": []}
+                {"summary": {"errors": 2, "notes": 0}}
+
+                """, "\(r)")
+        #expect(r.stderr.contains("inner.dsh:2: error: \(message) (sourced from outer.dsh:2)\n"), "\(r)")
+        #expect(r.status == 1)
+        let clean = try Binary.run(["--check", "--json", "-c", "echo a"])
+        #expect(clean.stdout == "{\"summary\": {\"errors\": 0, \"notes\": 0}}\n" && clean.stderr == "")
+        #expect(clean.status == 0)
+    }
+
     /// Every example scenario passes --check.
     @Test func everyExampleScriptPassesCheck() throws {
         let examples = Binary.packageRoot.appendingPathComponent("Examples")

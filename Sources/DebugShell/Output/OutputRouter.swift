@@ -96,11 +96,30 @@ public final class OutputRouter {
 
     /// A problem `--check` found (``ScriptChecker``): `file:line: error: message`, or `note:`,
     /// on standard error, as a failing command's error reads.
+    /// Under `--json`, also a line on standard output:
+    /// `{"file", "line", "severity", "message", "sourced_from": ["b.dsh:2", …]}`.
     func checked(_ message: String, severity: String, location: SourceLocation) {
+        if json {
+            let entry = JSONValue.object([
+                ("file", JSONValue(location.origin.name)), ("line", .int(Int64(location.line))),
+                ("severity", .string(severity)), ("message", .string(message)),
+                ("sourced_from", .array(location.origin.includedFrom.map { .string($0) })),
+            ])
+            sink.write(entry.serialized + "\n", to: .standardOutput)
+        }
         let line = "\(location.prefix(severity))\(message)\(location.suffix)"
         sink.write(VisibleText.escaped(line) + "\n", to: .standardError)
         // `debugsh test --check`: each error is a failure of the file at its line.
         if severity == "error" { failureObserver?(message, location, false) }
+    }
+
+    /// `--check --json`'s last line: `{"summary": {"errors": n, "notes": n}}`.
+    func checkSummary(errors: Int, notes: Int) {
+        guard json else { return }
+        let line = JSONValue.object([
+            ("summary", .object([("errors", .int(Int64(errors))), ("notes", .int(Int64(notes)))]))
+        ])
+        sink.write(line.serialized + "\n", to: .standardOutput)
     }
 
     /// Ctrl-C stopped a command or a script at `now`.
