@@ -185,7 +185,10 @@ extension FPSMeter {
         let all = windows.elements
         let shown = Array(all.suffix(Int(clamping: invocation[Self.lastWindows])))
         let firstNumber = windows.appended - Int64(shown.count) + 1
-        let rate = Int64(device.refreshRate.hertz)
+        // The scale is the display's highest rate (a fixed display's rate, an adaptive one's
+        // maximum), not the rate it runs at now: on an adaptive display a window read at 120 and
+        // one at 10 stay comparable, and the scale does not move as the rate does.
+        let rate = Int64(device.displayRefresh.maximum)
         var text =
             "\(FPSMeter.sparkline(shown.map(\.reading), rate: rate))  windows \(firstNumber)–\(windows.appended), 0–\(rate) fps\n"
         var rows = [["window", "from", "to", "callbacks", "presents", "fps"]]

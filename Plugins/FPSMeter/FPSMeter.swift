@@ -444,8 +444,11 @@ public final class FPSMeter: DebugTool {
         if let minimum = refresh.minimum {
             line.append(" · display \(refresh.rateText) (\(minimum)–\(refresh.maximum) Hz)")
         }
+        // Scaled to the display's highest rate, as `fps history` is, so bars stay comparable
+        // when an adaptive display changes its rate.
         let recent = FPSMeter.sparkline(
-            (max(0, windows.count - 8)..<windows.count).lazy.map { [windows] in windows[$0].reading }, rate: rate)
+            (max(0, windows.count - 8)..<windows.count).lazy.map { [windows] in windows[$0].reading },
+            rate: Int64(refresh.maximum))
         if !recent.isEmpty { line.append(" · \(recent)") }
         return line
     }

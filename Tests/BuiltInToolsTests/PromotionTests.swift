@@ -315,6 +315,31 @@ import Testing
         #expect(lines.contains("╌ 2× budget 33.333ms at 60 Hz, 116.667ms at 17.143 Hz"))
     }
 
+    /// V6: the FPS meter's sparklines (`fps history`, the status line) are scaled to the display's
+    /// highest rate, not the rate it runs at now: back at 10 Hz after a scroll, the window that
+    /// read 60 is a middle bar and the idle windows low ones (scaled to 10 Hz every bar was full
+    /// and the scale said `0–10 fps` beside a reading of 60).
+    @Test func sparklinesScaleToTheDisplaysHighestRate() throws {
+        try expectTranscript(
+            """
+            > display adaptive
+            > fps start --range 10,120
+            > run 2s
+            > scroll 1s
+            > run 2s
+            > fps history
+            ▂▂▅  windows 1–3, 0–120 fps
+            window    from      to  callbacks  presents  fps
+                 1      0s      1s         10         0   10
+                 2      1s  2.017s         11         1   11
+                 3  2.017s  3.017s         60       118   60
+            > status
+            fps 60 · render 3 · hitch 0 ms/s good · display 10 Hz (10–120 Hz) · ▂▂▅
+            layout —
+            timer —
+            """)
+    }
+
     /// V1: an adaptive display survives `reset` with its range, as a fixed display's rate does,
     /// and a recording starts from it.
     @Test func anAdaptiveDisplaySurvivesAReset() throws {

@@ -6,11 +6,12 @@ import Testing
 /// The FPS meter on an adaptive display (docs/Semantics.md V6).
 @Suite struct PromotionMeterTests {
     /// V6: the status line shows the display's current rate and its range, beside the reading
-    /// the label's own link holds it at.
+    /// the label's own link holds it at; the sparkline is scaled to the display's maximum, so a
+    /// reading of 60 on a 10–120 Hz display is a middle bar.
     @Test func statusLineShowsTheRateAndTheRange() throws {
         let s = try meterSession("display adaptive\nfps start\nrun 2s")
         let line = try #require(try s.meter.statusLine())
-        #expect(line.plain == "fps 60 · render 1 · hitch — · display 60 Hz (10–120 Hz) · █")
+        #expect(line.plain == "fps 60 · render 1 · hitch — · display 60 Hz (10–120 Hz) · ▅")
     }
 
     /// F1 on an adaptive display: the clamp is the display's maximum, not its rate now. The
