@@ -112,19 +112,7 @@ import Testing
             ], directory: dir)
         #expect(child.waitForStdout("started\n", seconds: 120))
         // Wait until debugsh has the temporary file open, then kill it.
-        let deadline = Date().addingTimeInterval(60)
-        var writing = false
-        while Date() < deadline && !writing {
-            let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(child.pid)/fd")) ?? []
-            for fd in fds {
-                let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(child.pid)/fd/\(fd)"))
-                if let target, target.hasPrefix(dir.resolvingSymlinksInPath().path) || target.hasPrefix(dir.path) {
-                    writing = true
-                }
-            }
-            if !writing { usleep(200) }
-        }
-        #expect(writing, "debugsh never opened a file in the folder")
+        #expect(child.waitForOpenFile(in: dir), "debugsh never opened a file in the folder")
         kill(child.pid, SIGKILL)
         let end = child.wait(seconds: 20)
         #expect(end.status == 128 + SIGKILL || end.status == SIGKILL, "\(end)")

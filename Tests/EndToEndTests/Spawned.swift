@@ -121,6 +121,22 @@ final class Spawned {
         return false
     }
 
+    /// Waits until the process has a file open in `folder` (a save under way: a temporary file
+    /// has no name there yet, but its descriptor names the folder).
+    func waitForOpenFile(in folder: URL, seconds: Double = 60) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        let paths = [folder.resolvingSymlinksInPath().path, folder.path]
+        while Date() < deadline {
+            let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
+            for fd in fds {
+                let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(fd)")
+                if let target, paths.contains(where: { target.hasPrefix($0) }) { return true }
+            }
+            usleep(200)
+        }
+        return false
+    }
+
     /// Sends SIGINT, as Ctrl-C in a terminal does.
     func interrupt() { kill(pid, SIGINT) }
 
