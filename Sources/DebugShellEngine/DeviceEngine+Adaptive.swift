@@ -16,30 +16,21 @@ extension DeviceEngine {
     /// V2: the rate an app's link or animation requests: its preferred rate, its minimum when
     /// it prefers none, `preferredFramesPerSecond`, or the system default; then capped.
     func request(range: FrameRateRange?, fps: Int) -> Int64 {
-        let asked: Int64
-        if let range {
-            asked = Int64(range.preferred > 0 ? range.preferred : range.minimum)
-        } else if fps > 0 {
-            asked = Int64(fps)
-        } else {
-            asked = DeviceEngine.systemDefaultRate
-        }
-        return min(asked, appCap)
+        capped(range.map { $0.preferred > 0 ? $0.preferred : $0.minimum }, fps: fps)
     }
 
     /// V4: the rate a link's cadence follows: its preferred rate (its maximum when it prefers
     /// none: it accepts anything in its range), `preferredFramesPerSecond`, or the system
     /// default; capped as its request is.
     func cadenceRate(range: FrameRateRange?, fps: Int) -> Int64 {
-        let preferred: Int64
-        if let range {
-            preferred = Int64(range.preferred > 0 ? range.preferred : range.maximum)
-        } else if fps > 0 {
-            preferred = Int64(fps)
-        } else {
-            preferred = DeviceEngine.systemDefaultRate
-        }
-        return min(preferred, appCap)
+        capped(range.map { $0.preferred > 0 ? $0.preferred : $0.maximum }, fps: fps)
+    }
+
+    /// The rate taken from a range, else `preferredFramesPerSecond`, else the system default,
+    /// capped at what an app may reach.
+    private func capped(_ fromRange: Int?, fps: Int) -> Int64 {
+        let asked = fromRange.map { Int64($0) } ?? (fps > 0 ? Int64(fps) : DeviceEngine.systemDefaultRate)
+        return min(asked, appCap)
     }
 
     /// V2: the highest request active at `t`, after caps; 0 when nothing requests.
