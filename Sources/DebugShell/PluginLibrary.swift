@@ -1,4 +1,5 @@
 import DebugShellCore
+import DebugShellInterpreter
 import Synchronization
 
 #if canImport(Glibc)
@@ -88,6 +89,48 @@ struct FileState: Equatable, Sendable {
 /// whenever the same path (or file) is opened again, even once the file was rebuilt: what was
 /// opened is remembered, and a changed file is refused with that reason.
 enum PluginLibrary {
+    /// Loads a plugin library into the session and registers its tools, all or none; with
+    /// `expected`, only if the library's plugin has that name (`plugin require <name> --from
+    /// <path>`), checked before anything of it is registered.
+    static func load(_ path: String, named expected: String?, into session: Session) throws(CommandError)
+        -> LoadedPlugin
+    {
+        let tools = session.tools
+        let file = try identify(path)
+        if hasChanged(file.resolved, file.state) {
+            throw CommandError(
+                "'\(path)' changed since debugsh opened it; a library cannot be unloaded: restart debugsh to load the rebuilt plugin"
+            )
+        }
+        if let loaded = tools.plugins.first(where: { $0.device == file.state.device && $0.inode == file.state.inode }) {
+            throw CommandError("'\(path)' is already loaded (plugin '\(loaded.name)' from \(loaded.path))")
+        }
+        let manifest = try open(path, resolved: file.resolved, state: file.state)
+        guard ToolRegistry.isIdentifier(manifest.name) else {
+            throw CommandError("'\(path)': its plugin name '\(manifest.name)' is not valid: \(PluginCommand.nameRule)")
+        }
+        if let expected, manifest.name != expected {
+            throw CommandError(
+                "'\(path)' is the plugin '\(manifest.name)', not '\(expected)' (nothing of it was registered)")
+        }
+        if let loaded = tools.plugins.first(where: { $0.name == manifest.name }) {
+            throw CommandError("'\(path)': a plugin named '\(manifest.name)' is already loaded, from \(loaded.path)")
+        }
+        guard !manifest.tools.isEmpty else { throw CommandError("'\(path)': plugin '\(manifest.name)' has no tools") }
+        tools.loadingPlugin = manifest.name
+        defer { tools.loadingPlugin = nil }
+        do {
+            try session.addTools(manifest.tools, plugin: manifest.name)
+        } catch {
+            throw CommandError("'\(path)': plugin '\(manifest.name)' cannot be registered: \(error)")
+        }
+        let plugin = LoadedPlugin(
+            name: manifest.name, version: manifest.version, path: path, resolvedPath: file.resolved,
+            tools: manifest.tools.map { $0.descriptor.name }, device: file.state.device, inode: file.state.inode)
+        tools.plugins.append(plugin)
+        return plugin
+    }
+
     /// Every library the process has opened, by resolved path, with its file as it was then.
     /// The process's, not a session's: the dynamic linker's mappings are the process's.
     static let opened = Mutex<[String: FileState]>([:])

@@ -28,6 +28,8 @@ public struct ScriptProblem: Sendable {
 /// would when run, so that later lines expand; nothing else of the session changes.
 public struct ScriptChecker {
     let session: Session
+    /// The session's words: `alias` and `unalias` lines change its aliases, as running them would.
+    var vocabulary: Vocabulary { session.vocabulary }
     /// Whether a plugin may declare commands and metrics the check does not know: the front end
     /// had plugins to load (`--plugin`, the plugins folder), or a script loads one. An unknown
     /// command or metric is then a note, once per script, not an error.
@@ -101,7 +103,7 @@ public struct ScriptChecker {
 
     // MARK: One command
 
-    private mutating func check(_ words: ArraySlice<Word>, at location: SourceLocation, scheduled: Bool) {
+    mutating func check(_ words: ArraySlice<Word>, at location: SourceLocation, scheduled: Bool) {
         do throws(CommandError) {
             try checkCommand(words, at: location, scheduled: scheduled)
         } catch {
@@ -109,11 +111,14 @@ public struct ScriptChecker {
         }
     }
 
-    private mutating func checkCommand(_ words: ArraySlice<Word>, at location: SourceLocation, scheduled: Bool)
+    /// Checks one command as running it would read it: aliases, the parser and its typed values,
+    /// then what the command itself checks (its condition, a scheduled block, an alias, a
+    /// sourced file: ``BuiltInCommand/check(_:in:)``).
+    mutating func checkCommand(_ words: ArraySlice<Word>, at location: SourceLocation, scheduled: Bool)
         throws(CommandError)
     {
-        let registry = session.registry
-        let expanded = try session.aliases.expand(words, registry: registry)
+        let registry = vocabulary.registry
+        let expanded = try vocabulary.expand(words)
         guard let first = expanded.first else {
             if scheduled { throw CommandError("a scheduled block needs a command to run") }
             return
@@ -124,66 +129,29 @@ public struct ScriptChecker {
             notePlugin(at: location)
             return
         }
-        let parsed = try session.parser.parse(expanded, text: "")
+        let parsed = try vocabulary.parser.parse(expanded, text: "")
         if scheduled, !parsed.command.traits.isSchedulable {
             throw CommandError(
                 "'\(parsed.label)' cannot be scheduled: only commands that neither move time nor end the session can")
         }
-        guard !parsed.asksForHelp, case .builtIn = parsed.command.owner else { return }
+        guard !parsed.asksForHelp, case .builtIn(let index) = parsed.command.owner else { return }
         let call = BuiltInCall(parsed, at: location)
-        if let condition = ScriptChecker.condition(of: parsed, call) {
+        let command = BuiltInCommands.all[index]
+        if let condition = command.condition(of: call) {
             try checkCondition(condition, at: location)
             return
         }
-        switch (parsed.command.spec.name, parsed.verb.name) {
-        case ("after", _), ("at", _), ("every", _):
-            let rest = call.rest
-            guard !rest.isEmpty else { throw CommandError("'\(call.command)' needs a command to run") }
-            if let block = try Session.block(rest) {
-                for command in block { check(command, at: location, scheduled: true) }
-            } else {
-                try checkCommand(rest, at: location, scheduled: true)
-            }
-        case ("alias", _), ("unalias", _), ("command", "alias"), ("command", "unalias"):
-            // The alias table changes as running the line would change it, so that later lines
-            // expand; a wrong definition is the error running it gives.
-            do {
-                if parsed.command.spec.name == "alias" || parsed.verb.name == "alias" {
-                    _ = try AliasCommand.run(call, in: session)
-                } else {
-                    _ = try UnaliasCommand.run(call, in: session)
-                }
-            } catch {
-                throw CommandError((error as? CommandError)?.message ?? "\(error)")
-            }
-        case ("source", _), ("command", "source"):
-            try checkSource(call[SourceCommand.file], at: location)
-        case ("plugin", "load"):
-            pluginsMayAdd = true
-        default:
-            break
-        }
-    }
-
-    /// The condition a command takes: `expect`, `run until`, `play until`, `break when`.
-    static func condition(of parsed: ParsedCommand, _ call: BuiltInCall) -> [Word]? {
-        switch (parsed.command.spec.name, parsed.verb.name) {
-        case ("expect", ""): return call[ExpectCommand.condition]
-        case ("run", "until"): return call[RunCommand.condition]
-        case ("play", "until"): return call[PlayCommand.condition]
-        case ("break", "when"): return call[BreakCommand.condition]
-        default: return nil
-        }
+        try command.check(call, in: &self)
     }
 
     /// A condition, its metrics by their declarations: a family's member (`timer.t.state`) need
     /// not exist yet, as the script has not made it.
     private mutating func checkCondition(_ words: [Word], at location: SourceLocation) throws(CommandError) {
         var unknownNamespace = false
-        let registry = session.registry
+        let registry = vocabulary.registry
         let mayAdd = pluginsMayAdd
         do throws(CommandError) {
-            _ = try Condition.parse(words, rate: session.engine.refreshRate.hertz) {
+            _ = try Condition.parse(words, rate: vocabulary.rate) {
                 name throws(CommandError) -> MetricKind in
                 if let spec = registry.metricSpec(name) { return spec.kind }
                 if mayAdd, registry.toolIndex(forNamespace: name) == nil {
@@ -207,7 +175,7 @@ public struct ScriptChecker {
     }
 
     /// `source <file>`: the file is checked in its place, once.
-    private mutating func checkSource(_ path: String, at location: SourceLocation) throws(CommandError) {
+    mutating func checkSource(_ path: String, at location: SourceLocation) throws(CommandError) {
         let resolved = FileIO.join(location.origin.directory, path)
         guard !checkedFiles.contains(resolved) else { return }
         checkedFiles.insert(resolved)
@@ -240,20 +208,20 @@ public struct ScriptChecker {
     }
 }
 
-extension Session {
+extension ScriptChecker {
     /// A scheduled command's condition (`after 1s expect layout.state == settled`), checked
     /// when it is scheduled by the metrics' declarations, so that a misspelt word fails at the
     /// `after` line rather than when the command runs. A metric the session does not know yet is
     /// left for the run (a plugin loaded meanwhile may declare it).
-    func checkScheduledCondition(_ parsed: ParsedCommand) throws(CommandError) {
-        guard !parsed.asksForHelp, case .builtIn = parsed.command.owner,
-            let words = ScriptChecker.condition(
-                of: parsed, BuiltInCall(parsed, at: SourceLocation(origin: .typed, line: 0)))
+    static func checkScheduledCondition(_ parsed: ParsedCommand, vocabulary: Vocabulary) throws(CommandError) {
+        guard !parsed.asksForHelp, case .builtIn(let index) = parsed.command.owner,
+            let words = BuiltInCommands.all[index].condition(
+                of: BuiltInCall(parsed, at: SourceLocation(origin: .typed, line: 0)))
         else { return }
-        let registry = registry
+        let registry = vocabulary.registry
         var unknown = false
         do throws(CommandError) {
-            _ = try Condition.parse(words, rate: engine.refreshRate.hertz) { name throws(CommandError) -> MetricKind in
+            _ = try Condition.parse(words, rate: vocabulary.rate) { name throws(CommandError) -> MetricKind in
                 if let spec = registry.metricSpec(name) { return spec.kind }
                 unknown = true
                 return .anyWord

@@ -1,98 +1,6 @@
 import DebugShellCore
 import DebugShellInterpreter
 
-/// Where commands come from: a file, `<command-line>`, `<stdin>`, or typed (no name).
-public struct ScriptOrigin: Sendable {
-    /// The name errors use; nil for typed commands (`error: message`).
-    public var name: String?
-    /// Where relative `source` paths resolve.
-    public var directory: String
-    /// The `file:line` of each `source` that led here, innermost first.
-    public var includedFrom: [String] = []
-
-    public init(name: String?, directory: String = ".", includedFrom: [String] = []) {
-        self.name = name
-        self.directory = directory
-        self.includedFrom = includedFrom
-    }
-
-    public static let typed = ScriptOrigin(name: nil)
-}
-
-/// A place in a script, for messages.
-struct SourceLocation: Sendable {
-    public var origin: ScriptOrigin
-    public var line: Int
-
-    public init(origin: ScriptOrigin, line: Int) {
-        self.origin = origin
-        self.line = line
-    }
-
-    /// `file:line`, or nil for a typed command.
-    var text: String? { origin.name.map { "\($0):\(line)" } }
-
-    /// `file:line: error: ` (or `error: ` for typed commands); the suffix names the sources.
-    func prefix(_ severity: String) -> String {
-        if let text { return "\(text): \(severity): " }
-        return "\(severity): "
-    }
-
-    /// ` (sourced from b.dsh:2, a.dsh:7)`; a place repeated in a row is named once with a count
-    /// (`loop.dsh:1 ×64`), so a script that sources itself reads as what it is.
-    var suffix: String {
-        guard !origin.includedFrom.isEmpty else { return "" }
-        var places: [String] = []
-        var previous: String?
-        var repeats = 0
-        func flush() {
-            if let previous { places.append(repeats > 1 ? "\(previous) ×\(repeats)" : previous) }
-        }
-        for place in origin.includedFrom {
-            if place == previous {
-                repeats += 1
-                continue
-            }
-            flush()
-            previous = place
-            repeats = 1
-        }
-        flush()
-        return " (sourced from \(places.joined(separator: ", ")))"
-    }
-}
-
-/// How a command came to run, which fixes how its echo and errors read and whether `history`
-/// and `record` keep it.
-enum CommandIssue {
-    /// Typed, or read from a script or a sourced file at this place.
-    case issued(at: SourceLocation)
-    /// Run by the scheduler (`after`, `at`, `every`); scheduled at this place.
-    case scheduled(from: SourceLocation)
-
-    var location: SourceLocation {
-        switch self {
-        case .issued(let location), .scheduled(let location): return location
-        }
-    }
-
-    var isScheduled: Bool {
-        if case .scheduled = self { return true }
-        return false
-    }
-}
-
-/// Leaving or stopping: thrown out of commands and through nested sources.
-enum SessionControl: Error {
-    /// `exit` or `quit`.
-    case exit(Int32)
-    /// Ctrl-C; `reported` once a message named where it stopped (an inner `source`).
-    case interrupted(reported: Bool)
-    /// The command failed and its error has been printed already (a `source` whose script
-    /// failed reports at the script's own line).
-    case failedAndReported
-}
-
 extension Session {
     /// Runs one command — typed, from a script, or scheduled — through the one path: echo,
     /// history, aliases, parsing, help, the command itself, its files, the recording, its output,
@@ -105,7 +13,7 @@ extension Session {
     /// - Returns: `.failed` when it failed (reported already).
     func execute(_ words: ArraySlice<Word>, text: @autoclosure () -> String, as issue: CommandIssue) -> ScriptOutcome {
         let location = issue.location
-        if settings.value(ShellSettings.echo, rate: engine.refreshRate.hertz) {
+        if vocabulary.value(ShellSettings.echo) {
             if issue.isScheduled {
                 output.echo("> [\(engine.now.eventStamp)] \(text())")
             } else if !nesting.inScheduledCommand {
@@ -117,28 +25,28 @@ extension Session {
         let stamp: [(String, JSONValue)] =
             issue.isScheduled
             ? [("t_ns", .int(engine.now.nanoseconds)), ("scheduled_at", JSONValue(location.text))] : []
-        runningCommands.append(RunningCommand(words: words, location: location, scheduled: issue.isScheduled))
-        defer { runningCommands.removeLast() }
+        nesting.running.append(RunningCommand(words: words, location: location, scheduled: issue.isScheduled))
+        defer { nesting.running.removeLast() }
         do {
-            let expanded = try aliases.expand(words, registry: registry)
+            let expanded = try vocabulary.expand(words)
             if expanded.isEmpty { return .finished }
             // A scheduled command's text is made for tools only: a nested `after` would otherwise
             // copy the whole rest of its line once per level.
-            var parsed = try parser.parse(expanded, text: issue.isScheduled ? "" : text())
+            var parsed = try vocabulary.parser.parse(expanded, text: issue.isScheduled ? "" : text())
             if issue.isScheduled, !parsed.command.owner.isBuiltIn { parsed.invocation.text = text() }
-            let issuedAt = recorder.position(of: engine)
+            let issuedAt = recorder.position
             let recorded = !issue.isScheduled && !nesting.inScheduledCommand && parsed.command.traits.isRecorded
             // As the replay must read it: names resolved, aliases expanded inside scheduled
-            // commands too, paths made absolute (``recordedWords(_:parsed:at:)``).
-            let recordedWords = recorded ? recordedWords(expanded, parsed: parsed, at: location) : expanded
+            // commands too, paths made absolute (``SessionRecorder/recordedWords(_:parsed:at:)``).
+            let recordedWords = recorded ? recorder.recordedWords(expanded, parsed: parsed, at: location) : expanded
             if recorded && recorder.isWriting {
-                runningCommands[runningCommands.count - 1].recorded = (recordedWords, issuedAt)
+                nesting.running[nesting.running.count - 1].recorded = (recordedWords, issuedAt)
             }
             let result = try run(parsed, at: location)
             try writeFiles(result.files)
             if recorded {
                 recorder.log(recordedWords, at: issuedAt)
-                if recorder.isWriting { writeRecordingIfDue(typed: location.origin.name == nil) }
+                if recorder.isWriting { recorder.writeIfDue(typed: location.origin.name == nil) }
             }
             output.result(
                 result, command: text(), location: location, extra: stamp, fromTool: !parsed.command.owner.isBuiltIn)
@@ -161,16 +69,16 @@ extension Session {
             if issue.isScheduled { scheduler.failuresDuringAdvance += 1 }
             return .failed
         } catch {
-            let message = (error as? CommandError)?.message ?? "\(error)"
+            let expectation = error as? ExpectationFailure
+            let message = expectation?.message ?? (error as? CommandError)?.message ?? "\(error)"
             failures += 1
             // `debugsh test`'s child goes on after a failed `expect` (docs/Testing.md).
-            let goesOn = continuesAfterFailedExpectations && failedExpectation != nil
-            defer { failedExpectation = nil }
+            let goesOn = options.continuesAfterFailedExpectations && expectation != nil
             if issue.isScheduled && !goesOn { scheduler.failuresDuringAdvance += 1 }
             // Inside a scheduled command (or a file it sources), say when (SPEC §8).
             output.error(
                 nesting.inScheduledCommand ? "at \(engine.now): \(message)" : message, command: text(),
-                location: location, extra: stamp)
+                location: location, extra: stamp, expectation: expectation)
             return goesOn ? .finished : .failed
         }
     }
@@ -179,17 +87,18 @@ extension Session {
     private func run(_ parsed: ParsedCommand, at location: SourceLocation) throws -> CommandOutput {
         if parsed.asksForHelp {
             output.pagesNextResult = true
-            return helpTopics.asked(by: parsed)
+            return context.helpTopics.asked(by: parsed)
         }
         switch parsed.command.owner {
         case .builtIn(let index):
-            return try BuiltInCommands.all[index].run(BuiltInCall(parsed, at: location), in: self)
+            return try BuiltInCommands.all[index].run(BuiltInCall(parsed, at: location), in: context)
         case .tool(let index):
             let before = engine.now
-            let tool = toolSet.instances[index]
-            let output = try calling(.command, tool: index) { () throws(CommandError) in try tool.run(parsed.invocation)
+            let tool = tools.instances[index]
+            let output = try tools.calling(.command, tool: index) { () throws(CommandError) in
+                try tool.run(parsed.invocation)
             }
-            if engine.now != before { timeDidMove() }
+            if engine.now != before { time.timeDidMove() }
             return output
         }
     }
@@ -207,6 +116,20 @@ extension Session {
         }
     }
 
-    /// A scheduled command's text, as written.
-    static func text(of words: ArraySlice<Word>) -> String { words.map(\.raw).joined(separator: " ") }
+    /// Runs a script's text as `source` does, one level deeper.
+    func runNested(_ text: String, origin: ScriptOrigin, resolved: String) throws -> CommandOutput {
+        nesting.depth += 1
+        let outcome = runScript(text, origin: origin)
+        nesting.depth -= 1
+        if nesting.abandoning {
+            if nesting.depth <= nesting.baseDepth { nesting.abandoning = false }
+            throw SessionControl.failedAndReported
+        }
+        switch outcome {
+        case .finished: return CommandOutput(json: .fields(["file": .string(resolved)]))
+        case .failed: throw SessionControl.failedAndReported
+        case .exited(let status): throw SessionControl.exit(status)
+        case .interrupted: throw SessionControl.interrupted(reported: true)
+        }
+    }
 }

@@ -3,102 +3,36 @@ import DebugShellEngine
 import DebugShellInterpreter
 import DebugShellTrace
 
-/// How a session reports and stops.
-public struct SessionOptions: Sendable {
-    /// JSON lines on stdout (docs/JSON.md).
-    public var json = false
-    /// Print each script command before running it.
-    public var echo = false
-    /// Continue after a failed command; exit 1 at the end.
-    public var keepGoing = false
-    /// Width for help text and charts: the terminal's in the interactive session, 80 otherwise.
-    public var width = 80
-    /// Whether command output may carry colour (the interactive session, unless NO_COLOR).
-    public var color = false
-
-    public init(json: Bool = false, echo: Bool = false, keepGoing: Bool = false, width: Int = 80, color: Bool = false) {
-        self.json = json
-        self.echo = echo
-        self.keepGoing = keepGoing
-        self.width = width
-        self.color = color
-    }
-}
-
-/// How running some commands ended.
-public enum ScriptOutcome: Equatable, Sendable {
-    /// Every command ran (some may have failed under --keep-going).
-    case finished
-    /// A command failed and the script stopped there.
-    case failed
-    /// `exit` or `quit` asked to leave with this status.
-    case exited(Int32)
-    /// Ctrl-C stopped time.
-    case interrupted
-}
-
-/// The shell: the simulated device, the command language, the tools, and the state a user
-/// builds up (settings, aliases, history, schedules, a recording, a trace). It composes the
-/// rooms — the engine (``DeviceEngine``), the interpreter (registry, parser, help), the trace
-/// recorder — and runs commands through one path (``execute(_:text:as:)``); everything it
-/// prints leaves through its ``OutputRouter``.
+/// The shell: it composes the rooms — the engine, the interpreter, the trace recorder, the
+/// tools — and runs commands through one path (``execute(_:text:as:)``); everything it prints
+/// leaves through its ``OutputRouter``.
 ///
-/// Its state is kept in parts, each with its own rules: ``ToolSet``, ``SettingsStore``,
-/// ``AliasTable``, ``CommandHistory``, ``CommandScheduler``, ``ScriptNesting``, ``PlayClock``,
-/// ``SessionRecorder`` and ``TraceSession``. The built-in commands (Commands/) act on them.
+/// What it knows lives in parts, each owning its behaviour: the device (``Simulation``), the
+/// words and settings (``Vocabulary``), the tools and their plugins (``ToolSet``), the time
+/// driver with the breakpoints (``TimeDriver``), the scheduled commands (``CommandScheduler``),
+/// the recording (``SessionRecorder``), the trace (``TraceSession``), where scripts nest
+/// (``ScriptNesting``) and the history. A built-in command gets the parts it acts on as a
+/// ``CommandContext``, never the session.
 public final class Session {
-    /// Every command, metric and setting namespace the shell knows.
-    public private(set) var registry: ToolRegistry
-    /// The simulated device; replaced by `reset`.
-    public private(set) var engine: DeviceEngine
-    /// The tools' types and this simulation's instances.
-    let toolSet: ToolSet
     /// Where everything the session prints goes.
     public let output: OutputRouter
-    public var options: SessionOptions {
-        didSet { output.apply(options) }
-    }
-    var settings: SettingsStore
-    var aliases: AliasTable
+    /// The simulated device; `reset` makes a new one.
+    public let simulation: Simulation
+    /// What the words mean now: commands, metrics, settings, aliases.
+    public let vocabulary: Vocabulary
+    /// The tools, the plugins they came from, and the calls into their code.
+    public let tools: ToolSet
+    /// The one way time moves.
+    public let time: TimeDriver
+    /// `record`.
+    public let recorder: SessionRecorder
+    /// `trace`, `--trace`.
+    public let tracing: TraceSession
+    let scheduler: CommandScheduler
+    let nesting: ScriptNesting
     var commandHistory = CommandHistory()
-    var scheduler = CommandScheduler()
-    var nesting = ScriptNesting()
-    var playClock = PlayClock()
-    var recorder = SessionRecorder()
-    var tracing = TraceSession()
-    /// `break when`, `break on`, and what a breakpoint stopped (`c`).
-    let breakpoints = Breakpoints()
-    /// The plugin libraries loaded so far (`plugin load`), in load order.
-    public internal(set) var plugins: [LoadedPlugin] = []
     /// Commands that failed so far.
     public internal(set) var failures = 0
-    /// `debugsh test`'s child: a failed `expect` is reported and the script goes on; a command
-    /// that errors still ends it (docs/Testing.md).
-    public var continuesAfterFailedExpectations = false
-    /// The condition and the values of the `expect` failing now, for ``observeFailures(_:)``.
-    var failedExpectation: (condition: String, values: String)?
-    /// Where queued `stall` blocks end at the earliest, to refuse one that would end beyond the
-    /// horizon.
-    var stallsEndNoEarlierThan = SimTime.zero
-    /// The commands running now, innermost last (a scheduled one inside a `run`, a sourced
-    /// file's inside `source`), for a trap's last words.
-    var runningCommands: [RunningCommand] = []
-    /// What the tool's code that runs now was asked about (a metric, a setting), for the same.
-    var toolCallLabel: String?
-    /// The plugin whose tools are being made, while `plugin load` makes them.
-    var loadingPlugin: String?
-
-    /// Polled between commands, between the lines of long output, and between events while time
-    /// runs: an interrupt (Ctrl-C, SIGINT) stops whatever runs.
-    public var isInterrupted: () -> Bool = { false } {
-        didSet { output.isInterrupted = isInterrupted }
-    }
-    /// Called after time moved (the live front end redraws its status block).
-    public var timeDidMove: () -> Void = {}
-    /// Set by the interactive front end: a `run` or `step` typed at its prompt prints where time
-    /// stopped (`now 1.25s`). Transcripts and examples leave it off, so they show only what the
-    /// commands themselves print.
-    public var saysWhereTimeStops = false
 
     /// The deepest `source` nesting (README, Limits).
     public static let maxSourceDepth = ScriptNesting.maxDepth
@@ -113,21 +47,35 @@ public final class Session {
     /// Makes a session with the given tools, printing through `output`.
     ///
     /// - Throws: ``RegistrationError`` when a tool's declaration is invalid.
-    public init(tools: [any DebugTool.Type], options: SessionOptions = SessionOptions(), output: OutputRouter)
+    public init(tools types: [any DebugTool.Type], options: SessionOptions = SessionOptions(), output: OutputRouter)
         throws(RegistrationError)
     {
-        registry = try Session.makeRegistry(tools: tools.map { $0.descriptor })
-        var settingSpecs = ShellSettings.all.map(\.settingSpec)
-        for d in registry.toolDescriptors { settingSpecs += d.settings }
-        settings = SettingsStore(specs: settingSpecs)
-        aliases = AliasTable(builtIns: AliasCommand.builtIns.map { ($0.name, $0.expansion) })
-        toolSet = ToolSet(types: tools)
         self.output = output
-        self.options = options
-        output.apply(options)
-        engine = DeviceEngine()
-        if options.keepGoing { settings.set(ShellSettings.stopOnError, to: false) }
-        if options.echo { settings.set(ShellSettings.echo, to: true) }
+        output.options = options
+        let simulation = Simulation()
+        let vocabulary = try Vocabulary(tools: types.map { $0.descriptor }, simulation: simulation)
+        let tools = ToolSet(types: types, simulation: simulation, vocabulary: vocabulary)
+        let nesting = ScriptNesting()
+        let scheduler = CommandScheduler(simulation: simulation, nesting: nesting, output: output)
+        let recorder = SessionRecorder(
+            simulation: simulation, vocabulary: vocabulary, tools: tools, nesting: nesting, output: output)
+        let tracing = TraceSession(simulation: simulation, output: output)
+        time = TimeDriver(
+            simulation: simulation, nesting: nesting, output: output, scheduler: scheduler, recorder: recorder,
+            tracing: tracing,
+            metrics: MetricReader(vocabulary: vocabulary, tools: tools, simulation: simulation, output: output))
+        self.simulation = simulation
+        self.vocabulary = vocabulary
+        self.tools = tools
+        self.nesting = nesting
+        self.scheduler = scheduler
+        self.recorder = recorder
+        self.tracing = tracing
+        scheduler.execute = { [unowned self] words, issue in
+            _ = execute(words, text: words.commandText, as: issue)
+        }
+        if options.keepGoing { vocabulary.settings.set(ShellSettings.stopOnError, to: false) }
+        if options.echo { vocabulary.settings.set(ShellSettings.echo, to: true) }
         makeTools()
     }
 
@@ -140,11 +88,28 @@ public final class Session {
         try self.init(tools: tools, options: options, output: OutputRouter(sink: sink))
     }
 
+    /// The simulated device now.
+    public var engine: DeviceEngine { simulation.engine }
+
+    /// Every command, metric and setting namespace the shell knows.
+    public var registry: ToolRegistry { vocabulary.registry }
+
+    /// How the session reports and stops.
+    public var options: SessionOptions {
+        get { output.options }
+        set { output.options = newValue }
+    }
+
+    /// Polled between commands, between the lines of long output, and between events while time
+    /// runs: an interrupt (Ctrl-C, SIGINT) stops whatever runs.
+    public var isInterrupted: () -> Bool {
+        get { output.isInterrupted }
+        set { output.isInterrupted = newValue }
+    }
+
     /// The registry of the built-in commands, the shell's metrics and settings, and `tools`.
     public static func makeRegistry(tools: [ToolDescriptor]) throws(RegistrationError) -> ToolRegistry {
-        try ToolRegistry(
-            builtIns: BuiltInCommands.all.map { ($0.spec, $0.traits) }, shellMetrics: ShellMetrics.all.map(\.spec),
-            shellSettings: ShellSettings.all.map(\.settingSpec), tools: tools)
+        try Vocabulary.makeRegistry(tools: tools)
     }
 
     /// The built-in commands' declarations, in the order help lists them.
@@ -153,29 +118,23 @@ public final class Session {
     /// The shell's own settings, in the order `settings` lists them.
     public static var shellSettings: [SettingSpec] { ShellSettings.all.map(\.settingSpec) }
 
-    /// A fresh simulation: a new device at the current rate, new tool instances (`reset`).
-    func resetSimulation() {
-        // The display rate survives a reset, a change still waiting for its vsync included.
-        let rate = engine.pendingRate?.rate ?? engine.refreshRate
-        // So does an adaptive display, with its range (V1).
-        let adaptive = engine.adaptiveRange
-        engine.tearDown()
-        engine = DeviceEngine(rate: adaptive?.maximum ?? rate)
-        if let adaptive { engine.setAdaptive(minimum: adaptive.minimum, maximum: adaptive.maximum) }
-        scheduler.resetSimulation()
-        stallsEndNoEarlierThan = .zero
-        recorder.restart(preamble: recordingPreamble())
-        // A trace goes on across a reset: the fresh simulation is a new process in it.
-        tracing.recorder?.attach(engine)
-        playClock.stop()
-        breakpoints.stopped = nil
-        breakpoints.playUntil = nil
-        makeTools()
+    /// What a built-in command gets of the session: its parts.
+    var context: CommandContext {
+        CommandContext(
+            simulation: simulation, vocabulary: vocabulary, tools: tools, scheduler: scheduler, recorder: recorder,
+            tracing: tracing, time: time, nesting: nesting, output: output, history: commandHistory, shell: self)
     }
 
+    /// Reads metrics and the conditions written over them.
+    var metrics: MetricReader {
+        MetricReader(vocabulary: vocabulary, tools: tools, simulation: simulation, output: output)
+    }
+
+    // MARK: - Tools
+
     private func makeTools() {
-        applyEngineSettings()
-        toolSet.makeInstances(for: self)
+        simulation.apply(vocabulary.settings)
+        tools.makeInstances(for: self)
     }
 
     /// Adds tools while the session runs (a plugin's): all of them or, when a declaration is
@@ -185,17 +144,21 @@ public final class Session {
     ///   clash with theirs; nil for tools compiled into debugsh.
     /// - Throws: ``RegistrationError`` naming the first problem.
     public func addTools(_ types: [any DebugTool.Type], plugin: String? = nil) throws(RegistrationError) {
-        try registry.add(tools: types.map { $0.descriptor }, plugin: plugin)
-        for type in types { settings.add(type.descriptor.settings) }
-        toolSet.add(types, for: self)
+        try vocabulary.add(types.map { $0.descriptor }, plugin: plugin)
+        tools.add(types, for: self)
     }
-
-    /// The tools, in registration order; made anew by `reset`.
-    public var tools: [any DebugTool] { toolSet.instances }
 
     /// The tool named `name`.
     public func tool(named name: String) -> (any DebugTool)? {
-        registry.toolDescriptors.firstIndex { $0.name == name }.map { toolSet.instances[$0] }
+        registry.toolDescriptors.firstIndex { $0.name == name }.map { tools.instances[$0] }
+    }
+
+    /// `plugin load <path>`: loads a plugin library and registers its tools, all or none.
+    ///
+    /// `~` and `~/…` in `path` stand for the home folder (`$HOME`).
+    @discardableResult
+    public func loadPlugin(_ path: String) throws(CommandError) -> LoadedPlugin {
+        try loadPlugin(path, named: nil)
     }
 
     // MARK: - Running commands
@@ -208,7 +171,7 @@ public final class Session {
         Lexer.forEachLogicalLine(text, firstLine: firstLine) { result in
             switch result {
             case .success(let commands):
-                if commands.count > 1 { warnAboutSemicolonsAfterScheduling(commands, origin: origin) }
+                if commands.count > 1 { scheduler.warnAboutSemicolons(commands, origin: origin) }
                 for command in commands {
                     let location = SourceLocation(origin: origin, line: command.line)
                     if isInterrupted() {
@@ -249,12 +212,10 @@ public final class Session {
 
     /// The current value of a setting (`shell.history-size` for the front end), or nil for an
     /// unknown name.
-    public func settingValue(_ name: String) -> ArgumentValue? {
-        settings.value(name, rate: engine.refreshRate.hertz)
-    }
+    public func settingValue(_ name: String) -> ArgumentValue? { vocabulary.value(name) }
 
     /// Whether a failure stops a script (`shell.stop-on-error`, off with --keep-going).
-    public var stopsOnError: Bool { settings.value(ShellSettings.stopOnError, rate: engine.refreshRate.hertz) }
+    public var stopsOnError: Bool { vocabulary.value(ShellSettings.stopOnError) }
 
     /// Reports an error found outside a command (a bad line of piped input) at a script line.
     public func reportScriptError(_ message: String, origin: ScriptOrigin, line: Int) {
@@ -284,52 +245,83 @@ public final class Session {
     /// The session's commands that `history` still keeps, oldest first.
     public var history: [String] { commandHistory.kept }
 
-    /// The parser, at the rate `<n>f` durations are read at now.
-    var parser: CommandParser { CommandParser(registry: registry, rate: engine.refreshRate.hertz) }
-
-    // MARK: - Status lines and completion
-
-    /// Whether the live status block shows (`status on|off`).
-    public var statusBlockEnabled: Bool {
-        get { toolSet.blockEnabled }
-        set { toolSet.blockEnabled = newValue }
-    }
-
-    /// Per tool: whether its line is in the block (`status <tool> on|off`).
-    public var toolStatusEnabled: [Bool] {
-        get { toolSet.statusEnabled }
-        set { toolSet.statusEnabled = newValue }
-    }
+    // MARK: - What the front end asks
 
     /// The status lines of the tools enabled for the live block, in registration order.
-    public func liveStatusLines() -> [StyledText] { toolSet.liveStatusLines(for: self) }
+    public func liveStatusLines() -> [StyledText] { tools.liveStatusLines() }
 
     /// Completion candidates for the word at the end of `text` (the line up to the cursor):
     /// commands, verbs, options, option values, and names that tools supply.
     public func complete(_ text: String) -> Completion {
         let completer = Completer(
-            registry: registry, aliases: aliases, settings: settings,
-            metricNames: { [unowned self] in allMetricNames() },
-            toolCandidates: { [unowned self] domain in
-                toolSet.instances.enumerated().flatMap { index, tool in
-                    calling(.candidates, tool: index) { tool.candidates(for: domain) }
-                }
-            },
+            registry: registry, aliases: vocabulary.aliases, settings: vocabulary.settings,
+            metricNames: { [metrics] in metrics.allNames() },
+            toolCandidates: { [tools] domain in tools.candidates(for: domain) },
             restCompletion: { [registry] label, words, current, completer in
-                guard let command = registry.command(exactly: String(label.split(separator: " ")[0])),
-                    case .builtIn(let index) = command.owner
+                let parts = label.split(separator: " ", maxSplits: 1).map(String.init)
+                guard let command = registry.command(exactly: parts[0]), case .builtIn(let index) = command.owner
                 else { return nil }
                 return BuiltInCommands.all[index].completeRest(
-                    label: label, words: words, current: current, completer: completer)
+                    verb: parts.count > 1 ? parts[1] : "", words: words, current: current, completer: completer)
             })
         return completer.complete(text)
     }
 
-    /// What `help` knows, at the width help is wrapped to.
-    var helpTopics: HelpTopics {
-        HelpTopics(registry: registry, settings: settings, aliases: aliases, width: options.width)
+    /// The text `help <topic>` prints, for generated docs.
+    public func helpTextForDocs(_ topic: String) -> String {
+        vocabulary.helpTopics(width: options.width).text(of: topic)
     }
 
-    /// The text `help <topic>` prints, for generated docs.
-    public func helpTextForDocs(_ topic: String) -> String { helpTopics.text(of: topic) }
+    /// What trapped, in what, when, and during which command — the first part of the last words
+    /// the front end prints when a trap ends the process (`signal`: the trap's signal).
+    public func trapDescription(signal: Int32) -> String {
+        LastWords(engine: engine, registry: registry, tools: tools, running: nesting.running)
+            .description(signal: signal)
+    }
+
+    /// Every metric name now: the shell's, then each tool's in registration order.
+    public func allMetricNames() -> [String] { metrics.allNames() }
+
+    /// A metric's value, or `none` for an unknown one.
+    public func metricValueOrNone(_ name: String) -> MetricValue { metrics.valueOrNone(name) }
+
+    /// Calls `body` for each error, failed `expect` and interrupt as it is printed, with where and
+    /// when (`debugsh test`'s child writes them to the runner's report).
+    public func observeFailures(_ body: @escaping (ReportedFailure) -> Void) {
+        output.failureObserver = { [unowned self] message, location, interrupted, expectation in
+            body(
+                ReportedFailure(
+                    kind: interrupted ? .interrupted : expectation != nil ? .expectation : .error,
+                    file: location.origin.name, line: location.line, message: message,
+                    condition: expectation?.condition, values: expectation?.values, time: engine.now,
+                    sourcedFrom: location.origin.includedFrom))
+        }
+    }
+
+    /// Every metric the session knows now and its value as `get` prints it, with its type: a
+    /// test's final metrics, for baselines. At most `limit` of them, in `metrics`' order.
+    public func finalMetrics(limit: Int = 10_000) -> [(name: String, type: String, text: String)] {
+        metrics.finalValues(limit: limit)
+    }
+}
+
+extension Session: CommandShell {
+    /// A fresh simulation: a new device at the current rate, new tool instances (`reset`).
+    func resetSimulation() {
+        simulation.reset()
+        scheduler.resetSimulation()
+        recorder.restart()
+        // A trace goes on across a reset: the fresh simulation is a new process in it.
+        tracing.attachToNewDevice()
+        time.resetSimulation()
+        makeTools()
+    }
+
+    /// Loads a plugin library and registers its tools, all or none; with `expected`, only if
+    /// the library's plugin has that name (`plugin require <name> --from <path>`).
+    func loadPlugin(_ path: String, named expected: String?) throws(CommandError) -> LoadedPlugin {
+        let plugin = try PluginLibrary.load(path, named: expected, into: self)
+        recorder.logPluginLoaded(plugin)
+        return plugin
+    }
 }

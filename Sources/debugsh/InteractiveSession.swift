@@ -80,19 +80,19 @@ struct InteractiveSession {
             LineEditor.hideForOutput()
             InteractiveSession.breakLineAfterInterrupt(sink)
         }
-        session.watchTimeMoving = { [session, sink] what, start, end in
+        session.time.watchTimeMoving = { [session, sink] what, start, end in
             InteractiveSession.progressPoll(what, from: start, to: end, session: session, sink: sink)
         }
-        session.timeDidMove = { LineEditor.blockIsStale = true }
+        session.time.timeDidMove = { LineEditor.blockIsStale = true }
         sink.pager = { text in
             let size = LineEditor.screenSize
             return Pager.page(text, rows: size.rows, columns: size.columns)
         }
-        session.supportsPlay = true
-        session.saysWhereTimeStops = true
+        session.time.supportsPlay = true
+        session.time.saysWhereTimeStops = true
 
         let leave = { [self] (status: Int32) -> Int32 in
-            session.finishRecording()
+            session.recorder.finish()
             sink.flush()
             LineEditor.historyLimit = historySize()
             if let message = LineEditor.saveHistory(to: paths.history) { session.output.frontEndMessage(message) }
@@ -117,24 +117,24 @@ struct InteractiveSession {
                 pollfd(fd: signalPipe, events: Int16(POLLIN), revents: 0),
             ]
             // While playing, wake at least every slice to move time and redraw the block.
-            let timeout: Int32 = session.playSpeed == nil ? -1 : behind ? 0 : Int32(Self.playSlice / 1_000_000)
+            let timeout: Int32 = session.time.playSpeed == nil ? -1 : behind ? 0 : Int32(Self.playSlice / 1_000_000)
             if poll(&fds, 2, timeout) < 0 {
                 if errno == EINTR { continue }
                 LineEditor.stop()
                 return leave(1)
             }
             let wall = Self.monotonicNanoseconds()
-            if fds[1].revents == 0 && session.playSpeed != nil {
+            if fds[1].revents == 0 && session.time.playSpeed != nil {
                 // play: virtual time follows the wall clock between keystrokes, in slices of
                 // bounded wall time; what happens prints above the block, and the half-typed
                 // line stays as it is.
                 let deadline = wall + Self.playBudget
                 behind = false
                 var pacer = PollPacer(startingAt: wall)
-                session.interruptPollMask = pacer.mask
-                session.playTick(wallNanoseconds: wall - lastTick) {
+                session.time.interruptPollMask = pacer.mask
+                session.time.playTick(wallNanoseconds: wall - lastTick) {
                     let now = Self.monotonicNanoseconds()
-                    session.interruptPollMask = pacer.poll(at: now)
+                    session.time.interruptPollMask = pacer.poll(at: now)
                     behind = now > deadline
                     return behind
                 }
@@ -152,12 +152,12 @@ struct InteractiveSession {
             if fds[1].revents != 0 {
                 for signal in Signals.drainSignalPipe(signalPipe) {
                     switch signal {
-                    case SIGINT where session.playSpeed != nil:
+                    case SIGINT where session.time.playSpeed != nil:
                         // Ctrl-C during play stops time where it is, whether it came between two
                         // slices or in one (which then stopped at once), and gives up the line
                         // as at the prompt (`^C` after it): Decisions.md, Time.
                         _ = Signals.takeInterrupt()
-                        session.stopPlaying()
+                        session.time.stopPlaying()
                         LineEditor.interruptAtPrompt()
                         pending = ""
                         session.output.frontEndText("paused at \(session.engine.now)\n")
@@ -305,7 +305,7 @@ struct InteractiveSession {
         var drawn: Int64 = 0
         return {
             let wall = monotonicNanoseconds()
-            session.interruptPollMask = pacer.poll(at: wall)
+            session.time.interruptPollMask = pacer.poll(at: wall)
             guard wall - begin >= progressAfter, wall - drawn >= progressInterval, !LineEditor.promptLive else {
                 return false
             }
@@ -323,7 +323,7 @@ struct InteractiveSession {
     /// The block's lines: the enabled tools' status lines, then the test hook's line.
     static func statusLines(of session: Session) -> [StyledText] {
         var lines: [StyledText] = []
-        if session.statusBlockEnabled, let speed = session.playSpeed, let pace = session.playPace {
+        if session.tools.blockEnabled, let speed = session.time.playSpeed, let pace = session.time.playPace {
             // SPEC §10: a simulation too heavy for the wall clock says so.
             lines.append(
                 StyledText([
@@ -335,7 +335,7 @@ struct InteractiveSession {
         // Test hook: DEBUGSH_TEST_STATUS adds one plain line to the block, so the interactive
         // tests can check the block's drawing before any tool has a status line. Like the
         // tools' lines, it follows `status on|off`.
-        if session.statusBlockEnabled, let test = environmentValue("DEBUGSH_TEST_STATUS") {
+        if session.tools.blockEnabled, let test = environmentValue("DEBUGSH_TEST_STATUS") {
             lines.append(StyledText(plain: test))
         }
         return lines

@@ -70,7 +70,7 @@ enum TrapRescue {
         session.output.flush()
         let what = session.trapDescription(signal: signal)
         var kept: [String] = []
-        if let (path, result) = session.rescueRecording(note: what) {
+        if let (path, result) = session.recorder.rescue(note: what) {
             switch result {
             case .success(let commands):
                 kept.append("the recording \(path) (\(commands == 1 ? "1 command" : "\(grouped(commands)) commands"))")
@@ -80,7 +80,7 @@ enum TrapRescue {
         }
         if let path = tracePath {
             do {
-                let events = try session.saveTrace(to: path)
+                let events = try session.tracing.save(to: path)
                 kept.append("the trace \(path) (\(events == 1 ? "1 event" : "\(grouped(events)) events"))")
             } catch {
                 kept.append("not the trace: \(error.message)")

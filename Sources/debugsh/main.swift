@@ -108,7 +108,7 @@ func main() -> Int32 {
     }
     if let file = options.trace {
         do {
-            try session.startTrace(
+            try session.tracing.start(
                 file: file, categories: options.traceCategories, limit: options.traceLimit, keep: options.traceKeep)
         } catch {
             output.frontEndMessage("--trace: \(error.message)")
@@ -119,7 +119,7 @@ func main() -> Int32 {
         let status = run(session, options: options, sink: sink, interactive: goInteractive)
         output.flush()
         do {
-            try session.saveTrace(to: file)
+            try session.tracing.save(to: file)
         } catch {
             output.frontEndMessage("--trace: \(error.message)")
             return status == 0 ? 1 : status
@@ -135,7 +135,7 @@ func run(_ session: Session, options: DebugshOptions, sink: TerminalSink, intera
     session.isInterrupted = { Signals.isInterrupted }
     defer {
         // A recording is complete however the run ends: `exit`, a failure, Ctrl-C.
-        session.finishRecording()
+        session.recorder.finish()
         sink.flush()
     }
 

@@ -293,7 +293,7 @@ import Testing
         let script =
             "trace start\ndisplay adaptive\nfps start\nrun 500ms\nscroll 200ms\nrun 500ms\nfps stop\nrun 200ms\n"
         #expect(session.runScript(script, origin: ScriptOrigin(name: "t")) == .finished, "\(sink.standardError)")
-        let trace = try PerfettoImport(Data(try #require(session.trace).json(generator: "test")))
+        let trace = try PerfettoImport(Data(try #require(session.tracing.recorder).json(generator: "test")))
         let rates = trace.counters.filter { $0.track == "Display rate" }.map { "\($0.ts): \($0.value)" }
         #expect(rates == ["0: 60.0", "500000000: 120.0", "700000000: 60.0", "1000000000: 10.0"])
     }
@@ -355,6 +355,6 @@ import Testing
         _ = session.runScript(
             "display adaptive --min 24Hz\nset app.high_frame_rates on\n", origin: ScriptOrigin(name: "t"))
         #expect(
-            session.recordingPreamble() == ["display adaptive --min 24Hz --max 120Hz", "set app.high_frame_rates on"])
+            session.recorder.preamble() == ["display adaptive --min 24Hz --max 120Hz", "set app.high_frame_rates on"])
     }
 }

@@ -15,7 +15,7 @@ import Testing
             #expect(session.runLine(line) == .finished, "\(line)")
         }
         weak let oldDevice = session.engine
-        weak let oldTool = session.tools.last
+        weak let oldTool = session.tools.instances.last
         #expect(session.runLine("reset") == .finished)
         #expect(oldDevice == nil, "the old device is still alive after reset")
         #expect(oldTool == nil, "an old tool is still alive after reset")

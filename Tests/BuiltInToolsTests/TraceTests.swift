@@ -43,7 +43,7 @@ import Testing
             #expect(
                 session.runScript(line, origin: ScriptOrigin(name: "t")) == .finished, "\(line): \(sink.standardError)")
         }
-        let bytes = try #require(session.trace).json(generator: "test")
+        let bytes = try #require(session.tracing.recorder).json(generator: "test")
         let imported = try PerfettoImport(Data(bytes))
         expectReadsRight(imported)
         return (session, imported, bytes)
@@ -227,7 +227,7 @@ import Testing
     /// t = 0 and, not having ended, ends where the recording does, marked `unfinished`.
     @Test func aToolsSliceFromBeforeZeroToNeverIsClamped() throws {
         let (session, _, _) = try traced(["trace start", "run 1s", "reset", "run 500ms"])
-        let recorder = try #require(session.trace)
+        let recorder = try #require(session.tracing.recorder)
         recorder.toolSlice(
             tool: 0, toolName: "x", "forever", from: SimTime(nanoseconds: -1_000_000_000), to: .never,
             args: [("n", .int(1))])
@@ -308,7 +308,7 @@ import Testing
         for line in ["trace start --limit 100 --categories display", "animate 10s", "run 5s", "run 1s"] {
             _ = session.runScript(line, origin: ScriptOrigin(name: "t"))
         }
-        let trace = try #require(session.trace)
+        let trace = try #require(session.tracing.recorder)
         let at = try #require(trace.limitReachedAt)
         #expect(
             sink.standardError
@@ -333,7 +333,7 @@ import Testing
             sink.standardError
                 == "warning: trace: 100 events reached: the oldest are dropped from now on ('trace start --limit <n>' keeps more)\n"
         )
-        let trace = try #require(session.trace)
+        let trace = try #require(session.tracing.recorder)
         #expect(trace.kept == 100 && trace.dropped > 0)
         let imported = try PerfettoImport(Data(trace.json(generator: "t")))
         expectReadsRight(imported)

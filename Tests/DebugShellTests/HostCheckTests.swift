@@ -259,7 +259,7 @@ final class UnrulyTool: DebugTool {
     @Test func runUntilReadsAWrongTypeAsNone() throws {
         let sink = MemorySink()
         let session = try Session(tools: Self.tools, sink: sink)
-        let reader = session.metricReader("unruly.kind")
+        let reader = session.metrics.reader("unruly.kind")
         #expect(reader() == .none && reader() == .none)
         #expect(
             sink.standardError

@@ -71,21 +71,21 @@ import Testing
 
     @Test func playFollowsTheWallClockInSlices() throws {
         let session = try Session(tools: [], options: SessionOptions(), sink: MemorySink())
-        session.supportsPlay = true
+        session.time.supportsPlay = true
         #expect(session.runLine("play 2") == .finished)
-        #expect(session.playTick(wallNanoseconds: 10_000_000))
+        #expect(session.time.playTick(wallNanoseconds: 10_000_000))
         #expect(session.engine.now == SimTime(nanoseconds: 20_000_000))
         #expect(session.runLine("play 0.5") == .finished)
-        session.playTick(wallNanoseconds: 3)  // 1.5 ns: 1 now, the half carried
-        session.playTick(wallNanoseconds: 1)  // 0.5 + 0.5 = 1
+        session.time.playTick(wallNanoseconds: 3)  // 1.5 ns: 1 now, the half carried
+        session.time.playTick(wallNanoseconds: 1)  // 0.5 + 0.5 = 1
         #expect(session.engine.now == SimTime(nanoseconds: 20_000_002))
         let sink = MemorySink()
         let s2 = try Session(tools: [], options: SessionOptions(), sink: sink)
-        s2.supportsPlay = true
+        s2.time.supportsPlay = true
         _ = s2.runLine("play 0")
         #expect(sink.standardError == "error: play speed must be above 0 and at most 1000000 (got 0)\n")
         _ = session.runLine("pause")
-        #expect(!session.playTick(wallNanoseconds: 1_000_000))
+        #expect(!session.time.playTick(wallNanoseconds: 1_000_000))
     }
 
     /// A script's recording is written when the log has grown by half since the last write, so
@@ -99,7 +99,7 @@ import Testing
         for k in 0..<20_000 { script += k % 10 == 0 ? "run 1ms\n" : "load gpu \(k % 7)ms\n" }
         #expect(session.runScript(script, origin: ScriptOrigin(name: "s.dsh")) == .finished)
         #expect(session.recorder.writes >= 5 && session.recorder.writes <= 30, "\(session.recorder.writes) writes")
-        session.finishRecording()
+        session.recorder.finish()
         let text = try String(contentsOfFile: path, encoding: .utf8)
         #expect(text.split(separator: "\n").filter { $0.hasPrefix("load gpu") }.count == 18_000)
     }
@@ -225,6 +225,6 @@ final class StalkerTool: DebugTool {
             sink.standardError
                 == "warning: record: cannot write '\(path)': No such file or directory: recording to \(path) stopped ('record <file>' writes the session again from its start)\n"
         )
-        #expect(live.recordingPath == nil)
+        #expect(live.recorder.path == nil)
     }
 }

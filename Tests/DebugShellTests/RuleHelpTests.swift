@@ -132,7 +132,7 @@ import Testing
     }
 
     @Test func theJSONResultCarriesTheRule() throws {
-        let json = try Session(tools: [], sink: MemorySink()).helpTopics.topic(["dl7"]).json
+        let json = try Session(tools: [], sink: MemorySink()).context.helpTopics.topic(["dl7"]).json
         let text = json.serialized
         #expect(
             text.hasPrefix(#"{"rule": "DL7", "title": "A busy main thread drops vsyncs", "part_of": null, "text": "#))

@@ -50,8 +50,8 @@ final class FrameBudgetTool: DebugTool {
         let session = try Session(tools: [FrameBudgetTool.self], sink: MemorySink())
         _ = session.runLine("display rate 120")
         _ = session.runLine("step")
-        #expect(session.recordingPreamble() == ["display rate 120"])
+        #expect(session.recorder.preamble() == ["display rate 120"])
         _ = session.runLine("set budget.limit 1f")
-        #expect(session.recordingPreamble() == ["display rate 120", "set budget.limit 8.333333ms"])
+        #expect(session.recorder.preamble() == ["display rate 120", "set budget.limit 8.333333ms"])
     }
 }

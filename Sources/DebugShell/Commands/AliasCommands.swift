@@ -50,12 +50,17 @@ struct AliasCommand: BuiltInCommand {
         ("print", "get", "print, as 'p'"),
     ]
 
-    static func run(_ call: BuiltInCall, in session: Session) throws -> CommandOutput {
+    static func run(_ call: BuiltInCall, in context: CommandContext) throws -> CommandOutput {
+        try define(call, in: context.vocabulary)
+    }
+
+    /// Defines, shows or lists aliases in `vocabulary` (`--check` defines them as a run would).
+    static func define(_ call: BuiltInCall, in vocabulary: Vocabulary) throws(CommandError) -> CommandOutput {
         let words = call[definition]
-        if words.isEmpty { return list(session.aliases) }
+        if words.isEmpty { return list(vocabulary.aliases) }
         let name = words[0].text
         if words.count == 1 {
-            guard let found = session.aliases[name] else { throw CommandError("unknown alias '\(name)'") }
+            guard let found = vocabulary.aliases[name] else { throw CommandError("unknown alias '\(name)'") }
             return CommandOutput(
                 text: "\(name) = \(VisibleText.escaped(found.expansion))\(found.builtIn ? " (built-in)" : "")",
                 json: .fields([
@@ -68,12 +73,12 @@ struct AliasCommand: BuiltInCommand {
         guard ValueParser.isName(name) else {
             throw CommandError("'\(VisibleText.escaped(name))' is not a valid alias name: \(ValueParser.nameRule)")
         }
-        if session.registry.command(exactly: name) != nil {
+        if vocabulary.registry.command(exactly: name) != nil {
             throw CommandError("'\(name)' is a command; an alias cannot replace it")
         }
         let expansion = words.dropFirst(2).map(\.raw).joined(separator: " ")
         guard !expansion.isEmpty else { throw CommandError("alias '\(name)' needs an expansion") }
-        session.aliases.define(name, as: expansion)
+        vocabulary.aliases.define(name, as: expansion)
         return CommandOutput(json: .fields(["name": .string(name), "expansion": .string(expansion)]))
     }
 
@@ -110,8 +115,13 @@ struct AliasCommand: BuiltInCommand {
                 }))
     }
 
-    static func completeRest(label: String, words: [String], current: String, completer: Completer) -> Completion? {
+    static func completeRest(verb: String, words: [String], current: String, completer: Completer) -> Completion? {
         Completion(candidates: words.isEmpty ? completer.aliasNames : [])
+    }
+
+    /// `--check` defines the alias as running the line would, so that later lines expand.
+    static func check(_ call: BuiltInCall, in checker: inout ScriptChecker) throws(CommandError) {
+        _ = try define(call, in: checker.vocabulary)
     }
 }
 
@@ -144,10 +154,19 @@ struct UnaliasCommand: BuiltInCommand {
 
     static let traits: CommandTraits = .notRecorded
 
-    static func run(_ call: BuiltInCall, in session: Session) throws -> CommandOutput {
+    static func run(_ call: BuiltInCall, in context: CommandContext) throws -> CommandOutput {
+        try remove(call, in: context.vocabulary)
+    }
+
+    private static func remove(_ call: BuiltInCall, in vocabulary: Vocabulary) throws(CommandError) -> CommandOutput {
         let name = call[name]
-        guard session.aliases.remove(name) else { throw CommandError("unknown alias '\(name)'") }
+        guard vocabulary.aliases.remove(name) else { throw CommandError("unknown alias '\(name)'") }
         return .silent
+    }
+
+    /// `--check` removes the alias as running the line would.
+    static func check(_ call: BuiltInCall, in checker: inout ScriptChecker) throws(CommandError) {
+        _ = try remove(call, in: checker.vocabulary)
     }
 }
 
@@ -162,8 +181,8 @@ struct HistoryCommand: BuiltInCommand {
 
     static let traits: CommandTraits = .notRecorded
 
-    static func run(_ call: BuiltInCall, in session: Session) throws -> CommandOutput {
-        let history = session.commandHistory
+    static func run(_ call: BuiltInCall, in context: CommandContext) throws -> CommandOutput {
+        let history = context.history
         let kept = history.entries.count
         let shown = call[count].map { Int(min($0, Int64(kept))) } ?? kept
         let start = kept - shown
@@ -222,17 +241,26 @@ struct CommandFamilyCommand: BuiltInCommand {
 
     static let traits: CommandTraits = .notRecorded
 
-    static func run(_ call: BuiltInCall, in session: Session) throws -> CommandOutput {
-        switch try call.verb(Verb.self) {
-        case .alias: return try AliasCommand.run(call, in: session)
-        case .unalias: return try UnaliasCommand.run(call, in: session)
-        case .source: return try SourceCommand.run(call, in: session)
-        case .history: return try HistoryCommand.run(call, in: session)
+    /// The command each verb stands for.
+    private static func command(_ verb: Verb) -> any BuiltInCommand.Type {
+        switch verb {
+        case .alias: return AliasCommand.self
+        case .unalias: return UnaliasCommand.self
+        case .source: return SourceCommand.self
+        case .history: return HistoryCommand.self
         }
     }
 
-    static func completeRest(label: String, words: [String], current: String, completer: Completer) -> Completion? {
-        label == "command alias"
-            ? AliasCommand.completeRest(label: label, words: words, current: current, completer: completer) : nil
+    static func run(_ call: BuiltInCall, in context: CommandContext) throws -> CommandOutput {
+        try command(call.verb(Verb.self)).run(call, in: context)
+    }
+
+    static func check(_ call: BuiltInCall, in checker: inout ScriptChecker) throws(CommandError) {
+        try command(call.verb(Verb.self)).check(call, in: &checker)
+    }
+
+    static func completeRest(verb: String, words: [String], current: String, completer: Completer) -> Completion? {
+        Verb(rawValue: verb) == .alias
+            ? AliasCommand.completeRest(verb: "", words: words, current: current, completer: completer) : nil
     }
 }

@@ -107,20 +107,21 @@ struct BreakCommand: BuiltInCommand {
         abstract: "Breakpoints on the simulation: stop time when a condition becomes true or an event happens.",
         verbs: Verb.declarations, defaultVerb: Verb.list.rawValue)
 
-    static func run(_ call: BuiltInCall, in session: Session) throws -> CommandOutput {
-        let breakpoints = session.breakpoints
+    static func run(_ call: BuiltInCall, in context: CommandContext) throws -> CommandOutput {
+        let breakpoints = context.time.breakpoints
+        let registry = context.vocabulary.registry
         switch try call.verb(Verb.self) {
         case .list:
             return list(breakpoints)
         case .when:
-            let condition = try session.parseCondition(call[Self.condition])
+            let condition = try context.metrics.parseCondition(call[Self.condition])
             let added = breakpoints.add(.when(condition), text: "when \(condition.text)")
             return said(added)
         case .on:
             let name = call[Self.event]
-            guard let event = session.registry.toolDescriptors.lazy.flatMap(\.events).first(where: { $0.name == name })
+            guard let event = registry.toolDescriptors.lazy.flatMap(\.events).first(where: { $0.name == name })
             else {
-                let names = session.registry.toolDescriptors.flatMap(\.events).map(\.name)
+                let names = registry.toolDescriptors.flatMap(\.events).map(\.name)
                 var message = "unknown event '\(name)'"
                 if let guess = Suggest.closest(to: name, in: names) {
                     message += "; did you mean '\(guess)'?"
@@ -145,7 +146,7 @@ struct BreakCommand: BuiltInCommand {
                 default: breakpoints.setEnabled(id, true)
                 }
             }
-            if breakpoints.isEmpty { breakpoints.stopWatching(session.engine) }
+            if breakpoints.isEmpty { breakpoints.stopWatching(context.engine) }
             return CommandOutput(json: .fields(["breakpoints": .array(chosen.map { .int(Int64($0)) })]))
         }
     }
@@ -208,7 +209,9 @@ struct BreakCommand: BuiltInCommand {
         return chosen
     }
 
-    static func completeRest(label: String, words: [String], current: String, completer: Completer) -> Completion? {
-        label == "break when" ? completer.conditionCompletion(words: words) : nil
+    static func condition(of call: BuiltInCall) -> [Word]? { call.is(Verb.when) ? call[condition] : nil }
+
+    static func completeRest(verb: String, words: [String], current: String, completer: Completer) -> Completion? {
+        Verb(rawValue: verb) == .when ? completer.conditionCompletion(words: words) : nil
     }
 }

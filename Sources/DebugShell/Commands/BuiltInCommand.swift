@@ -8,7 +8,9 @@ import DebugShellInterpreter
 ///
 /// A command with verbs declares them as an enum (``BuiltInVerbs``): its declaration and its
 /// `run` both switch over the enum, so the compiler checks that every declared verb is
-/// implemented and every implemented one declared.
+/// implemented and every implemented one declared. What `--check`, completion and recording
+/// need of a command beyond its declaration are its own hooks too, not a list of names
+/// elsewhere. It runs on a ``CommandContext``: the parts of the shell, never the session.
 ///
 /// Adding one: a type in the file of its family under Commands/, and a line in
 /// ``BuiltInCommands/all`` (CONTRIBUTING.md).
@@ -18,18 +20,34 @@ protocol BuiltInCommand: SendableMetatype {
     /// What it does besides its output: moves time, controls the session, is recorded, takes a
     /// command.
     static var traits: CommandTraits { get }
-    /// Runs the command in the session.
-    static func run(_ call: BuiltInCall, in session: Session) throws -> CommandOutput
+    /// Runs the command on the parts of the shell it acts on.
+    static func run(_ call: BuiltInCall, in context: CommandContext) throws -> CommandOutput
     /// Completes the words after the command's rest argument (the command of `after`, the
-    /// condition of `expect`); nil when it completes nothing there.
-    static func completeRest(label: String, words: [String], current: String, completer: Completer) -> Completion?
+    /// condition of `expect`) of its verb (`""` for the unnamed one); nil when it completes
+    /// nothing there.
+    static func completeRest(verb: String, words: [String], current: String, completer: Completer) -> Completion?
+    /// The condition the command takes (`expect`, `run until`, `break when`), as words: what
+    /// `--check` and scheduling check against the metrics' declarations. Nil for the others.
+    static func condition(of call: BuiltInCall) -> [Word]?
+    /// What `--check` does with the command beyond parsing it and its condition, running
+    /// nothing: a scheduled block is checked, an alias defined, a sourced file read.
+    static func check(_ call: BuiltInCall, in checker: inout ScriptChecker) throws(CommandError)
+    /// The file a scheduled command of this kind reads, resolved against where it was issued,
+    /// which a recording writes as an absolute path (`source`, `plugin load`); nil for none.
+    static func recordedPath(of arguments: ArraySlice<Word>, verb: String, issuedAt location: SourceLocation)
+        -> String?
 }
 
 extension BuiltInCommand {
     static var traits: CommandTraits { [] }
-    static func completeRest(label: String, words: [String], current: String, completer: Completer) -> Completion? {
+    static func completeRest(verb: String, words: [String], current: String, completer: Completer) -> Completion? {
         nil
     }
+    static func condition(of call: BuiltInCall) -> [Word]? { nil }
+    static func check(_ call: BuiltInCall, in checker: inout ScriptChecker) throws(CommandError) {}
+    static func recordedPath(of arguments: ArraySlice<Word>, verb: String, issuedAt location: SourceLocation)
+        -> String?
+    { nil }
 }
 
 /// The verbs of a built-in command, as an enum whose raw values are the verbs' names (`""` for
@@ -72,6 +90,9 @@ struct BuiltInCall {
         }
         return verb
     }
+
+    /// Whether the command's verb is `verb`.
+    func `is`<Verb: BuiltInVerbs>(_ verb: Verb) -> Bool { invocation.verb == verb.rawValue }
 
     /// Whether the command was typed at the prompt, not read from a script or a sourced file.
     var isTyped: Bool { location.origin.name == nil }

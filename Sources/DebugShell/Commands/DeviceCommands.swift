@@ -20,8 +20,8 @@ struct ClockCommand: BuiltInCommand {
                 """)
         ])
 
-    static func run(_ call: BuiltInCall, in session: Session) throws -> CommandOutput {
-        let engine = session.engine
+    static func run(_ call: BuiltInCall, in context: CommandContext) throws -> CommandOutput {
+        let engine = context.engine
         let busy = engine.busyUntil > engine.now
         let main = busy ? "busy until \(engine.busyUntil)" : "idle"
         var lines = [
@@ -116,8 +116,8 @@ struct DisplayCommand: BuiltInCommand {
         "display", abstract: "Show or set the refresh rate (default 60 Hz, S2).", verbs: Verb.declarations,
         defaultVerb: Verb.show.rawValue)
 
-    static func run(_ call: BuiltInCall, in session: Session) throws -> CommandOutput {
-        let engine = session.engine
+    static func run(_ call: BuiltInCall, in context: CommandContext) throws -> CommandOutput {
+        let engine = context.engine
         switch try call.verb(Verb.self) {
         case .show:
             var json: [(String, JSONValue)] = [("rate_hz", .int(Int64(engine.refreshRate.hertz)))]
@@ -209,8 +209,8 @@ struct LoadCommand: BuiltInCommand {
         "load", abstract: "Show or set the app's costs per animation tick, per commit and per frame on the GPU.",
         verbs: Verb.declarations, defaultVerb: Verb.show.rawValue)
 
-    static func run(_ call: BuiltInCall, in session: Session) throws -> CommandOutput {
-        let engine = session.engine
+    static func run(_ call: BuiltInCall, in context: CommandContext) throws -> CommandOutput {
+        let engine = context.engine
         switch try call.verb(Verb.self) {
         case .show:
             return CommandOutput(
@@ -257,11 +257,11 @@ struct AnimateCommand: BuiltInCommand {
                 """),
         ])
 
-    static func run(_ call: BuiltInCall, in session: Session) throws -> CommandOutput {
-        let d = try positive(call[duration], for: call.command, in: session)
+    static func run(_ call: BuiltInCall, in context: CommandContext) throws -> CommandOutput {
+        let d = try positive(call[duration], for: call.command, in: context)
         let rateRange = try call[Self.range].map { text throws(CommandError) in try Self.frameRateRange(text) }
-        session.engine.animate(for: d, range: rateRange)
-        let end = session.engine.now + d
+        context.engine.animate(for: d, range: rateRange)
+        let end = context.engine.now + d
         return CommandOutput(json: .fields(["until_ns": .int(end.nanoseconds)]))
     }
 
@@ -275,10 +275,11 @@ struct AnimateCommand: BuiltInCommand {
     }
 
     /// A positive duration whose end is before the horizon (S1).
-    static func positive(_ d: SimDuration, for command: String, in session: Session) throws(CommandError) -> SimDuration
+    static func positive(_ d: SimDuration, for command: String, in context: CommandContext) throws(CommandError)
+        -> SimDuration
     {
         guard d > .zero else { throw CommandError("\(command) needs a positive duration") }
-        _ = try later(session.engine.now, by: d)
+        _ = try context.simulation.later(by: d)
         return d
     }
 }
@@ -296,10 +297,10 @@ struct ScrollCommand: BuiltInCommand {
             )
         ])
 
-    static func run(_ call: BuiltInCall, in session: Session) throws -> CommandOutput {
-        let d = try AnimateCommand.positive(call[duration], for: call.command, in: session)
-        session.engine.scroll(for: d)
-        let end = session.engine.now + d
+    static func run(_ call: BuiltInCall, in context: CommandContext) throws -> CommandOutput {
+        let d = try AnimateCommand.positive(call[duration], for: call.command, in: context)
+        context.engine.scroll(for: d)
+        let end = context.engine.now + d
         return CommandOutput(json: .fields(["until_ns": .int(end.nanoseconds)]))
     }
 }
@@ -316,29 +317,10 @@ struct StallCommand: BuiltInCommand {
         options: [ui],
         examples: [Example("> stall 300ms\n> run 1s\n> get main.hangs\nmain.hangs = 1")])
 
-    static func run(_ call: BuiltInCall, in session: Session) throws -> CommandOutput {
+    static func run(_ call: BuiltInCall, in context: CommandContext) throws -> CommandOutput {
         let d = call[cost]
         let dirtiesUI = call[ui]
-        // S1: blocks run one after another, so this one ends no earlier than the thread's current
-        // item, the stalls queued before it and its own cost; that must be before the horizon.
-        let engine = session.engine
-        let after = max(engine.now, engine.busyUntil, session.stallsEndNoEarlierThan)
-        guard let end = try? after.adding(d), end < .horizon else {
-            throw CommandError(
-                "stall \(d) would end at or beyond the 2^62 ns horizon: the main thread's work already queued ends at \(after) at the earliest"
-            )
-        }
-        session.stallsEndNoEarlierThan = end
-        engine.stall(d, dirtiesUI: dirtiesUI)
+        try context.simulation.stall(d, dirtiesUI: dirtiesUI)
         return CommandOutput(json: .fields(["cost_ns": .int(d.nanoseconds), "ui": .bool(dirtiesUI)]))
-    }
-}
-
-/// `t + d`, or a command error beyond the 2^62 ns horizon (S1).
-func later(_ t: SimTime, by d: SimDuration) throws(CommandError) -> SimTime {
-    do {
-        return try t.adding(d)
-    } catch {
-        throw CommandError(error.description)
     }
 }

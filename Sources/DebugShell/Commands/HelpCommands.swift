@@ -65,16 +65,16 @@ struct HelpCommand: BuiltInCommand {
 
     static let traits: CommandTraits = .notRecorded
 
-    static func run(_ call: BuiltInCall, in session: Session) throws -> CommandOutput {
+    static func run(_ call: BuiltInCall, in context: CommandContext) throws -> CommandOutput {
         guard !(call[full] && call[examples]) else {
             throw CommandError("'help' takes --full or --examples, not both")
         }
         let detail: HelpRenderer.Detail = call[full] ? .full : call[examples] ? .examples : .short
-        session.output.pagesNextResult = true
-        return try session.helpTopics.topic(call[topic].map(\.text), detail: detail)
+        context.output.pagesNextResult = true
+        return try context.helpTopics.topic(call[topic].map(\.text), detail: detail)
     }
 
-    static func completeRest(label: String, words: [String], current: String, completer: Completer) -> Completion? {
+    static func completeRest(verb: String, words: [String], current: String, completer: Completer) -> Completion? {
         if words.isEmpty {
             // Rule ids only once the word starts like one, so 'help <tab>' stays the commands.
             let rules = current.first?.isUppercase == true ? RuleBook.rules.map(\.id) : []
@@ -114,8 +114,8 @@ struct AproposCommand: BuiltInCommand {
 
     static let traits: CommandTraits = .notRecorded
 
-    static func run(_ call: BuiltInCall, in session: Session) throws -> CommandOutput {
-        session.output.pagesNextResult = true
-        return session.helpTopics.apropos(call[word].map(\.text).joined(separator: " "))
+    static func run(_ call: BuiltInCall, in context: CommandContext) throws -> CommandOutput {
+        context.output.pagesNextResult = true
+        return context.helpTopics.apropos(call[word].map(\.text).joined(separator: " "))
     }
 }

@@ -57,10 +57,10 @@ struct PluginCommand: BuiltInCommand {
     /// A recording requires a plugin where it was loaded instead (`logPluginLoaded`).
     static let traits: CommandTraits = .notRecorded
 
-    static func run(_ call: BuiltInCall, in session: Session) throws -> CommandOutput {
+    static func run(_ call: BuiltInCall, in context: CommandContext) throws -> CommandOutput {
         switch try call.verb(Verb.self) {
         case .load:
-            let plugin = try session.loadPlugin(call[path])
+            let plugin = try context.shell.loadPlugin(call[path], named: nil)
             return CommandOutput(
                 text: "loaded plugin \(plugin.name) \(plugin.version): \(plugin.tools.joined(separator: ", "))",
                 json: json(plugin))
@@ -69,18 +69,33 @@ struct PluginCommand: BuiltInCommand {
             guard ToolRegistry.isIdentifier(name) else {
                 throw CommandError("plugin name '\(name)' is not valid: \(Self.nameRule)")
             }
-            if let loaded = session.plugins.first(where: { $0.name == name }) {
+            if let loaded = context.tools.plugins.first(where: { $0.name == name }) {
                 return CommandOutput(json: json(loaded))
             }
             guard let path = call[from] else {
                 throw CommandError(
                     "this needs the plugin '\(name)': load it with 'plugin load <path>' or 'debugsh --plugin <path>'")
             }
-            let plugin = try session.loadPlugin(path, named: name)
+            let plugin = try context.shell.loadPlugin(path, named: name)
             return CommandOutput(json: json(plugin))
         case .list:
-            return list(session)
+            return list(context)
         }
+    }
+
+    /// `plugin load` as a scheduled command reads its library from where it was issued: a
+    /// recording writes the path absolute.
+    static func recordedPath(of arguments: ArraySlice<Word>, verb: String, issuedAt location: SourceLocation)
+        -> String?
+    {
+        guard Verb(rawValue: verb) == .load, let word = arguments.last, !word.text.hasPrefix("~") else { return nil }
+        return word.text
+    }
+
+    /// `--check` loads no plugin, so the commands and metrics after a `plugin load` may be a
+    /// plugin's: from there on they are noted, not refused.
+    static func check(_ call: BuiltInCall, in checker: inout ScriptChecker) throws(CommandError) {
+        if call.is(Verb.load) { checker.pluginsMayAdd = true }
     }
 
     /// The grammar of plugin names (as of tool, command, verb and option names), in messages.
@@ -94,10 +109,10 @@ struct PluginCommand: BuiltInCommand {
     }
 
     /// `plugin list`: the built-in tools, then each loaded library.
-    private static func list(_ session: Session) -> CommandOutput {
-        let plugins = session.plugins
+    private static func list(_ context: CommandContext) -> CommandOutput {
+        let plugins = context.tools.plugins
         let loadedTools = Set(plugins.flatMap(\.tools))
-        let builtIn = session.registry.toolDescriptors.map(\.name).filter { !loadedTools.contains($0) }
+        let builtIn = context.vocabulary.registry.toolDescriptors.map(\.name).filter { !loadedTools.contains($0) }
         var rows = [["name", "version", "path", "tools"]]
         rows.append(["built-in", DebugShellVersion.text, "(in debugsh)", builtIn.joined(separator: ", ")])
         for p in plugins { rows.append([p.name, p.version, p.path, p.tools.joined(separator: ", ")]) }
@@ -114,55 +129,5 @@ struct PluginCommand: BuiltInCommand {
         json += plugins.map(Self.json)
         let footer = plugins.isEmpty ? "\nno plugins loaded: 'plugin load <path>' adds one (docs/Plugins.md)" : ""
         return CommandOutput(text: text + footer, json: .array(json))
-    }
-}
-
-extension Session {
-    /// `plugin load <path>`: loads a plugin library and registers its tools, all or none.
-    ///
-    /// `~` and `~/…` in `path` stand for the home folder (`$HOME`).
-    @discardableResult
-    public func loadPlugin(_ path: String) throws(CommandError) -> LoadedPlugin {
-        try loadPlugin(path, named: nil)
-    }
-
-    /// Loads a plugin library and registers its tools, all or none; with `expected`, only if
-    /// the library's plugin has that name (`plugin require <name> --from <path>`), checked
-    /// before anything of it is registered.
-    func loadPlugin(_ path: String, named expected: String?) throws(CommandError) -> LoadedPlugin {
-        let file = try PluginLibrary.identify(path)
-        if PluginLibrary.hasChanged(file.resolved, file.state) {
-            throw CommandError(
-                "'\(path)' changed since debugsh opened it; a library cannot be unloaded: restart debugsh to load the rebuilt plugin"
-            )
-        }
-        if let loaded = plugins.first(where: { $0.device == file.state.device && $0.inode == file.state.inode }) {
-            throw CommandError("'\(path)' is already loaded (plugin '\(loaded.name)' from \(loaded.path))")
-        }
-        let manifest = try PluginLibrary.open(path, resolved: file.resolved, state: file.state)
-        guard ToolRegistry.isIdentifier(manifest.name) else {
-            throw CommandError("'\(path)': its plugin name '\(manifest.name)' is not valid: \(PluginCommand.nameRule)")
-        }
-        if let expected, manifest.name != expected {
-            throw CommandError(
-                "'\(path)' is the plugin '\(manifest.name)', not '\(expected)' (nothing of it was registered)")
-        }
-        if let loaded = plugins.first(where: { $0.name == manifest.name }) {
-            throw CommandError("'\(path)': a plugin named '\(manifest.name)' is already loaded, from \(loaded.path)")
-        }
-        guard !manifest.tools.isEmpty else { throw CommandError("'\(path)': plugin '\(manifest.name)' has no tools") }
-        loadingPlugin = manifest.name
-        defer { loadingPlugin = nil }
-        do {
-            try addTools(manifest.tools, plugin: manifest.name)
-        } catch {
-            throw CommandError("'\(path)': plugin '\(manifest.name)' cannot be registered: \(error)")
-        }
-        let plugin = LoadedPlugin(
-            name: manifest.name, version: manifest.version, path: path, resolvedPath: file.resolved,
-            tools: manifest.tools.map { $0.descriptor.name }, device: file.state.device, inode: file.state.inode)
-        plugins.append(plugin)
-        logPluginLoaded(plugin)
-        return plugin
     }
 }

@@ -18,7 +18,7 @@ struct EchoCommand: BuiltInCommand {
         options: [raw],
         examples: [Example("> echo hello,   world\nhello, world")])
 
-    static func run(_ call: BuiltInCall, in session: Session) throws -> CommandOutput {
+    static func run(_ call: BuiltInCall, in context: CommandContext) throws -> CommandOutput {
         let text = call[words].map(\.text).joined(separator: " ")
         // Control characters are shown escaped unless asked for as they are; newlines and tabs,
         // which "\n" and "\t" write on purpose, stay.
@@ -53,10 +53,10 @@ struct ExampleCommand: BuiltInCommand {
 
     static let traits: CommandTraits = .notRecorded
 
-    static func run(_ call: BuiltInCall, in session: Session) throws -> CommandOutput {
+    static func run(_ call: BuiltInCall, in context: CommandContext) throws -> CommandOutput {
         guard let name = call[name] else {
             if call[print] { throw CommandError("'example --print' needs a name ('help examples' lists them)") }
-            return session.helpTopics.examplesList()
+            return context.helpTopics.examplesList()
         }
         let wanted = name.hasSuffix(".dsh") ? String(name.dropLast(4)) : name
         guard let example = BundledExamples.all.first(where: { $0.name == wanted }) else {
@@ -73,12 +73,12 @@ struct ExampleCommand: BuiltInCommand {
         let file = "Examples/\(example.name).dsh"
         var includedFrom = call.location.origin.includedFrom
         if let here = call.location.text { includedFrom.insert(here, at: 0) }
-        return try session.runNested(
+        return try context.shell.runNested(
             example.text + "\n", origin: ScriptOrigin(name: file, directory: ".", includedFrom: includedFrom),
             resolved: file)
     }
 
-    static func completeRest(label: String, words: [String], current: String, completer: Completer) -> Completion? {
+    static func completeRest(verb: String, words: [String], current: String, completer: Completer) -> Completion? {
         nil
     }
 }
@@ -100,15 +100,16 @@ struct SourceCommand: BuiltInCommand {
     /// Its commands are recorded one by one, in its place.
     static let traits: CommandTraits = .notRecorded
 
-    static func run(_ call: BuiltInCall, in session: Session) throws -> CommandOutput {
-        try session.source(call[file], at: call.location)
+    static func run(_ call: BuiltInCall, in context: CommandContext) throws -> CommandOutput {
+        try source(call[file], at: call.location, in: context)
     }
-}
 
-extension Session {
     /// Runs a script file from inside a command (`source`): its errors name its own lines, and
     /// say where it was sourced from.
-    func source(_ path: String, at location: SourceLocation) throws -> CommandOutput {
+    static func source(_ path: String, at location: SourceLocation, in context: CommandContext) throws
+        -> CommandOutput
+    {
+        let nesting = context.nesting
         guard nesting.depth < ScriptNesting.maxDepth else {
             // Every `source` of the chain stops, --keep-going or not: reported once, here.
             if nesting.depth > nesting.baseDepth { nesting.abandoning = true }
@@ -120,30 +121,27 @@ extension Session {
         let origin = ScriptOrigin(name: resolved, directory: FileIO.directory(of: resolved), includedFrom: includedFrom)
         let text: String
         do {
-            text = try FileIO.readScript(resolved, interrupted: isInterrupted)
+            text = try FileIO.readScript(resolved, interrupted: context.output.isInterrupted)
         } catch {
-            if isInterrupted() { throw SessionControl.interrupted(reported: false) }
+            if context.isInterrupted { throw SessionControl.interrupted(reported: false) }
             guard let line = error.line else { throw CommandError(error.message) }
-            output.error(error.message, command: nil, location: SourceLocation(origin: origin, line: line))
+            context.output.error(error.message, command: nil, location: SourceLocation(origin: origin, line: line))
             throw SessionControl.failedAndReported
         }
-        return try runNested(text, origin: origin, resolved: resolved)
+        return try context.shell.runNested(text, origin: origin, resolved: resolved)
     }
 
-    /// Runs a script's text as `source` does, one level deeper.
-    func runNested(_ text: String, origin: ScriptOrigin, resolved: String) throws -> CommandOutput {
-        nesting.depth += 1
-        let outcome = runScript(text, origin: origin)
-        nesting.depth -= 1
-        if nesting.abandoning {
-            if nesting.depth <= nesting.baseDepth { nesting.abandoning = false }
-            throw SessionControl.failedAndReported
-        }
-        switch outcome {
-        case .finished: return CommandOutput(json: .fields(["file": .string(resolved)]))
-        case .failed: throw SessionControl.failedAndReported
-        case .exited(let status): throw SessionControl.exit(status)
-        case .interrupted: throw SessionControl.interrupted(reported: true)
-        }
+    /// `--check` reads the sourced file in its place.
+    static func check(_ call: BuiltInCall, in checker: inout ScriptChecker) throws(CommandError) {
+        try checker.checkSource(call[file], at: call.location)
+    }
+
+    /// A scheduled `source` reads its file relative to where it was issued: a recording writes
+    /// the path absolute.
+    static func recordedPath(of arguments: ArraySlice<Word>, verb: String, issuedAt location: SourceLocation)
+        -> String?
+    {
+        guard arguments.count == 1, let word = arguments.first else { return nil }
+        return FileIO.join(location.origin.directory, word.text)
     }
 }

@@ -11,12 +11,12 @@ struct ResetCommand: BuiltInCommand {
 
     static let traits: CommandTraits = .controlsSession
 
-    static func run(_ call: BuiltInCall, in session: Session) throws -> CommandOutput {
-        guard !session.nesting.inScheduledCommand else {
+    static func run(_ call: BuiltInCall, in context: CommandContext) throws -> CommandOutput {
+        guard !context.nesting.inScheduledCommand else {
             throw CommandError("reset cannot run from a scheduled command")
         }
-        session.resetSimulation()
-        session.timeDidMove()
+        context.shell.resetSimulation()
+        context.time.timeDidMove()
         return .silent
     }
 }
@@ -27,9 +27,9 @@ struct QuitCommand: BuiltInCommand {
 
     static let traits: CommandTraits = .controlsSession
 
-    static func run(_ call: BuiltInCall, in session: Session) throws -> CommandOutput {
-        try ExitCommand.leaving(call, in: session)
-        throw SessionControl.exit(session.failures > 0 ? 1 : 0)
+    static func run(_ call: BuiltInCall, in context: CommandContext) throws -> CommandOutput {
+        try ExitCommand.leaving(call, in: context)
+        throw SessionControl.exit(context.shell.failures > 0 ? 1 : 0)
     }
 }
 
@@ -44,15 +44,15 @@ struct ExitCommand: BuiltInCommand {
 
     static let traits: CommandTraits = .controlsSession
 
-    static func run(_ call: BuiltInCall, in session: Session) throws -> CommandOutput {
-        try leaving(call, in: session)
+    static func run(_ call: BuiltInCall, in context: CommandContext) throws -> CommandOutput {
+        try leaving(call, in: context)
         throw SessionControl.exit(Int32(call[status]))
     }
 
     /// Reached through a `source` that a scheduled command runs, leaving cannot happen: like
     /// `run`, it would end the session in the middle of time moving.
-    static func leaving(_ call: BuiltInCall, in session: Session) throws(CommandError) {
-        guard !session.nesting.inScheduledCommand else {
+    static func leaving(_ call: BuiltInCall, in context: CommandContext) throws(CommandError) {
+        guard !context.nesting.inScheduledCommand else {
             throw CommandError(
                 "'\(call.command)' cannot run from a scheduled command (it would end the session mid-run)")
         }

@@ -19,8 +19,8 @@ struct SetCommand: BuiltInCommand {
             )
         ])
 
-    static func run(_ call: BuiltInCall, in session: Session) throws -> CommandOutput {
-        try session.set(call[setting], value: call[value], label: "set")
+    static func run(_ call: BuiltInCall, in context: CommandContext) throws -> CommandOutput {
+        try SettingsCommand.set(call[setting], value: call[value], label: "set", in: context)
     }
 }
 
@@ -108,12 +108,12 @@ struct SettingsCommand: BuiltInCommand {
             + "puts one back to its default.",
         verbs: Verb.declarations, defaultVerb: Verb.list.rawValue)
 
-    static func run(_ call: BuiltInCall, in session: Session) throws -> CommandOutput {
+    static func run(_ call: BuiltInCall, in context: CommandContext) throws -> CommandOutput {
+        let vocabulary = context.vocabulary
         switch try call.verb(Verb.self) {
         case .list:
-            let specs = try session.settingSpecs(prefix: call[prefix] ?? "")
-            let rate = session.engine.refreshRate.hertz
-            let values = specs.map { session.settings.value($0.name, rate: rate) }
+            let specs = try settingSpecs(prefix: call[prefix] ?? "", in: vocabulary.settings)
+            let values = specs.map { vocabulary.value($0.name) }
             let heads = zip(specs, values).map { "\($0.name) = \($1?.description ?? "none")" }
             let width = heads.map(\.count).max() ?? 0
             let lines = zip(heads, specs).map { head, spec in head.padding(width) + "  " + spec.abstract }
@@ -126,83 +126,60 @@ struct SettingsCommand: BuiltInCommand {
                         ])
                     }))
         case .show:
-            let specs = try session.settingSpecs(prefix: call[name] ?? "")
-            let rate = session.engine.refreshRate.hertz
-            let values = specs.map { session.settings.value($0.name, rate: rate) }
+            let specs = try settingSpecs(prefix: call[name] ?? "", in: vocabulary.settings)
+            let values = specs.map { vocabulary.value($0.name) }
             return CommandOutput(
                 text: zip(specs, values).map { "\($0.name) = \($1?.description ?? "none")" }.joined(separator: "\n"),
                 json: .array(
                     zip(specs, values).map { .fields(["name": .string($0.name), "value": $1?.json ?? .null]) }))
         case .set:
-            return try session.set(call[setting], value: call[SetCommand.value], label: "settings set")
+            return try set(call[setting], value: call[SetCommand.value], label: "settings set", in: context)
         case .clear:
-            return try session.clearSetting(call[setting])
+            return try clear(call[setting], in: context)
         }
     }
-}
 
-extension Session {
     /// `set <name> <value>`, or `set <name> = <value>` as gdb and IPython's `%config` write it.
-    func set(_ name: String, value words: [Word], label: String) throws(CommandError) -> CommandOutput {
+    static func set(_ name: String, value words: [Word], label: String, in context: CommandContext)
+        throws(CommandError) -> CommandOutput
+    {
         var words = words[...]
         if words.count == 2, let first = words.first, first.text == "=", !first.quoted { words.removeFirst() }
         guard words.count == 1, let value = words.first else {
             throw CommandError(
                 "'\(label)' takes one value: '\(label) \(name) <value>' (or '\(label) \(name) = <value>')")
         }
-        return try set(name, value.text)
+        let vocabulary = context.vocabulary
+        try vocabulary.settings.set(name, text: value.text, rate: vocabulary.rate)
+        return changed(name, in: context)
     }
 
     /// `settings clear <name>`: the setting back at its default, and whoever it concerns told.
-    func clearSetting(_ name: String) throws(CommandError) -> CommandOutput {
-        guard let spec = settings.spec(name) else {
+    private static func clear(_ name: String, in context: CommandContext) throws(CommandError) -> CommandOutput {
+        let vocabulary = context.vocabulary
+        guard vocabulary.settings.spec(name) != nil else {
             // The same error an unknown name gets from `set`.
-            try settings.set(name, text: "", rate: engine.refreshRate.hertz)
+            try vocabulary.settings.set(name, text: "", rate: vocabulary.rate)
             return .silent
         }
-        settings.clear(name)
-        applyEngineSettings(name)
-        settingDidChange(name)
-        let value = settings.value(name, rate: engine.refreshRate.hertz)
-        return CommandOutput(json: .fields(["setting": .string(spec.name), "value": value?.json ?? .null]))
+        vocabulary.settings.clear(name)
+        return changed(name, in: context)
     }
 
-    /// Hands the engine the settings it reads as plain values (T5, D2, V2).
-    func applyEngineSettings(_ name: String? = nil) {
-        let rate = engine.refreshRate.hertz
-        if name == nil || name == ShellSettings.coalescing.name {
-            engine.coalescing = settings.value(ShellSettings.coalescing, rate: rate)
-        }
-        if name == nil || name == ShellSettings.highFrameRates.name {
-            engine.setHighFrameRates(settings.value(ShellSettings.highFrameRates, rate: rate))
-        }
-        if name == nil || name == ShellSettings.lowPower.name {
-            engine.setLowPower(settings.value(ShellSettings.lowPower, rate: rate))
-        }
-    }
-
-    /// Tells the tool that owns a setting that it changed.
-    private func settingDidChange(_ name: String) {
-        if let index = registry.toolIndex(forNamespace: name),
-            registry.toolDescriptors[index].settings.contains(where: { $0.name == name })
-        {
-            let tool = toolSet.instances[index]
-            calling(.settingChange, tool: index, label: name) { tool.settingDidChange(name) }
-        }
-    }
-
-    /// Changes a setting from the user's text, and tells whoever it concerns.
-    func set(_ name: String, _ text: String) throws(CommandError) -> CommandOutput {
-        let rate = engine.refreshRate.hertz
-        try settings.set(name, text: text, rate: rate)
-        applyEngineSettings(name)
-        settingDidChange(name)
-        let value = settings.value(name, rate: rate)
+    /// Tells whoever a setting concerns that it changed — the device (T5, D2, V2), the tool that
+    /// owns it — and says its value.
+    private static func changed(_ name: String, in context: CommandContext) -> CommandOutput {
+        let vocabulary = context.vocabulary
+        context.simulation.apply(vocabulary.settings, changed: name)
+        context.tools.settingDidChange(name)
+        let value = vocabulary.value(name)
         return CommandOutput(json: .fields(["setting": .string(name), "value": value?.json ?? .null]))
     }
 
     /// The settings whose names start with `prefix`, or an error with a did-you-mean.
-    func settingSpecs(prefix: String) throws(CommandError) -> [SettingSpec] {
+    private static func settingSpecs(prefix: String, in settings: SettingsStore) throws(CommandError)
+        -> [SettingSpec]
+    {
         let specs = settings.specs.filter { $0.name.hasPrefix(prefix) }
         guard specs.isEmpty else { return specs }
         var message = "no setting starts with '\(prefix)'"

@@ -7,8 +7,8 @@ struct ToolsCommand: BuiltInCommand {
 
     static let traits: CommandTraits = .notRecorded
 
-    static func run(_ call: BuiltInCall, in session: Session) throws -> CommandOutput {
-        let descriptors = session.registry.toolDescriptors
+    static func run(_ call: BuiltInCall, in context: CommandContext) throws -> CommandOutput {
+        let descriptors = context.vocabulary.registry.toolDescriptors
         guard !descriptors.isEmpty else {
             return CommandOutput(text: "no tools registered", json: .array([]))
         }
@@ -42,31 +42,31 @@ struct StatusCommand: BuiltInCommand {
         ],
         examples: [Example("> status off\n> status on")])
 
-    static func run(_ call: BuiltInCall, in session: Session) throws -> CommandOutput {
+    static func run(_ call: BuiltInCall, in context: CommandContext) throws -> CommandOutput {
         let words = call[target].map(\.text)
-        let descriptors = session.registry.toolDescriptors
+        let tools = context.tools
+        let descriptors = context.vocabulary.registry.toolDescriptors
         switch words.count {
         case 0:
             var lines: [String] = []
             var json: [JSONValue] = []
             for (index, d) in descriptors.enumerated() {
-                let tool = session.tools[index]
-                let line = session.calling(.statusLine, tool: index) { tool.statusLine() }?.plain
+                let line = tools.statusLine(of: index)?.plain
                 // As the live block shows it: a tool's control characters are spaces.
                 lines.append(line.map(VisibleText.blanked) ?? "\(d.name) —")
                 json.append(
                     .fields([
                         "tool": .string(d.name), "line": JSONValue(line),
-                        "shown": .bool(session.toolStatusEnabled[index]),
+                        "shown": .bool(tools.statusEnabled[index]),
                     ]))
             }
             if lines.isEmpty { lines = ["no tools registered"] }
-            let block = session.statusBlockEnabled
+            let block = tools.blockEnabled
             return CommandOutput(
                 text: lines.joined(separator: "\n"), json: .fields(["block": .bool(block), "tools": .array(json)]))
         case 1:
             let on = try ValueParser.boolean(words[0])
-            session.statusBlockEnabled = on
+            tools.blockEnabled = on
             return CommandOutput(json: .fields(["block": .bool(on)]))
         case 2:
             guard let index = descriptors.firstIndex(where: { $0.name == words[0] }) else {
@@ -77,14 +77,14 @@ struct StatusCommand: BuiltInCommand {
                 throw CommandError(message)
             }
             let on = try ValueParser.boolean(words[1])
-            session.toolStatusEnabled[index] = on
+            tools.statusEnabled[index] = on
             return CommandOutput(json: .fields(["tool": .string(words[0]), "shown": .bool(on)]))
         default:
             throw CommandError("usage: status [on|off] or status <tool> on|off")
         }
     }
 
-    static func completeRest(label: String, words: [String], current: String, completer: Completer) -> Completion? {
+    static func completeRest(verb: String, words: [String], current: String, completer: Completer) -> Completion? {
         if words.isEmpty { return Completion(candidates: ["on", "off"] + completer.toolNames) }
         if words.count == 1 { return Completion(candidates: ["on", "off"]) }
         return nil

@@ -72,21 +72,22 @@ struct TraceCommand: BuiltInCommand {
             "Tracks: the display (the vsyncs the device processed, presents, idle stretches with their vsync count, hitches with their cause), the main thread (run-loop iterations enclosing each item by name: timer and display-link callbacks, blocks, stalls, commits), the render server, each background queue, run-loop modes, counters (presented FPS and main-thread busy per second, tools' own such as the FPS label's reading) and every tool event. A trace keeps at most its limit of events: the first by default, then it stops recording; with --keep last, the newest. After a reset the trace's time goes on where the previous simulation stopped. docs/Trace.md says how to open one.",
         verbs: Verb.declarations, defaultVerb: Verb.show.rawValue)
 
-    static func run(_ call: BuiltInCall, in session: Session) throws -> CommandOutput {
+    static func run(_ call: BuiltInCall, in context: CommandContext) throws -> CommandOutput {
+        let tracing = context.tracing
         switch try call.verb(Verb.self) {
         case .start:
             let chosen = try call[categories].map(TraceCategories.parse) ?? .all
             let limit = Int(call[limit])
             let keep = call[Self.keep]
-            try session.startTrace(categories: chosen, limit: limit, keep: keep)
-            let from = session.engine.now
+            try tracing.start(categories: chosen, limit: limit, keep: keep)
+            let from = context.engine.now
             return CommandOutput(
                 json: .fields([
                     "categories": .array(chosen.words.map { .string($0) }), "limit": .int(Int64(limit)),
                     "keep": .string(keep.rawValue), "from_ns": .int(from.nanoseconds),
                 ]))
         case .stop:
-            guard let trace = session.tracing.recorder, !trace.isStopped else {
+            guard let trace = tracing.recorder, !trace.isStopped else {
                 throw CommandError("no trace is recording")
             }
             trace.stop()
@@ -96,14 +97,14 @@ struct TraceCommand: BuiltInCommand {
         case .save:
             let path = call[file]
             // A long save stops at Ctrl-C, leaving the file as it was.
-            guard let count = try session.saveTrace(to: path, stoppingWhen: session.isInterrupted) else {
+            guard let count = try tracing.save(to: path, stoppingWhen: context.output.isInterrupted) else {
                 throw SessionControl.interrupted(reported: false)
             }
             return CommandOutput(
                 text: "saved \(events(count)) to \(path)",
                 json: .fields(["file": .string(path), "events": .int(Int64(count))]))
         case .show:
-            guard let trace = session.tracing.recorder else {
+            guard let trace = tracing.recorder else {
                 return CommandOutput(
                     text: "no trace ('trace start' records the simulated timeline)",
                     json: .fields(["state": .string("none")]))
@@ -153,106 +154,4 @@ struct TraceCommand: BuiltInCommand {
 
     /// `1 event`, `3 events`.
     static func events(_ n: Int) -> String { n == 1 ? "1 event" : "\(n) events" }
-}
-
-/// A trace file's path: it must end in `.json` (the trace is Chrome trace JSON), and its folder
-/// must exist — checked before anything runs, so that a run is not lost to a bad path at its end.
-func checkTracePath(_ path: String) throws(CommandError) {
-    guard path.hasSuffix(".json") else {
-        throw CommandError("'\(path)' is not a .json file: a trace is Chrome trace JSON (e.g. timeline.json)")
-    }
-    let folder = FileIO.directory(of: path)
-    guard FileIO.isDirectory(folder) else {
-        throw CommandError("cannot write '\(path)': the folder '\(folder)' does not exist")
-    }
-}
-
-extension Session {
-    /// The trace of the simulated timeline (`trace start`), recording or stopped.
-    public var trace: TraceRecorder? { tracing.recorder }
-
-    /// Starts recording a trace of the simulation from now (`trace start`, `--trace`).
-    ///
-    /// - Throws: when one is already recording.
-    public func startTrace(
-        categories: TraceCategories = .all, limit: Int = TraceRecorder.defaultLimit, keep: TraceKeep = .first
-    ) throws(CommandError) {
-        if let trace = tracing.recorder, trace.isRecording {
-            throw CommandError(
-                "a trace is already recording (\(TraceCommand.events(trace.kept))); 'trace stop' first")
-        }
-        let recorder = TraceRecorder(categories: categories, limit: limit, keep: keep, at: engine.now)
-        recorder.attach(engine)
-        tracing = TraceSession(recorder: recorder, limitReported: false)
-        output.trace = recorder
-    }
-
-    /// Starts the trace the command line asks for (`--trace`, `--trace-categories`,
-    /// `--trace-limit`, `--trace-keep`), checking its file's path now: a bad one fails before the
-    /// run, not after it.
-    public func startTrace(file: String, categories: String?, limit: Int?, keep: String?) throws(CommandError) {
-        try checkTracePath(file)
-        let chosen = try categories.map(TraceCategories.parse) ?? .all
-        let limit = limit ?? TraceRecorder.defaultLimit
-        guard (1...100_000_000).contains(limit) else {
-            throw CommandError("--trace-limit: '\(limit)' is outside 1…100000000")
-        }
-        guard let keep = TraceKeep(rawValue: keep ?? TraceKeep.first.rawValue) else {
-            throw CommandError("--trace-keep: '\(keep ?? "")' is not one of first, last")
-        }
-        try startTrace(categories: chosen, limit: limit, keep: keep)
-    }
-
-    /// Writes the trace to `path` atomically.
-    ///
-    /// - Returns: the number of events written.
-    @discardableResult
-    public func saveTrace(to path: String) throws(CommandError) -> Int {
-        try saveTrace(to: path, stoppingWhen: { false }) ?? 0
-    }
-
-    /// Writes the trace to `path` atomically, looking for an interrupt after each megabyte.
-    ///
-    /// - Returns: the number of events written, or nil when `interrupted` stopped the save (the
-    ///   file is left as it was).
-    func saveTrace(to path: String, stoppingWhen interrupted: () -> Bool) throws(CommandError) -> Int? {
-        guard let trace = tracing.recorder else { throw CommandError("no trace to save: 'trace start' records one") }
-        try checkTracePath(path)
-        // Set when an interrupt stopped the writing (thrown out of the writer's loop).
-        var stopped = false
-        do {
-            let file = try FileIO.AtomicFile(path)
-            try trace.encode(generator: "debugsh \(DebugShellVersion.text)") { bytes throws(FileIO.Failure) in
-                if interrupted() {
-                    stopped = true
-                    file.discard()
-                    throw FileIO.Failure("interrupted")
-                }
-                try file.write(bytes)
-            }
-            try file.commit()
-        } catch let failure as FileIO.Failure {
-            if stopped { return nil }
-            throw CommandError(failure.message)
-        } catch {
-            throw CommandError("\(error)")
-        }
-        return trace.kept
-    }
-
-    /// Says once, after the command that made it happen, that the trace dropped its oldest events.
-    func reportTraceLimit() {
-        guard let trace = tracing.recorder, trace.limitReached, !tracing.limitReported else { return }
-        tracing.limitReported = true
-        let at = trace.limitReachedAt ?? engine.now
-        if trace.keep == .first {
-            output.notice(
-                "warning: trace: \(TraceCommand.events(trace.limit)) reached at \(at): the trace ends there ('trace start --limit <n>' keeps more, '--keep last' the newest)"
-            )
-        } else {
-            output.notice(
-                "warning: trace: \(TraceCommand.events(trace.limit)) reached: the oldest are dropped from now on ('trace start --limit <n>' keeps more)"
-            )
-        }
-    }
 }

@@ -28,15 +28,24 @@ public final class OutputRouter {
     /// The next result is help, which the sink may page (``OutputSink/page(_:)``); the next
     /// result or error clears it.
     var pagesNextResult = false
-    /// Told of each error and interrupt as it is printed (``Session/observeFailures(_:)``).
-    var failureObserver: ((_ message: String, _ location: SourceLocation, _ interrupted: Bool) -> Void)?
+    /// Told of each error and interrupt as it is printed, with the failed `expect` it reports
+    /// if it does (``Session/observeFailures(_:)``).
+    var failureObserver:
+        (
+            (_ message: String, _ location: SourceLocation, _ interrupted: Bool, _ expectation: ExpectationFailure?) ->
+                Void
+        )?
+    /// The session's options, which fix JSON or text, the width and colour.
+    var options = SessionOptions() {
+        didSet { apply(options) }
+    }
 
     public init(sink: any OutputSink) {
         self.sink = sink
     }
 
     /// Takes the session's options: JSON or text, the width and colour.
-    func apply(_ options: SessionOptions) {
+    private func apply(_ options: SessionOptions) {
         json = options.json
         display = TextDisplay(columns: options.width, color: options.color && !options.json)
     }
@@ -81,7 +90,7 @@ public final class OutputRouter {
     /// standard output for a command.
     func error(
         _ message: String, command: @autoclosure () -> String?, location: SourceLocation,
-        extra: [(String, JSONValue)] = []
+        extra: [(String, JSONValue)] = [], expectation: ExpectationFailure? = nil
     ) {
         pagesNextResult = false
         if json, let command = command() {
@@ -91,7 +100,7 @@ public final class OutputRouter {
         }
         let line = "\(location.prefix("error"))\(message)\(location.suffix)"
         sink.write(VisibleText.escaped(line) + "\n", to: .standardError)
-        failureObserver?(message, location, false)
+        failureObserver?(message, location, false, expectation)
     }
 
     /// A problem `--check` found (``ScriptChecker``): `file:line: error: message`, or `note:`,
@@ -110,7 +119,7 @@ public final class OutputRouter {
         let line = "\(location.prefix(severity))\(message)\(location.suffix)"
         sink.write(VisibleText.escaped(line) + "\n", to: .standardError)
         // `debugsh test --check`: each error is a failure of the file at its line.
-        if severity == "error" { failureObserver?(message, location, false) }
+        if severity == "error" { failureObserver?(message, location, false, nil) }
     }
 
     /// `--check --json`'s last line: `{"summary": {"errors": n, "notes": n}}`.
@@ -131,7 +140,7 @@ public final class OutputRouter {
             sink.write(line.serialized + "\n", to: .standardOutput)
         }
         sink.write("\(location.prefix("error"))\(message)\(location.suffix)\n", to: .standardError)
-        failureObserver?(message, location, true)
+        failureObserver?(message, location, true, nil)
     }
 
     /// A command as it runs (`--echo`): on standard output, or standard error under `--json`,

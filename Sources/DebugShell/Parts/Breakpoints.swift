@@ -118,30 +118,30 @@ final class Breakpoints {
     /// Arms the enabled conditions before time moves: each one's readers are made for the
     /// tools of now (a `reset` makes new ones), and a condition that holds already stops time
     /// only once it has stopped holding and holds again.
-    func arm(session: Session, until: Condition? = nil) {
+    func arm(_ metrics: MetricReader, until: Condition? = nil) {
         hit = nil
         advancing = true
         armed = []
         for (i, b) in all.enumerated() where b.enabled {
             guard case .when(let condition) = b.kind else { continue }
             var readers: [String: () -> MetricValue] = [:]
-            for name in condition.metrics { readers[name] = session.metricReader(name) }
+            for name in condition.metrics { readers[name] = metrics.reader(name) }
             let held = condition.evaluate { readers[$0]?() ?? .none }.holds
             armed.append((i, condition, readers, held))
         }
         if let until {
             var readers: [String: () -> MetricValue] = [:]
-            for name in until.metrics { readers[name] = session.metricReader(name) }
+            for name in until.metrics { readers[name] = metrics.reader(name) }
             untilCondition = (until, readers)
         } else {
             untilCondition = nil
         }
-        watchMainThread(session.engine)
+        watchMainThread(metrics.simulation.engine)
     }
 
     /// After an instant: whether a condition became true (the first, by id, is the hit) or the
     /// one-off condition of `play until` holds.
-    func checkConditions(session: Session) -> Bool {
+    func checkConditions(on engine: DeviceEngine) -> Bool {
         guard hit == nil else { return true }
         var stop = false
         for k in armed.indices {
@@ -153,7 +153,7 @@ final class Breakpoints {
                 var names: [String] = []
                 for name in condition.metrics where !names.contains(name) { names.append(name) }
                 let values = names.map { "\($0) = \((readers[$0]?() ?? .none).text)" }
-                record(i, detail: "(" + values.joined(separator: ", ") + ")", session: session)
+                record(i, detail: "(" + values.joined(separator: ", ") + ")", on: engine)
                 stop = true
             }
             armed[k].held = holds
@@ -161,7 +161,7 @@ final class Breakpoints {
         if !stop, let until = untilCondition {
             let readers = until.readers
             if until.condition.evaluate({ readers[$0]?() ?? .none }).holds {
-                hit = Hit(id: 0, time: session.engine.now, detail: "", mainThread: mainThreadNow(session.engine))
+                hit = Hit(id: 0, time: engine.now, detail: "", mainThread: mainThreadNow(engine))
                 stop = true
             }
         }
@@ -170,20 +170,20 @@ final class Breakpoints {
 
     /// A tool emitted an event: the first enabled `break on` it matches stops time after this
     /// instant.
-    func notice(_ event: ToolEvent, session: Session) {
+    func notice(_ event: ToolEvent, on engine: DeviceEngine) {
         guard advancing, hit == nil, events.contains(event.name) else { return }
         for (i, b) in all.enumerated() where b.enabled {
             guard case .on(let name, let text) = b.kind, name == event.name else { continue }
             guard text.isEmpty || event.message.contains(text) else { continue }
-            record(i, detail: "", session: session)
-            session.engine.stopAfterThisInstant()
+            record(i, detail: "", on: engine)
+            engine.stopAfterThisInstant()
             return
         }
     }
 
-    private func record(_ i: Int, detail: String, session: Session) {
+    private func record(_ i: Int, detail: String, on engine: DeviceEngine) {
         all[i].hits += 1
-        hit = Hit(id: all[i].id, time: session.engine.now, detail: detail, mainThread: mainThreadNow(session.engine))
+        hit = Hit(id: all[i].id, time: engine.now, detail: detail, mainThread: mainThreadNow(engine))
     }
 
     /// Takes the hit of the advance that just ended, if any.

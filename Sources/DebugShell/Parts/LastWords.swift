@@ -2,49 +2,27 @@ import DebugShellCore
 import DebugShellEngine
 import DebugShellInterpreter
 
-/// The command running now, innermost (a scheduled one inside a `run`): what last words name.
-struct RunningCommand {
-    /// Its words as typed, and where it was issued.
-    var words: ArraySlice<Word>
-    var location: SourceLocation
-    var scheduled: Bool
-    /// Once parsed, when `record` keeps it: its words (aliases expanded) and where it was issued.
-    var recorded: (words: ArraySlice<Word>, at: SessionRecorder.Position)?
-}
+/// What a trap's last words say: who trapped (a plugin, a built-in tool, debugsh), in what
+/// call, when, and during which command — read in the rescue's copy of the process, so it may
+/// take its time (docs/Plugins.md, "When a plugin traps").
+struct LastWords {
+    let engine: DeviceEngine
+    let registry: ToolRegistry
+    let tools: ToolSet
+    /// The commands running, innermost last.
+    let running: [RunningCommand]
 
-extension Session {
-    /// Runs `body`, a call into the code of the tool at `tool`, noting it on the device (and
-    /// `label`, the name the call is about: a metric, a setting) for a trap's last words; what the
-    /// tool registers meanwhile is its own.
-    @inline(__always)
-    func calling<T, E: Error>(
-        _ kind: RunningCode.Kind, tool: Int, label: String? = nil, _ body: () throws(E) -> T
-    ) throws(E) -> T {
-        let device = engine
-        let saved = device.running
-        device.running = RunningCode(kind: kind, tool: Int32(truncatingIfNeeded: tool), time: device.now)
-        let savedLabel = toolCallLabel
-        if let label { toolCallLabel = label }
-        defer {
-            device.running = saved
-            toolCallLabel = savedLabel
-        }
-        return try body()
-    }
-
-    /// What trapped, in what, when, and during which command — the first part of the last words
-    /// the front end prints when a trap ends the process (`signal`: the trap's signal):
-    /// `plugin 'careless' trapped in its display-link callback at 1.250s, during 'run 2s' (s.dsh:5)`.
-    /// Read in the rescue's copy of the process, so it may take its time.
-    public func trapDescription(signal: Int32) -> String {
-        let running = engine.running
-        let index = Int(running.tool)
+    /// `plugin 'careless' trapped in its display-link callback at 1.250s, during 'run 2s' (s.dsh:5)`;
+    /// `signal` is the trap's signal.
+    func description(signal: Int32) -> String {
+        let code = engine.running
+        let index = Int(code.tool)
         let descriptors = registry.toolDescriptors
         let toolName = descriptors.indices.contains(index) ? descriptors[index].name : nil
         var who: String
         var ours = false
         if let toolName {
-            if let plugin = plugins.first(where: { $0.tools.contains(toolName) })?.name ?? loadingPlugin {
+            if let plugin = tools.plugins.first(where: { $0.tools.contains(toolName) })?.name ?? tools.loadingPlugin {
                 who = plugin == toolName ? "plugin '\(plugin)'" : "plugin '\(plugin)' (tool '\(toolName)')"
             } else {
                 who = "the built-in tool '\(toolName)'"
@@ -54,22 +32,22 @@ extension Session {
             who = "debugsh"
             ours = true
         }
-        let at = running.time.eventStamp
-        let label = toolCallLabel.map { " '\(VisibleText.escaped($0))'" } ?? ""
+        let at = code.time.eventStamp
+        let label = tools.callLabel.map { " '\(VisibleText.escaped($0))'" } ?? ""
         let timer: String = {
-            guard running.detail >= 0, let info = engine.timerInfo(TimerID(rawValue: running.detail)),
+            guard code.detail >= 0, let info = engine.timerInfo(TimerID(rawValue: code.detail)),
                 !info.label.isEmpty
             else { return "" }
             return " '\(VisibleText.escaped(info.label))'"
         }()
         var place: String
         var duringCommand = true
-        switch running.kind {
+        switch code.kind {
         case .initializer: place = "in init(host:)"
         case .command:
             place = "in its command"
-            if let command = runningCommands.last {
-                place += " '\(VisibleText.escaped(Session.text(of: command.words)))'"
+            if let command = running.last {
+                place += " '\(VisibleText.escaped(command.words.commandText))'"
                 if let line = command.location.text { place += " (\(line))" }
             }
             duringCommand = false
@@ -85,11 +63,11 @@ extension Session {
         case .observer: place = "in device(_:observed:)"
         case .shell: place = ""
         }
-        var text = "\(who) \(Session.trapVerb(signal))"
+        var text = "\(who) \(LastWords.verb(signal))"
         if !place.isEmpty { text += " \(place)" }
         text += " at \(at)"
-        if duringCommand, let command = runningCommands.last {
-            text += ", during '\(VisibleText.escaped(Session.text(of: command.words)))'"
+        if duringCommand, let command = running.last {
+            text += ", during '\(VisibleText.escaped(command.words.commandText))'"
             if let line = command.location.text { text += " (\(line))" }
         }
         if ours { text += ": a bug in debugsh; please report it, with the recording if there is one" }
@@ -98,7 +76,7 @@ extension Session {
 
     /// How the signal reads in last words: a Swift trap (a failed precondition, a forced nil, an
     /// index out of range, an overflow) is SIGILL on x86-64 and SIGTRAP on arm64.
-    static func trapVerb(_ signal: Int32) -> String {
+    static func verb(_ signal: Int32) -> String {
         switch signal {
         case 4, 5: return "trapped"
         case 6: return "aborted"
@@ -107,24 +85,5 @@ extension Session {
         case 11: return "crashed (segmentation fault)"
         default: return "crashed (signal \(signal))"
         }
-    }
-
-    /// Writes the recording as it stands, for a trap's rescue: the command that was running is in
-    /// it, with the time line that reaches the instant of the trap, so that its replay runs into
-    /// the same trap; a last comment gives the last words.
-    ///
-    /// - Returns: the file and the commands it keeps, or the failure; nil when not recording.
-    public func rescueRecording(note: String) -> (path: String, result: Result<Int, FileIO.Failure>)? {
-        guard let path = recorder.path else { return nil }
-        // The command that was running, which the log keeps once it returns.
-        if let recorded = runningCommands.last(where: { $0.recorded != nil })?.recorded {
-            recorder.log(recorded.words, at: recorded.at)
-        }
-        // A callback trapped while time ran: the replay processes that instant, and so traps.
-        let duringTime = engine.running.kind.isCallback
-        if let failure = writeRecording(endingDone: duringTime ? true : nil, note: note) {
-            return (path, .failure(failure))
-        }
-        return (path, .success(recorder.recording.commands))
     }
 }

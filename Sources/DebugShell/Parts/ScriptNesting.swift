@@ -1,7 +1,11 @@
-/// Where the session is in nested scripts and scheduled commands: what `source` and the
-/// scheduler share, so that a script that sources itself stops once and a scheduled command
-/// cannot move time.
-struct ScriptNesting {
+import DebugShellCore
+import DebugShellInterpreter
+
+/// Where the session is in nested scripts and scheduled commands, and which commands run now:
+/// what `source`, the scheduler, the time driver and the recorder share, so that a script that
+/// sources itself stops once, a scheduled command cannot move time, and a trap's last words name
+/// the command that was running.
+final class ScriptNesting {
     /// The deepest `source` nesting (README, Limits).
     static let maxDepth = 64
 
@@ -15,8 +19,21 @@ struct ScriptNesting {
     /// Running a scheduled command, or a file it sources: time may not advance, the simulation
     /// may not reset, and errors say when they happened.
     var inScheduledCommand = false
+    /// The commands running now, innermost last (a scheduled one inside a `run`, a sourced
+    /// file's inside `source`), for a trap's last words.
+    var running: [RunningCommand] = []
 
     /// A command typed or read from a script the user named, not from a sourced file or the
     /// scheduler: `history` keeps it.
     var isTopLevel: Bool { depth == 0 && !inScheduledCommand }
+}
+
+/// The command running now, innermost (a scheduled one inside a `run`): what last words name.
+struct RunningCommand {
+    /// Its words as typed, and where it was issued.
+    var words: ArraySlice<Word>
+    var location: SourceLocation
+    var scheduled: Bool
+    /// Once parsed, when `record` keeps it: its words (aliases expanded) and where it was issued.
+    var recorded: (words: ArraySlice<Word>, at: SessionRecorder.Position)?
 }

@@ -1,20 +1,34 @@
 import DebugShellCore
+import DebugShellEngine
 import DebugShellInterpreter
 
 /// The session's tools: their types in registration order, this simulation's instances (made
-/// anew by `reset`), and which of their status lines the live block shows.
-final class ToolSet {
+/// anew by `reset`), the plugin libraries some came from, which of their status lines the live
+/// block shows, and the one way the shell calls into a tool's code (``calling(_:tool:label:_:)``).
+public final class ToolSet {
     private(set) var types: [any DebugTool.Type]
-    private(set) var instances: [any DebugTool] = []
+    /// The tools, in registration order; made anew by `reset`.
+    public private(set) var instances: [any DebugTool] = []
     private var hosts: [ToolHostAdapter] = []
     /// Whether the live status block shows (`status on|off`).
-    var blockEnabled = true
+    public var blockEnabled = true
     /// Per tool: whether its line is in the block (`status <tool> on|off`).
-    var statusEnabled: [Bool]
+    public var statusEnabled: [Bool]
+    /// The plugin libraries loaded so far (`plugin load`), in load order.
+    public internal(set) var plugins: [LoadedPlugin] = []
+    /// The plugin whose tools are being made, while `plugin load` makes them.
+    var loadingPlugin: String?
+    /// What the tool's code that runs now was asked about (a metric, a setting), for a trap's
+    /// last words.
+    private(set) var callLabel: String?
+    private let simulation: Simulation
+    private let vocabulary: Vocabulary
 
-    init(types: [any DebugTool.Type]) {
+    init(types: [any DebugTool.Type], simulation: Simulation, vocabulary: Vocabulary) {
         self.types = types
         statusEnabled = Array(repeating: true, count: types.count)
+        self.simulation = simulation
+        self.vocabulary = vocabulary
     }
 
     /// Makes every tool anew for the session's current device.
@@ -37,18 +51,61 @@ final class ToolSet {
             let host = ToolHostAdapter(session: session, index: index)
             hosts.append(host)
             let type = types[index]
-            instances.append(session.calling(.initializer, tool: index) { type.init(host: host) })
+            instances.append(calling(.initializer, tool: index) { type.init(host: host) })
         }
     }
 
+    /// Runs `body`, a call into the code of the tool at `tool`, noting it on the device (and
+    /// `label`, the name the call is about: a metric, a setting) for a trap's last words; what the
+    /// tool registers meanwhile is its own.
+    @inline(__always)
+    func calling<T, E: Error>(
+        _ kind: RunningCode.Kind, tool: Int, label: String? = nil, _ body: () throws(E) -> T
+    ) throws(E) -> T {
+        let device = simulation.engine
+        let saved = device.running
+        device.running = RunningCode(kind: kind, tool: Int32(truncatingIfNeeded: tool), time: device.now)
+        let savedLabel = callLabel
+        if let label { callLabel = label }
+        defer {
+            device.running = saved
+            callLabel = savedLabel
+        }
+        return try body()
+    }
+
     /// The status lines of the tools enabled for the live block, in registration order.
-    func liveStatusLines(for session: Session) -> [StyledText] {
+    func liveStatusLines() -> [StyledText] {
         guard blockEnabled else { return [] }
         var lines: [StyledText] = []
         for (index, tool) in instances.enumerated() where statusEnabled[index] {
-            if let line = session.calling(.statusLine, tool: index, { tool.statusLine() }) { lines.append(line) }
+            if let line = calling(.statusLine, tool: index, { tool.statusLine() }) { lines.append(line) }
         }
         return lines
+    }
+
+    /// A tool's status line now, or nil when it is idle.
+    func statusLine(of index: Int) -> StyledText? {
+        let tool = instances[index]
+        return calling(.statusLine, tool: index) { tool.statusLine() }
+    }
+
+    /// The names every tool offers for a kind of value (completion).
+    func candidates(for domain: NameDomain) -> [String] {
+        instances.enumerated().flatMap { index, tool in
+            calling(.candidates, tool: index) { tool.candidates(for: domain) }
+        }
+    }
+
+    /// Tells the tool that owns a setting that it changed.
+    func settingDidChange(_ name: String) {
+        let registry = vocabulary.registry
+        if let index = registry.toolIndex(forNamespace: name),
+            registry.toolDescriptors[index].settings.contains(where: { $0.name == name })
+        {
+            let tool = instances[index]
+            calling(.settingChange, tool: index, label: name) { tool.settingDidChange(name) }
+        }
     }
 }
 
@@ -63,35 +120,37 @@ final class ToolHostAdapter: ToolHost {
         self.index = index
     }
 
-    var device: any SimulatedDevice { session.engine }
+    var device: any SimulatedDevice { session.simulation.engine }
 
-    func setting(_ name: String) -> ArgumentValue? { session.settingValue(name) }
+    func setting(_ name: String) -> ArgumentValue? { session.vocabulary.value(name) }
 
     /// Changes one of the tool's own settings, with a value of its declared kind; anything else
     /// is dropped with a warning that names the tool (docs/Plugins.md, "What the host checks").
     func setSetting(_ name: String, to value: ArgumentValue) {
         let tool = descriptor
+        let vocabulary = session.vocabulary
         guard let spec = tool.settings.first(where: { $0.name == name }) else {
-            let whose = session.settings.spec(name) == nil ? "which it does not declare" : "which is not its own"
+            let whose = vocabulary.settings.spec(name) == nil ? "which it does not declare" : "which is not its own"
             session.output.toolWarning(
                 "tool '\(tool.name)' set the setting '\(name)', \(whose); dropped")
             return
         }
-        if let problem = ValueParser.mismatch(value, for: spec.kind, rate: session.engine.refreshRate.hertz) {
+        if let problem = ValueParser.mismatch(value, for: spec.kind, rate: vocabulary.rate) {
             session.output.toolWarning(
                 "tool '\(tool.name)' set its setting '\(name)' to \(problem); dropped")
             return
         }
-        session.settings.set(name, value: value)
+        vocabulary.settings.set(name, value: value)
     }
 
     /// Prints one of the tool's declared events, stamped now; anything else is dropped with a
     /// warning that names the tool, never printed as if another tool had said it.
     func emit(_ event: ToolEvent) {
         let tool = descriptor
-        let now = session.engine.now
+        let engine = session.simulation.engine
+        let now = engine.now
         if !tool.events.contains(where: { $0.name == event.name }) {
-            let own = session.registry.toolIndex(forNamespace: event.name) == index
+            let own = session.vocabulary.registry.toolIndex(forNamespace: event.name) == index
             session.output.toolWarning(
                 "tool '\(tool.name)' emitted an event '\(event.name)' "
                     + (own ? "it does not declare" : "outside its namespace") + "; dropped")
@@ -101,17 +160,18 @@ final class ToolHostAdapter: ToolHost {
                     + " (events are stamped now); dropped", once: "\(tool.name) stamped \(event.name)")
         } else {
             if !event.silent { session.output.event(event) }
-            if !session.breakpoints.events.isEmpty { session.breakpoints.notice(event, session: session) }
+            let breakpoints = session.time.breakpoints
+            if !breakpoints.events.isEmpty { breakpoints.notice(event, on: engine) }
         }
     }
 
-    private var descriptor: ToolDescriptor { session.registry.toolDescriptors[index] }
+    private var descriptor: ToolDescriptor { session.vocabulary.registry.toolDescriptors[index] }
 
     var display: TextDisplay { session.output.display }
 
     var isTracing: Bool { session.tracing.recorder?.isRecording ?? false }
 
-    func isListening(for event: String) -> Bool { session.breakpoints.events.contains(event) }
+    func isListening(for event: String) -> Bool { session.time.breakpoints.events.contains(event) }
 
     private var toolName: String { descriptor.name }
 

@@ -27,7 +27,7 @@ final class ChildReport {
     /// Makes `session` go on after a failed `expect` and report each failure here; SIGTERM (the
     /// runner's timeout) stops time as SIGINT does, so the child says where it was.
     func attach(to session: Session) {
-        session.continuesAfterFailedExpectations = true
+        session.options.continuesAfterFailedExpectations = true
         session.observeFailures { [self] failure in
             write([
                 "F", failure.kind.rawValue, failure.file ?? "", String(failure.line),
