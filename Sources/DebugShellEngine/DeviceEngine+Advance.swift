@@ -226,29 +226,20 @@ extension DeviceEngine {
         if display.grid.segments[v.segment].isAdaptive { v = chooseRate(at: v) }
         // DL7: each link fills its slot, in the order the links were added; the UI link first,
         // and only while the app animates (A1).
-        if runLoop.animations.contains(v.time) { fill(uiLink, at: v) }
+        if runLoop.animations.contains(v.time) { timers.fill(uiLink, at: v) }
         for link in timers.activeLinks {
             if timers[link].stepSegment != v.segment {
                 timers[link].gridStep = linkStep(link, segment: v.segment)
                 timers[link].stepSegment = v.segment
             }
             let step = timers[link].gridStep
-            if step == 1 || v.k % step == 0 { fill(link, at: v) }
+            if step == 1 || v.k % step == 0 { timers.fill(link, at: v) }
         }
         if wants([.vsync, .activeVsync]) { notify([.vsync, .activeVsync], .vsync(time: t, index: v.index)) }
         let next = display.grid.next(after: v)
         let needed =
             !timers.activeLinks.isEmpty || render.hasFrames || wants(.vsync) || runLoop.animations.contains(next.time)
         display.nextVsync = needed || rateWillChange(at: next) ? next : nil
-    }
-
-    @inline(__always) private func fill(_ link: Int, at v: VsyncGrid.Position) {
-        if timers[link].slot == nil {
-            timers[link].slot = v
-            timers.filledLinks.append(modeClass(timers[link].mode), link)
-        } else {
-            timers[link].skipped += 1
-        }
     }
 
     /// n = max(1, round(R / f)), halves up (DL3); f = 0 means every vsync.

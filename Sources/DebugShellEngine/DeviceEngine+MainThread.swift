@@ -1,5 +1,8 @@
 import DebugShellCore
 
+/// The main thread driven by the engine: run-loop iterations (RL4), the items they start — which
+/// call tools' callbacks and tell observers — and the ends of those items. Its state and what
+/// changes that state alone are ``MainThread``'s.
 extension DeviceEngine {
     // MARK: Step 6: run-loop iterations (RL4)
 

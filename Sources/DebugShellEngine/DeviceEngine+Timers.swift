@@ -1,5 +1,8 @@
 import DebugShellCore
 
+/// Timers and links driven by the engine: creating them, pausing and ending them, their events
+/// in the queue, and dispatch timers' targets and handlers (T1–T8, D1–D6, DL4–DL6). Their records
+/// and lists, and what changes those alone, are ``Timers``'s.
 extension DeviceEngine {
     // MARK: Creating timers and links
 

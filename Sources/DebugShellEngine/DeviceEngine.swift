@@ -19,6 +19,13 @@ import DequeModule
 /// `inout` across a callback: no sub-model's method calls out), and the runtime's checks were
 /// about 40% of the loop's instructions. The attribute does per property what a compiler flag
 /// would do per target, which a package that others depend on may not use.
+///
+/// Two rules keep the sub-models as fast as the flat properties they replace (measured with
+/// callgrind). Each is `~Copyable`: a copyable one is copied whole, every array in it retained,
+/// to call a method on it through the class (2.6 times the instructions). And a non-mutating
+/// method the hot loop calls is `@inline(__always)`: one that is not inlined gets its sub-model
+/// by value, too large for registers, so a copy of its bytes per call; a mutating one gets its
+/// address.
 public final class DeviceEngine: SimulatedDevice {
     // MARK: The sub-models
 

@@ -79,6 +79,16 @@ struct Timers: ~Copyable {
         }
     }
 
+    /// DL7: a link fills its slot with the vsync `v`; a link whose slot is still full skips it.
+    @inline(__always) mutating func fill(_ link: Int, at v: VsyncGrid.Position) {
+        if self[link].slot == nil {
+            self[link].slot = v
+            filledLinks.append(modeClass(self[link].mode), link)
+        } else {
+            self[link].skipped += 1
+        }
+    }
+
     /// Every active link recomputes its cadence (V4) at its next refresh: the rate, a cap or the
     /// display's mode changed.
     mutating func linkCadencesChanged() {
