@@ -29,12 +29,12 @@ struct EngineClock: ~Copyable {
     var scheduled: [UInt64: () -> Void] = [:]
     /// The last sequence number handed out: commands and mode changes keep the order in which
     /// they were scheduled.
-    var nextScheduleSeq: UInt64 = 0
+    var lastSequence: UInt64 = 0
 
     /// The next sequence number, for a command or a mode change.
     mutating func nextSequence() -> UInt64 {
-        nextScheduleSeq += 1
-        return nextScheduleSeq
+        lastSequence += 1
+        return lastSequence
     }
 
     /// Whether the instant at `t` is over: before now, or now once its events are processed.
