@@ -33,50 +33,50 @@ extension DeviceEngine {
     /// The n-th vsync at or after now that has not been processed yet (a vsync at now counts as
     /// the first, `step`).
     public func vsync(number n: Int64) -> SimTime {
-        SimTime(nanoseconds: grid.position(n - 1, after: firstUnprocessedVsync()).time)
+        SimTime(nanoseconds: display.grid.position(n - 1, after: firstUnprocessedVsync()).time)
     }
 
     private func advance(
         limit: Int64, inclusive: Bool, checks: Bool, condition: () -> Bool, interrupted: () -> Bool
     ) -> AdvanceOutcome {
-        let start = now.nanoseconds
-        let startDone = instantDone
+        let start = clock.now.nanoseconds
+        let startDone = clock.instantDone
         var t = start
         var instants = 0
-        advanceEnd = inclusive ? limit &+ 1 : limit
-        advanceChecks = checks
+        clock.advanceEnd = inclusive ? limit &+ 1 : limit
+        clock.advanceChecks = checks
         defer {
-            instantsProcessed &+= instants
-            advanceEnd = Int64.max
+            clock.instantsProcessed &+= instants
+            clock.advanceEnd = Int64.max
         }
-        var pollMask = interruptPollMask
+        var pollMask = clock.interruptPollMask
         while inclusive ? t <= limit : t < limit {
             // An interrupt is polled every 256 instants by default: often enough to stop within
             // microseconds while instants are light. A driver that watches the wall clock lowers
             // the mask from the closure when they are heavy (interruptPollMask).
             if instants & pollMask == 0 {
                 if interrupted() { return .interrupted }
-                pollMask = interruptPollMask
+                pollMask = clock.interruptPollMask
             }
             instants &+= 1
-            now = SimTime(nanoseconds: t)
-            instantDone = false
+            clock.now = SimTime(nanoseconds: t)
+            clock.instantDone = false
             let queueTime = processInstant(t)
-            instantDone = true
+            clock.instantDone = true
             if checks && condition() { return .conditionMet }
             // The shell saw an interrupt during the instant (a long scheduled command): stop here.
-            if stopAfterInstant {
-                stopAfterInstant = false
+            if clock.stopAfterInstant {
+                clock.stopAfterInstant = false
                 if interrupted() { return .interrupted }
             }
             // A condition reads tools, which could schedule: then the queue is looked at again.
             t = checks ? nextEventTime() : nextEventTime(queueTime: queueTime)
         }
-        now = SimTime(nanoseconds: limit)
+        clock.now = SimTime(nanoseconds: limit)
         // A run of no time leaves a completed instant completed. A completed instant's vsync is
         // past, whether or not anything happened at it.
-        instantDone = inclusive || (limit == start && startDone)
-        if instantDone { lastProcessedVsync = max(lastProcessedVsync, limit) }
+        clock.instantDone = inclusive || (limit == start && startDone)
+        if clock.instantDone { display.lastProcessedVsync = max(display.lastProcessedVsync, limit) }
         // An item that ended quietly before the limit is over.
         if main.isRunning, main.busyUntil.nanoseconds < limit || (inclusive && main.busyUntil.nanoseconds == limit) {
             runMainThread(at: main.busyUntil)
@@ -93,7 +93,7 @@ extension DeviceEngine {
     /// The same, given the time of the queue's earliest entry.
     @inline(__always) func nextEventTime(queueTime: Int64) -> Int64 {
         var t = queueTime
-        if let v = nextVsync, v.time < t { t = v.time }
+        if let v = display.nextVsync, v.time < t { t = v.time }
         if main.isRunning, main.busyUntil.nanoseconds < t, mainItemEndMatters { t = main.busyUntil.nanoseconds }
         return t
     }
@@ -104,11 +104,12 @@ extension DeviceEngine {
     /// the thread free — the same simulation, one instant fewer.
     @inline(__always) var mainItemEndMatters: Bool {
         if referenceMode || (main.running != .timer && main.running != .link) { return true }
-        if main.batch != .none || main.inStep3 || uiDirty || !mainQueue.isEmpty {
+        if main.batch != .none || main.inStep3 || main.uiDirty || !main.queue.isEmpty {
             return true
         }
-        let (a, b) = currentMode == .tracking ? (1, 2) : (0, 2)
-        return !dueTimers.isEmpty(a) || !dueTimers.isEmpty(b) || !filledLinks.isEmpty(a) || !filledLinks.isEmpty(b)
+        let (a, b) = runLoop.currentClasses
+        return !timers.due.isEmpty(a) || !timers.due.isEmpty(b) || !timers.filledLinks.isEmpty(a)
+            || !timers.filledLinks.isEmpty(b)
     }
 
     /// Everything that happens at one instant, in the order of S4. Returns the time of the
@@ -124,11 +125,11 @@ extension DeviceEngine {
         }
         // 3: the vsync. Once this step is over, a vsync at t is past even if nothing needed it
         // then: what steps 4–6 start waits for the next one (S4).
-        if let v = nextVsync, v.time == t {
+        if let v = display.nextVsync, v.time == t {
             processVsync(v)
             top = queue.first
         }
-        lastProcessedVsync = max(lastProcessedVsync, t)
+        display.lastProcessedVsync = max(display.lastProcessedVsync, t)
         // 4–5: run-loop timers become ready; dispatch timers fire.
         while top.time <= t {
             prefetchUpcomingTimer()
@@ -164,7 +165,7 @@ extension DeviceEngine {
         let id = EventKey.id(entry.key)
         switch EventKey.step(entry.key) {
         case 1:
-            if let action = scheduled.removeValue(forKey: id) { action() }
+            if let action = clock.scheduled.removeValue(forKey: id) { action() }
         case 2:
             applyModeChange(at: t)
         case 4:
@@ -192,15 +193,12 @@ extension DeviceEngine {
     // MARK: Modes (RL1, S4.2)
 
     func scheduleModeChange(at time: SimTime) {
-        nextScheduleSeq += 1
-        queue.push(time: max(time, now).nanoseconds, key: EventKey.modeChange(nextScheduleSeq))
+        let seq = clock.nextSequence()
+        queue.push(time: max(time, clock.now).nanoseconds, key: EventKey.modeChange(seq))
     }
 
     private func applyModeChange(at t: Int64) {
-        let newMode: RunLoopMode = scrolls.contains(t) ? .tracking : .default
-        guard newMode != currentMode else { return }
-        currentMode = newMode
-        modeHistory.append((t, newMode))
+        guard let newMode = runLoop.changeMode(at: t) else { return }
         if wants(.modeChange) { notify(.modeChange, .modeChanged(time: SimTime(nanoseconds: t), mode: newMode)) }
     }
 
@@ -210,48 +208,38 @@ extension DeviceEngine {
     func firstUnprocessedVsync() -> VsyncGrid.Position {
         // After `step` or `run until`, the instant at now is done, its vsync included even when
         // nothing needed it.
-        grid.first(atOrAfter: max(lastProcessedVsync + 1, instantDone ? now.nanoseconds + 1 : now.nanoseconds))
+        display.firstUnprocessedVsync(atOrAfter: clock.firstOpenTime)
     }
 
     /// Makes sure the next vsync will be processed: something may need it now.
     func ensureVsync() {
-        if nextVsync == nil { nextVsync = firstUnprocessedVsync() }
+        if display.nextVsync == nil { display.nextVsync = firstUnprocessedVsync() }
     }
 
     private func processVsync(_ v: VsyncGrid.Position) {
         var v = v
-        lastProcessedVsync = v.time
+        display.lastProcessedVsync = v.time
         let t = SimTime(nanoseconds: v.time)
         renderServerVsync(at: t)
         // V3: an adaptive display picks its rate for the next interval at each refresh, after
         // the render server's present and start (what it will show is known then).
-        if grid.segments[v.segment].isAdaptive { v = chooseRate(at: v) }
+        if display.grid.segments[v.segment].isAdaptive { v = chooseRate(at: v) }
         // DL7: each link fills its slot, in the order the links were added; the UI link first,
         // and only while the app animates (A1).
-        if animations.contains(v.time) { fill(uiLink, at: v) }
-        for link in activeLinks {
+        if runLoop.animations.contains(v.time) { timers.fill(uiLink, at: v) }
+        for link in timers.activeLinks {
             if timers[link].stepSegment != v.segment {
                 timers[link].gridStep = linkStep(link, segment: v.segment)
                 timers[link].stepSegment = v.segment
             }
             let step = timers[link].gridStep
-            if step == 1 || v.k % step == 0 { fill(link, at: v) }
+            if step == 1 || v.k % step == 0 { timers.fill(link, at: v) }
         }
         if wants([.vsync, .activeVsync]) { notify([.vsync, .activeVsync], .vsync(time: t, index: v.index)) }
-        let next = grid.next(after: v)
+        let next = display.grid.next(after: v)
         let needed =
-            !activeLinks.isEmpty || render.waiting != nil || render.inFlight != nil || wants(.vsync)
-            || animations.contains(next.time)
-        nextVsync = needed || rateWillChange(at: next) ? next : nil
-    }
-
-    @inline(__always) private func fill(_ link: Int, at v: VsyncGrid.Position) {
-        if timers[link].slot == nil {
-            timers[link].slot = v
-            filledLinks.append(modeClass(timers[link].mode), link)
-        } else {
-            timers[link].skipped += 1
-        }
+            !timers.activeLinks.isEmpty || render.hasFrames || wants(.vsync) || runLoop.animations.contains(next.time)
+        display.nextVsync = needed || rateWillChange(at: next) ? next : nil
     }
 
     /// n = max(1, round(R / f)), halves up (DL3); f = 0 means every vsync.

@@ -1,75 +1,8 @@
 import DebugShellCore
 
-/// A block on the main queue (RL3).
-struct MainBlock {
-    enum Kind {
-        /// `stall`, or a tool's block with its action.
-        case plain((() -> Void)?)
-        /// A dispatch timer's handler (D5), by timer index.
-        case dispatchHandler(Int)
-    }
-    var kind: Kind
-    var cost: SimDuration
-    var dirtiesUI: Bool
-    var label: String
-    var enqueuedAt: SimTime
-    /// The tool that queued it (-1: debugsh's own), for a trap's last words.
-    var tool: Int32 = -1
-}
-
-/// A frame on its way from a commit to the display (R1–R3).
-struct FrameDraft {
-    public var id: Int64
-    var commitStart: SimTime
-    var commitEnd = SimTime.zero
-    var newestTick: SimTime?
-    /// The commit started during animating time (A2).
-    var counted: Bool
-    var merged = 1
-}
-
-/// The main thread: what it runs now and where it is in its run-loop iteration (RL4).
-struct MainThreadState: ~Copyable {
-    enum Running {
-        case none, block, commit, timer, link
-    }
-    enum BatchKind { case none, drain, timers, links }
-
-    /// The end of the current item, or of the last one.
-    var busyUntil = SimTime.zero
-    var running = Running.none
-    var isRunning: Bool { running != .none }
-    /// The running timer, link or dispatch handler (its index), or the running commit's frame.
-    var runningIndex = -1
-    var runningFrame: FrameDraft?
-    /// Between step 2 and step 3 of an iteration: step 3 comes next (after the commit, if any).
-    var inStep3 = false
-    /// At the start of the simulation the previous iteration counts as not having drained.
-    var lastIterationDrained = false
-    /// Run-loop iterations begun so far (RL4): the current one's number.
-    var iteration: Int64 = 0
-
-    var batch = BatchKind.none
-    var drainRemaining = 0
-    /// Timers or links of the current wake-up, reused so a wake-up allocates nothing.
-    var batchRecords = PodVector<Int>()
-    var batchSlots: [VsyncGrid.Position] = []
-    var batchIndex = 0
-    /// When the current timer wake-up's source became ready.
-    var batchReadyAt = SimTime.zero
-}
-
-/// The render server: a waiting frame and the one being rendered (R1, R2).
-struct RenderServerState {
-    var waiting: FrameDraft?
-    var inFlight: (frame: FrameDraft, start: SimTime, end: SimTime)?
-}
-
-/// The ready sources of step 3, in their tie order (RL4.3).
-enum ReadySource: Int {
-    case timers = 0, links, mainQueue
-}
-
+/// The main thread driven by the engine: run-loop iterations (RL4), the items they start — which
+/// call tools' callbacks and tell observers — and the ends of those items. Its state and what
+/// changes that state alone are ``MainThread``'s.
 extension DeviceEngine {
     // MARK: Step 6: run-loop iterations (RL4)
 
@@ -99,15 +32,14 @@ extension DeviceEngine {
             guard hasWork(at: t) else { return }
             main.iteration &+= 1
             // RL4.1: drain the main queue unless the previous iteration did; the iteration ends.
-            if !mainQueue.isEmpty && !main.lastIterationDrained {
-                main.batch = .drain
-                main.drainRemaining = mainQueue.count
+            if !main.queue.isEmpty && !main.lastIterationDrained {
+                main.beginDrain()
                 main.lastIterationDrained = true
                 continue
             }
             main.inStep3 = true
             // RL4.2: commit a dirty UI; step 3 follows when the commit ends.
-            if uiDirty { startCommit(at: t) }
+            if main.uiDirty { startCommit(at: t) }
         }
     }
 
@@ -119,16 +51,17 @@ extension DeviceEngine {
     @inline(__always)
     func runLoopTimerFiresAtOnce(_ entry: EventQueue.Entry, at t: Int64) -> Bool {
         let i = Int(EventKey.id(entry.key))
-        guard !referenceMode, i < timers.count, !coalescing, main.batch == .none, !main.inStep3, !uiDirty,
-            mainQueue.isEmpty, queue.isOnlyEntry(atOrBefore: t)
+        guard !referenceMode, i < timers.count, !timers.coalescing, main.batch == .none, !main.inStep3,
+            !main.uiDirty, main.queue.isEmpty, queue.isOnlyEntry(atOrBefore: t)
         else { return false }
         let r = timers.record(i)
         guard r.pointee.eventTime == entry.time, r.pointee.state == .scheduled,
-            r.pointee.mode == .common || r.pointee.mode == currentMode,
+            r.pointee.mode == .common || r.pointee.mode == runLoop.mode,
             main.running == .none || main.busyUntil.nanoseconds <= t
         else { return false }
-        let (a, b) = currentClasses
-        guard dueTimers.isEmpty(a), dueTimers.isEmpty(b), filledLinks.isEmpty(a), filledLinks.isEmpty(b) else {
+        let (a, b) = runLoop.currentClasses
+        guard timers.due.isEmpty(a), timers.due.isEmpty(b), timers.filledLinks.isEmpty(a), timers.filledLinks.isEmpty(b)
+        else {
             return false
         }
         // A previous item that ended quietly (nothing waited for its end) is over.
@@ -140,7 +73,7 @@ extension DeviceEngine {
         main.iteration &+= 1
         main.lastIterationDrained = false
         main.batchReadyAt = r.pointee.fireDate
-        countTimerWakeup(app: r.pointee.isApp)
+        timers.countWakeup(app: r.pointee.isApp)
         if r.pointee.hasCallback {
             // A tool's callback may queue events: take the entry off first.
             queue.popTop()
@@ -161,7 +94,7 @@ extension DeviceEngine {
         let fires = r.pointee.fires &+ 1
         r.pointee.fires = fires
         let cost = r.pointee.cost
-        if r.pointee.dirtiesUI { uiDirty = true }
+        if r.pointee.dirtiesUI { main.uiDirty = true }
         let end = (SimTime(nanoseconds: t) + cost).nanoseconds
         r.pointee.handlerBusyUntil = SimTime(nanoseconds: end)
         let skipped = r.pointee.advanceAfterCallback(scheduled: SimTime(nanoseconds: t), end: SimTime(nanoseconds: end))
@@ -183,83 +116,58 @@ extension DeviceEngine {
 
     /// Work for the main thread: main-queue blocks, a dirty UI, or a ready source of the mode.
     @inline(__always) private func hasWork(at t: SimTime) -> Bool {
-        if uiDirty || !mainQueue.isEmpty { return true }
-        let (a, b) = currentClasses
-        if filledLinks.isEmpty(a) && filledLinks.isEmpty(b) && dueTimers.isEmpty(a) && dueTimers.isEmpty(b) {
+        if main.uiDirty || !main.queue.isEmpty { return true }
+        let (a, b) = runLoop.currentClasses
+        if timers.filledLinks.isEmpty(a) && timers.filledLinks.isEmpty(b) && timers.due.isEmpty(a)
+            && timers.due.isEmpty(b)
+        {
             return false
         }
         return readySource(at: t) != nil
     }
 
-    /// The mode classes serviced in the current mode: its own and `common` (RL1).
-    @inline(__always) var currentClasses: (Int, Int) {
-        currentMode == .tracking ? (1, 2) : (0, 2)
-    }
-
     private func readySource(at t: SimTime) -> (ReadySource, Int64)? {
         var best: ReadySource?
         var bestTime = Int64.max
-        let (a, b) = currentClasses
-        if let w = timerReadyTime(a, b), w <= t.nanoseconds {
+        let (a, b) = runLoop.currentClasses
+        if let w = timers.readyTime(a, b), w <= t.nanoseconds {
             best = .timers
             bestTime = w
         }
         var linkTime = Int64.max
-        if let first = filledLinks.first(a), let slot = timers[first].slot { linkTime = slot.time }
-        if let first = filledLinks.first(b), let slot = timers[first].slot, slot.time < linkTime {
+        if let first = timers.filledLinks.first(a), let slot = timers[first].slot { linkTime = slot.time }
+        if let first = timers.filledLinks.first(b), let slot = timers[first].slot, slot.time < linkTime {
             linkTime = slot.time
         }
         if linkTime < bestTime {
             best = .links
             bestTime = linkTime
         }
-        if let block = mainQueue.first, block.enqueuedAt.nanoseconds < bestTime {
+        if let block = main.queue.first, block.enqueuedAt.nanoseconds < bestTime {
             best = .mainQueue
             bestTime = block.enqueuedAt.nanoseconds
         }
         return best.map { ($0, bestTime) }
     }
 
-    /// When the timer source of the mode classes became ready: the earliest fire date of a due
-    /// timer, or with coalescing the earliest fire date + tolerance (T5).
-    private func timerReadyTime(_ a: Int, _ b: Int) -> Int64? {
-        if dueTimers.isEmpty(a) && dueTimers.isEmpty(b) { return nil }
-        var w = Int64.max
-        if coalescing {
-            for k in 0..<dueTimers.count(a) {
-                let i = dueTimers.element(a, k)
-                w = min(w, (timers[i].fireDate + timers[i].slack).nanoseconds)
-            }
-            for k in 0..<dueTimers.count(b) {
-                let i = dueTimers.element(b, k)
-                w = min(w, (timers[i].fireDate + timers[i].slack).nanoseconds)
-            }
-        } else {
-            if let i = dueTimers.first(a) { w = timers[i].fireDate.nanoseconds }
-            if let i = dueTimers.first(b) { w = min(w, timers[i].fireDate.nanoseconds) }
-        }
-        return w
-    }
-
     private func beginBatch(_ source: ReadySource, readyAt: Int64, at t: SimTime) {
-        let (a, b) = currentClasses
+        let (a, b) = runLoop.currentClasses
         switch source {
         case .mainQueue:
             // RL4.3: drain a snapshot; this counts as a drain for step 1.
-            main.batch = .drain
-            main.drainRemaining = mainQueue.count
+            main.beginDrain()
         case .timers:
             // T3: every due timer of the mode, in fire-date order (ties in creation order).
             main.batchReadyAt = SimTime(nanoseconds: readyAt)
             main.batchRecords.removeAll()
-            if dueTimers.isEmpty(b) {
-                dueTimers.swap(a, with: &main.batchRecords)
-            } else if dueTimers.isEmpty(a) {
-                dueTimers.swap(b, with: &main.batchRecords)
+            if timers.due.isEmpty(b) {
+                timers.due.swap(a, with: &main.batchRecords)
+            } else if timers.due.isEmpty(a) {
+                timers.due.swap(b, with: &main.batchRecords)
             } else {
                 mergeDue(a, b)
-                dueTimers.removeAll(a)
-                dueTimers.removeAll(b)
+                timers.due.removeAll(a)
+                timers.due.removeAll(b)
             }
             var app = false
             for k in 0..<main.batchRecords.count {
@@ -267,17 +175,17 @@ extension DeviceEngine {
                 timers[i].isDue = false
                 if timers[i].isApp { app = true }
             }
-            countTimerWakeup(app: app)
+            timers.countWakeup(app: app)
             main.batch = .timers
             main.batchIndex = 0
         case .links:
             // DL8: one wake-up services every link of the mode with a pending callback; slots
             // empty when it starts; callbacks run in the order the links were added.
             main.batchRecords.removeAll()
-            for k in 0..<filledLinks.count(a) { main.batchRecords.append(filledLinks.element(a, k)) }
-            for k in 0..<filledLinks.count(b) { main.batchRecords.append(filledLinks.element(b, k)) }
-            filledLinks.removeAll(a)
-            filledLinks.removeAll(b)
+            for k in 0..<timers.filledLinks.count(a) { main.batchRecords.append(timers.filledLinks.element(a, k)) }
+            for k in 0..<timers.filledLinks.count(b) { main.batchRecords.append(timers.filledLinks.element(b, k)) }
+            timers.filledLinks.removeAll(a)
+            timers.filledLinks.removeAll(b)
             if main.batchRecords.count > 1 {
                 main.batchRecords.withBuffer { buffer in
                     var records = buffer
@@ -299,11 +207,11 @@ extension DeviceEngine {
     private func mergeDue(_ a: Int, _ b: Int) {
         var i = 0
         var j = 0
-        let na = dueTimers.count(a)
-        let nb = dueTimers.count(b)
+        let na = timers.due.count(a)
+        let nb = timers.due.count(b)
         while i < na && j < nb {
-            let x = dueTimers.element(a, i)
-            let y = dueTimers.element(b, j)
+            let x = timers.due.element(a, i)
+            let y = timers.due.element(b, j)
             let p = timers[x].fireDate
             let q = timers[y].fireDate
             if p < q || (p == q && x < y) {
@@ -315,11 +223,11 @@ extension DeviceEngine {
             }
         }
         while i < na {
-            main.batchRecords.append(dueTimers.element(a, i))
+            main.batchRecords.append(timers.due.element(a, i))
             i += 1
         }
         while j < nb {
-            main.batchRecords.append(dueTimers.element(b, j))
+            main.batchRecords.append(timers.due.element(b, j))
             j += 1
         }
     }
@@ -330,43 +238,16 @@ extension DeviceEngine {
         case .none:
             return false
         case .drain:
-            guard main.drainRemaining > 0, let block = mainQueue.popFirst() else {
-                main.batch = .none
-                return false
-            }
-            main.drainRemaining -= 1
-            if main.drainRemaining == 0 { main.batch = .none }
+            guard let block = main.nextDrainBlock() else { return false }
             startBlock(block, at: t)
             return true
         case .timers:
-            guard main.batchIndex < main.batchRecords.count else {
-                main.batch = .none
-                main.batchRecords.removeAll()
-                return false
-            }
-            let i = main.batchRecords[main.batchIndex]
-            main.batchIndex += 1
-            if main.batchIndex == main.batchRecords.count {
-                // The last of the batch: the batch is over once it starts.
-                main.batch = .none
-                main.batchRecords.removeAll()
-            }
+            guard let (i, _) = main.nextBatchRecord() else { return false }
             startTimerCallback(i, at: t)
             return true
         case .links:
-            guard main.batchIndex < main.batchRecords.count else {
-                main.batch = .none
-                main.batchRecords.removeAll()
-                return false
-            }
-            let i = main.batchRecords[main.batchIndex]
-            let slot = main.batchSlots[main.batchIndex]
-            main.batchIndex += 1
-            if main.batchIndex == main.batchRecords.count {
-                main.batch = .none
-                main.batchRecords.removeAll()
-            }
-            startLinkCallback(i, slot: slot, at: t)
+            guard let (i, k) = main.nextBatchRecord() else { return false }
+            startLinkCallback(i, slot: main.batchSlots[k], at: t)
             return true
         }
     }
@@ -376,15 +257,10 @@ extension DeviceEngine {
     /// Makes the main thread busy with an item from `start` for `cost`.
     @inline(__always)
     private func begin(
-        _ item: MainThreadState.Running, index: Int, kind: MainThreadItem.Kind, label: @autoclosure () -> String,
+        _ item: MainThread.Running, index: Int, kind: MainThreadItem.Kind, label: @autoclosure () -> String,
         start: SimTime, cost: SimDuration
     ) {
-        let end = start + cost
-        main.running = item
-        main.runningIndex = index
-        main.busyUntil = end
-        if cost.nanoseconds >= 250_000_000 { hangs += 1 }  // RL6: Apple's hang threshold
-        busyTime.add(start: start.nanoseconds, end: end.nanoseconds)
+        let end = main.occupy(item, index: index, start: start, cost: cost)
         if wants(.mainItem) {
             notify(
                 .mainItem,
@@ -401,7 +277,7 @@ extension DeviceEngine {
                 action()
                 leave(saved)
             }
-            if block.dirtiesUI { uiDirty = true }
+            if block.dirtiesUI { main.uiDirty = true }
             begin(.block, index: -1, kind: .block, label: block.label, start: t, cost: block.cost)
         case .dispatchHandler(let i):
             timers[i].handlerEnqueued = false
@@ -428,7 +304,7 @@ extension DeviceEngine {
             // K2, first match: mode, busy, coalesced.
             if !timers[i].mode.includes(mode(at: scheduled)) {
                 cause = .mode
-            } else if !coalescing || t > main.batchReadyAt {
+            } else if !timers.coalescing || t > main.batchReadyAt {
                 cause = .busy
             } else {
                 cause = .coalesced
@@ -449,7 +325,7 @@ extension DeviceEngine {
                         invocation: timers[i].fires))
             leave(saved)
         }
-        if timers[i].dirtiesUI { uiDirty = true }
+        if timers[i].dirtiesUI { main.uiDirty = true }
         // T4: the next fire date is the first grid point strictly after the callback returns,
         // which is known now; points passed without a callback are skipped. T6: a one-shot is done.
         let end = t + cost
@@ -489,10 +365,10 @@ extension DeviceEngine {
             // A1: a tick that runs after its own animation ended (a stale slot) does nothing, even
             // while a later animation runs: the stretch of animating time that holds its timestamp
             // must still hold now.
-            guard animations.covers(from: timestamp.nanoseconds, through: t.nanoseconds) else { return }
-            cost = frameCost
-            uiDirty = true
-            if let tick = pendingTick { pendingTick = max(tick, timestamp) } else { pendingTick = timestamp }
+            guard runLoop.animations.covers(from: timestamp.nanoseconds, through: t.nanoseconds) else { return }
+            cost = main.frameCost
+            main.uiDirty = true
+            main.noteTick(timestamp)
             if wants(.animationTick) { notify(.animationTick, .animationTick(timestamp: timestamp, start: t)) }
         }
         let lateness = t - timestamp
@@ -504,7 +380,7 @@ extension DeviceEngine {
         timers[i].fires += 1
         if !isUILink {
             if timers[i].hasCallback, let callback = timers[i].callback {
-                let target = grid.nextOnGrid(after: slot, step: timers[i].gridStep)
+                let target = display.grid.nextOnGrid(after: slot, step: timers[i].gridStep)
                 let saved = enter(.displayLink, tool: timers[i].tool, detail: i, at: t)
                 cost =
                     cost
@@ -513,11 +389,11 @@ extension DeviceEngine {
                             id: TimerID(rawValue: i), kind: .displayLink, start: t, scheduled: timestamp,
                             timestamp: timestamp,
                             targetTimestamp: SimTime(nanoseconds: target.time),
-                            duration: grid.period(segment: slot.segment), data: 1,
+                            duration: display.grid.period(segment: slot.segment), data: 1,
                             invocation: timers[i].fires))
                 leave(saved)
             }
-            if timers[i].dirtiesUI { uiDirty = true }
+            if timers[i].dirtiesUI { main.uiDirty = true }
         }
         begin(.link, index: i, kind: .displayLink, label: timers[i].label, start: t, cost: cost)
         if wants([.timerFired, .timerFiredOffGrid]) {
@@ -531,12 +407,9 @@ extension DeviceEngine {
     }
 
     private func startCommit(at t: SimTime) {
-        nextFrameID += 1
-        main.runningFrame = FrameDraft(
-            id: nextFrameID, commitStart: t, newestTick: pendingTick, counted: animations.contains(t.nanoseconds))
-        uiDirty = false
-        pendingTick = nil
-        begin(.commit, index: -1, kind: .commit, label: "commit", start: t, cost: commitCost)
+        let id = render.nextFrameID()
+        main.takeFrame(id: id, at: t, counted: runLoop.animations.contains(t.nanoseconds))
+        begin(.commit, index: -1, kind: .commit, label: "commit", start: t, cost: main.commitCost)
     }
 
     /// The end of the current item: what happens when it returns.
@@ -556,7 +429,7 @@ extension DeviceEngine {
             guard var frame = main.runningFrame else { break }
             main.runningFrame = nil
             frame.commitEnd = end
-            commits += 1
+            render.commits += 1
             if wants(.commit) {
                 notify(
                     .commit, .commit(frame: frame.id, start: frame.commitStart, end: end, newestTick: frame.newestTick))
@@ -570,68 +443,12 @@ extension DeviceEngine {
     // MARK: The main queue
 
     func enqueue(_ block: MainBlock) {
-        mainQueue.append(block)
+        main.queue.append(block)
     }
 
     func enqueueHandler(_ i: Int) {
         timers[i].handlerEnqueued = true
         enqueue(
             MainBlock(kind: .dispatchHandler(i), cost: timers[i].cost, dirtiesUI: false, label: "", enqueuedAt: now))
-    }
-
-    // MARK: The render server (R1–R3)
-
-    private func handToRenderServer(_ frame: FrameDraft) {
-        var frame = frame
-        if let older = render.waiting {
-            // R1: older waiting frames are merged into the newest.
-            frame.merged += older.merged
-            if let tick = older.newestTick { frame.newestTick = max(frame.newestTick ?? tick, tick) }
-            frame.counted = frame.counted || older.counted
-        }
-        render.waiting = frame
-        ensureVsync()
-    }
-
-    /// At a vsync: present the frame due (R2), then start a render if a frame waits (R1).
-    func renderServerVsync(at t: SimTime) {
-        if let flight = render.inFlight, t > flight.start, t >= flight.end {
-            render.inFlight = nil
-            present(flight.frame, start: flight.start, end: flight.end, at: t)
-        }
-        if render.inFlight == nil, let frame = render.waiting, frame.commitEnd < t {
-            render.waiting = nil
-            let end = t + gpuCost
-            render.inFlight = (frame, t, end)
-            if wants(.render) { notify(.render, .renderStarted(frame: frame.id, start: t, end: end)) }
-        }
-    }
-
-    private func present(_ frame: FrameDraft, start s: SimTime, end e: SimTime, at p: SimTime) {
-        presents += 1
-        let previous = lastCountedPresent
-        if frame.counted { lastCountedPresent = p }
-        guard wants(.present) else { return }
-        // R3: the expected present.
-        let expected: SimTime
-        var commitLate = false
-        if let v = frame.newestTick {
-            let vNext = vsync(after: v)
-            // V5: on an adaptive display, at the rate in force when the tick happened.
-            expected = refreshAtRateInForce(after: v, count: 2) ?? vsync(after: vNext)
-            commitLate = frame.commitEnd >= vNext
-        } else {
-            expected =
-                refreshAtRateInForce(after: frame.commitEnd, count: 2)
-                ?? vsync(after: vsync(after: frame.commitEnd))
-        }
-        // R4: the hitch against the previous counted present.
-        let floor = previous.map { max(expected, vsync(after: $0)) } ?? expected
-        let info = PresentInfo(
-            frame: frame.id, commitStart: frame.commitStart, commitEnd: frame.commitEnd, newestTick: frame.newestTick,
-            renderStart: s, renderEnd: e, present: p, expectedPresent: expected, counted: frame.counted,
-            commitLate: commitLate, renderLate: e > vsync(after: s), mergedFrames: frame.merged,
-            previousCountedPresent: previous, hitch: max(.zero, p - floor))
-        notify(.present, .presented(info))
     }
 }

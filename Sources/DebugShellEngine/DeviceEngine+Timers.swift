@@ -1,16 +1,17 @@
 import DebugShellCore
 
+/// Timers and links driven by the engine: creating them, pausing and ending them, their events
+/// in the queue, and dispatch timers' targets and handlers (T1–T8, D1–D6, DL4–DL6). Their records
+/// and lists, and what changes those alone, are ``Timers``'s.
 extension DeviceEngine {
     // MARK: Creating timers and links
 
     private func makeRecord(_ kind: TimerKind, owner: TimerOwner, label: String, cost: SimDuration, dirtiesUI: Bool)
         -> Int
     {
-        timers.append(
-            TimerRecord(
-                kind: kind, owner: owner, label: label, cost: max(.zero, cost), dirtiesUI: dirtiesUI, tool: running.tool
-            ))
-        return timers.count - 1
+        let record = TimerRecord(
+            kind: kind, owner: owner, label: label, cost: max(.zero, cost), dirtiesUI: dirtiesUI, tool: running.tool)
+        return timers.append(record)
     }
 
     public func addDisplayLink(_ config: DisplayLinkConfig, callback: TimerCallbackHandler?) -> TimerID {
@@ -22,7 +23,7 @@ extension DeviceEngine {
         timers[i].callback = callback
         timers[i].hasCallback = callback != nil
         // DL5: its first slot is its first grid vsync at or after now.
-        activeLinks.append(i)
+        timers.activeLinks.append(i)
         ensureVsync()
         return TimerID(rawValue: i)
     }
@@ -98,26 +99,26 @@ extension DeviceEngine {
     // MARK: Pause, resume, invalidate (T8, D4, DL4, DL6)
 
     public func pause(_ id: TimerID) {
-        guard let i = index(id), timers[i].state == .scheduled, i != uiLink else { return }
+        guard let i = timers.index(id), timers[i].state == .scheduled, i != uiLink else { return }
         timers[i].state = .paused
         timers[i].eventTime = Int64.max
-        removeFromDue(i)
+        timers.removeFromDue(i)
         if timers[i].kind == .displayLink {
             // DL4: a paused link fills no slot; its pending slot is dropped.
             timers[i].slot = nil
-            activeLinks.removeAll { $0 == i }
+            timers.activeLinks.removeAll { $0 == i }
             requestsChanged()
         }
     }
 
     public func resume(_ id: TimerID) {
-        guard let i = index(id), timers[i].state == .paused else { return }
+        guard let i = timers.index(id), timers[i].state == .paused else { return }
         timers[i].state = .scheduled
         switch timers[i].kind {
         case .displayLink:
             // DL4: the next callback is at its next grid vsync, with a fresh timestamp.
-            let at = activeLinks.firstIndex { $0 > i } ?? activeLinks.endIndex
-            activeLinks.insert(i, at: at)
+            let at = timers.activeLinks.firstIndex { $0 > i } ?? timers.activeLinks.endIndex
+            timers.activeLinks.insert(i, at: at)
             ensureVsync()
         case .runLoopTimer:
             // T8: the next fire date is the first grid point after now; those passed are skipped.
@@ -129,7 +130,7 @@ extension DeviceEngine {
             scheduleRunLoopTimer(i)
         case .dispatchTimer:
             // D4: targets passed while suspended are delivered in one invocation.
-            countTargets(i, through: now)
+            timers.countTargets(i, through: now)
             if timers[i].pendingData > 0 && timers[i].oldestPending < now { timers[i].releasedWhilePaused = true }
             if timers[i].repeats {
                 timers[i].fireDate = timers[i].gridPoint(after: now)
@@ -142,7 +143,7 @@ extension DeviceEngine {
     }
 
     public func invalidate(_ id: TimerID) {
-        guard let i = index(id), timers[i].isLive, i != uiLink else { return }
+        guard let i = timers.index(id), timers[i].isLive, i != uiLink else { return }
         if timers[i].kind == .runLoopTimer && isInCallback(i) && timers[i].lastSkippedEnd == timers[i].handlerBusyUntil
         {
             // T4: invalidated during its callback, it gets no next fire date and skips nothing.
@@ -152,10 +153,10 @@ extension DeviceEngine {
         timers[i].state = .invalidated
         timers[i].eventTime = Int64.max
         timers[i].fireDate = .never
-        removeFromDue(i)
+        timers.removeFromDue(i)
         if timers[i].kind == .displayLink {
             timers[i].slot = nil  // DL6
-            activeLinks.removeAll { $0 == i }
+            timers.activeLinks.removeAll { $0 == i }
             requestsChanged()
         }
     }
@@ -165,28 +166,7 @@ extension DeviceEngine {
         timers[i].state = .done
         timers[i].eventTime = Int64.max
         timers[i].fireDate = .never
-        removeFromDue(i)
-    }
-
-    private func removeFromDue(_ i: Int) {
-        switch timers[i].kind {
-        case .displayLink:
-            if timers[i].slot != nil { filledLinks.remove(modeClass(timers[i].mode), i) }
-        case .runLoopTimer:
-            if timers[i].isDue {
-                dueTimers.remove(modeClass(timers[i].mode), i)
-                timers[i].isDue = false
-            }
-        case .dispatchTimer:
-            if timers[i].isDue {
-                dueDispatch.remove(timers[i].queue == .background ? 0 : 1, i)
-                timers[i].isDue = false
-            }
-        }
-    }
-
-    func index(_ id: TimerID) -> Int? {
-        id.rawValue >= 0 && id.rawValue < timers.count ? id.rawValue : nil
+        timers.removeFromDue(i)
     }
 
     // MARK: Run-loop timers become ready (S4.4, T2)
@@ -196,17 +176,12 @@ extension DeviceEngine {
         timers[i].eventTime = Int64.max
         timers[i].isDue = true
         let c = modeClass(timers[i].mode)
-        dueTimers.append(c, i)
-        if coalescing {
+        timers.due.append(c, i)
+        if timers.coalescing {
             // T5: the mode's timer wake-up is at the smallest fire date + tolerance.
             let deadline = (timers[i].fireDate + timers[i].slack).nanoseconds
             if deadline > now.nanoseconds { queue.push(time: deadline, key: EventKey.runLoopWake(c)) }
         }
-    }
-
-    func countTimerWakeup(app: Bool) {
-        timerWakeups += 1
-        if app { appTimerWakeups += 1 }
     }
 
     // MARK: Dispatch timers (D1–D6)
@@ -214,12 +189,12 @@ extension DeviceEngine {
     func dispatchTargetReached(_ i: Int, entryTime: Int64, at t: SimTime) {
         guard timers[i].eventTime == entryTime, timers[i].state == .scheduled else { return }
         timers[i].eventTime = Int64.max
-        if coalescing {
+        if timers.coalescing {
             // D2: T5's rule for the dispatch timers of one queue kind.
             let k = timers[i].queue == .background ? 0 : 1
             if !timers[i].isDue {
                 timers[i].isDue = true
-                dueDispatch.append(k, i)
+                timers.dueDispatch.append(k, i)
             }
             let deadline = timers[i].fireDate + timers[i].slack
             if deadline > t {
@@ -229,7 +204,7 @@ extension DeviceEngine {
             }
             return
         }
-        countDispatchWakeup(timers[i].queue, app: timers[i].isApp, at: t)
+        timers.countDispatchWakeup(timers[i].queue, app: timers[i].isApp, at: t)
         release(i, at: t)
     }
 
@@ -241,7 +216,7 @@ extension DeviceEngine {
     @inline(__always)
     func backgroundTargetOnTime(_ entry: EventQueue.Entry, at t: Int64) -> Bool {
         let i = Int(EventKey.id(entry.key))
-        guard !referenceMode, !coalescing, i < timers.count else { return false }
+        guard !referenceMode, !timers.coalescing, i < timers.count else { return false }
         let r = timers.record(i)
         guard r.pointee.eventTime == entry.time, r.pointee.state == .scheduled, r.pointee.repeats,
             r.pointee.fireDate.nanoseconds == t, r.pointee.pendingData == 0, r.pointee.handlerBusyUntil.nanoseconds <= t
@@ -252,7 +227,7 @@ extension DeviceEngine {
         r.pointee.eventTime = next
         queue.replaceTop(time: next, key: entry.key)
         let time = SimTime(nanoseconds: t)
-        countDispatchWakeup(.background, app: r.pointee.isApp, at: time)
+        timers.countDispatchWakeup(.background, app: r.pointee.isApp, at: time)
         guard !r.pointee.hasCallback else {
             // A tool's handler: the general invocation, which calls it.
             r.pointee.pendingData = 1
@@ -270,7 +245,7 @@ extension DeviceEngine {
         let fires = r.pointee.fires
         let cost = r.pointee.cost
         r.pointee.handlerBusyUntil = time + cost
-        if r.pointee.dirtiesUI { uiDirty = true }
+        if r.pointee.dirtiesUI { main.uiDirty = true }
         if fires >= r.pointee.handlerLimit { finish(i) }
         // On its grid, only observers of every firing hear of it.
         if wants(.timerFired) {
@@ -288,22 +263,17 @@ extension DeviceEngine {
     /// queue kind fires (D2).
     func flushDueDispatch(_ kind: DispatchQueueKind, at t: SimTime) {
         let k = kind == .background ? 0 : 1
-        guard !dueDispatch.isEmpty(k) else { return }
-        var deadline = SimTime.never
-        for n in 0..<dueDispatch.count(k) {
-            let i = dueDispatch.element(k, n)
-            deadline = min(deadline, timers[i].fireDate + timers[i].slack)
-        }
-        guard deadline <= t else { return }
+        guard !timers.dueDispatch.isEmpty(k), timers.dispatchDeadline(k) <= t else { return }
         // The list is copied into a reused buffer (taken out while in use, so a release that
         // leads back here cannot see it half done): no allocation per wake-up.
-        var due = dispatchScratch
-        dispatchScratch = []
+        var due = timers.dispatchScratch
+        timers.dispatchScratch = []
         due.removeAll(keepingCapacity: true)
-        for n in 0..<dueDispatch.count(k) { due.append(dueDispatch.element(k, n)) }
-        dueDispatch.removeAll(k)
+        for n in 0..<timers.dueDispatch.count(k) { due.append(timers.dueDispatch.element(k, n)) }
+        timers.dueDispatch.removeAll(k)
         due.sort()
-        countDispatchWakeup(kind, app: due.contains { timers[$0].isApp }, at: t)
+        let app = due.contains { timers[$0].isApp }
+        timers.countDispatchWakeup(kind, app: app, at: t)
         // A wake-up of one timer alone can merge the targets that follow in closed form; with
         // others, their next targets are not queued yet while it is released.
         let alone = due.count == 1
@@ -311,30 +281,7 @@ extension DeviceEngine {
             timers[i].isDue = false
             if timers[i].state == .scheduled { release(i, at: t, mergingAhead: alone) }
         }
-        dispatchScratch = due
-    }
-
-    private func countDispatchWakeup(_ kind: DispatchQueueKind, app: Bool, at t: SimTime) {
-        let now = t.nanoseconds
-        if kind == .background {
-            if lastBackgroundWake != now {
-                lastBackgroundWake = now
-                timerWakeups += 1
-            }
-            if app && lastBackgroundAppWake != now {
-                lastBackgroundAppWake = now
-                appTimerWakeups += 1
-            }
-        } else {
-            if lastMainWake != now {
-                lastMainWake = now
-                timerWakeups += 1
-            }
-            if app && lastMainAppWake != now {
-                lastMainAppWake = now
-                appTimerWakeups += 1
-            }
-        }
+        timers.dispatchScratch = due
     }
 
     /// D3: the grid points passed are added to the pending data; the next target is the first
@@ -342,7 +289,7 @@ extension DeviceEngine {
     /// targets that pass while its handler waits or runs and nothing else happens are counted
     /// at once (``mergeTargetsWhilePending(_:at:)``).
     func release(_ i: Int, at t: SimTime, mergingAhead: Bool = true) {
-        countTargets(i, through: t)
+        timers.countTargets(i, through: t)
         if timers[i].repeats {
             // On time, the next target is one interval on; otherwise the first point after t.
             let next = timers[i].fireDate + timers[i].interval
@@ -365,11 +312,11 @@ extension DeviceEngine {
     /// else can happen. Not while a condition is checked after every instant (`run until`), nor
     /// in the reference mode the tests compare with.
     private func mergeTargetsWhilePending(_ i: Int, at t: SimTime) {
-        guard !referenceMode, !advanceChecks, timers[i].repeats, timers[i].state == .scheduled,
+        guard !referenceMode, !clock.advanceChecks, timers[i].repeats, timers[i].state == .scheduled,
             timers[i].pendingData > 0
         else { return }
-        var horizon = min(queue.topTime, advanceEnd)
-        if let v = nextVsync { horizon = min(horizon, v.time) }
+        var horizon = min(queue.topTime, clock.advanceEnd)
+        if let v = display.nextVsync { horizon = min(horizon, v.time) }
         if main.isRunning { horizon = min(horizon, main.busyUntil.nanoseconds) }
         switch timers[i].queue {
         case .main:
@@ -384,38 +331,13 @@ extension DeviceEngine {
         let first = timers[i].fireDate.nanoseconds
         let interval = timers[i].interval.nanoseconds
         // D2, T5: a coalesced target is released at its wake-up, leeway later (leeway < interval).
-        let leeway = coalescing ? timers[i].slack.nanoseconds : 0
+        let leeway = timers.coalescing ? timers[i].slack.nanoseconds : 0
         guard first < horizon - leeway, interval > 0, leeway < interval else { return }
         let k = (horizon - 1 - leeway - first) / interval + 1
         let last = first + (k - 1) * interval
         timers[i].pendingData += k
         timers[i].fireDate = SimTime(nanoseconds: last + interval)
-        timerWakeups += k
-        if timers[i].isApp { appTimerWakeups += k }
-        let lastWake = last + leeway
-        if timers[i].queue == .background {
-            lastBackgroundWake = lastWake
-            if timers[i].isApp { lastBackgroundAppWake = lastWake }
-        } else {
-            lastMainWake = lastWake
-            if timers[i].isApp { lastMainAppWake = lastWake }
-        }
-    }
-
-    /// Adds the grid points from the next target through `t` to the pending data: on time that is
-    /// exactly one point, and no division.
-    func countTargets(_ i: Int, through t: SimTime) {
-        let first = timers[i].fireDate
-        guard first <= t, first < .horizon else { return }
-        var points: Int64 = 1
-        if t > first && timers[i].repeats {
-            points += (t - first).nanoseconds / timers[i].interval.nanoseconds
-        }
-        if timers[i].pendingData == 0 {
-            timers[i].oldestPending = first
-            timers[i].releasedAt = t
-        }
-        timers[i].pendingData += points
+        timers.countMergedWakeups(of: i, count: k, lastWake: last + leeway)
     }
 
     /// Hands pending data to the handler's queue (D4, D5).
@@ -509,7 +431,7 @@ extension DeviceEngine {
                         invocation: invocation))
             leave(saved)
         }
-        if timers[i].dirtiesUI { uiDirty = true }
+        if timers[i].dirtiesUI { main.uiDirty = true }
         if invocation >= timers[i].handlerLimit && timers[i].state == .scheduled { finish(i) }
         return DispatchInvocation(
             index: i, cost: cost, scheduled: scheduled, start: t, lateness: max(.zero, lateness), cause: cause,
@@ -519,13 +441,13 @@ extension DeviceEngine {
     // MARK: Reading timers
 
     public func timerInfo(_ id: TimerID) -> TimerInfo? {
-        index(id).map(info)
+        timers.index(id).map(info)
     }
 
     public func allTimers() -> [TimerInfo] { timers.indices.map { info($0) } }
 
     /// Whether the instant at `t` is over: before now, or now once its events are processed.
-    func hasPassed(_ t: SimTime) -> Bool { t < now || (t == now && instantDone) }
+    func hasPassed(_ t: SimTime) -> Bool { clock.hasPassed(t) }
 
     /// Whether a callback or handler of the timer has started and not yet returned.
     func isInCallback(_ i: Int) -> Bool {
@@ -557,10 +479,10 @@ extension DeviceEngine {
         if r.kind == .displayLink {
             let p = firstUnprocessedVsync()
             let step = linkStep(i, segment: p.segment)
-            let gridNext = grid.firstOnGrid(atOrAfter: p, step: step)
-            let after = grid.nextOnGrid(after: gridNext, step: step)
+            let gridNext = display.grid.firstOnGrid(atOrAfter: p, step: step)
+            let after = display.grid.nextOnGrid(after: gridNext, step: step)
             interval = SimDuration(nanoseconds: after.time - gridNext.time)
-            let active = i == uiLink ? animations.contains(gridNext.time) : r.isActive
+            let active = i == uiLink ? runLoop.animations.contains(gridNext.time) : r.isActive
             next = active ? SimTime(nanoseconds: gridNext.time) : nil
         }
         // Run-loop timers and display links cover one point per firing (D3 is GCD's): their data

@@ -64,7 +64,7 @@ import Testing
         #expect(first.log.count == 2)
         #expect(second.log.isEmpty)
         #expect(third.log.count == 1)
-        #expect(engine.observerCalls.count == 2)
+        #expect(engine.callouts.calls.count == 2)
     }
 
     @Test func tearDownLetsEveryObserverGo() {
@@ -78,6 +78,6 @@ import Testing
         #expect(gone != nil)
         engine.tearDown()
         #expect(gone == nil)
-        #expect(engine.observerCalls.count == 0)
+        #expect(engine.callouts.calls.count == 0)
     }
 }
