@@ -49,20 +49,28 @@ import Testing
         Room(
             name: "the list of built-in tools", folders: ["Sources/BuiltInTools"],
             mayImport: ["DebugShellCore", "FPSMeterTool", "LayoutSettleTool", "TimerInspectorTool"]),
+        // `debugsh test`: the runner and the child's report; the front end hands it the command
+        // line and its interrupt flag.
+        Room(
+            name: "the test runner", folders: ["Sources/DebugShellTestRunner"],
+            mayImport: ["ArgumentParser", "DebugShell", "DebugShellCore", "DebugShellInterpreter"]),
         Room(
             name: "the front end", folders: ["Sources/debugsh"],
             mayImport: [
                 "ArgumentParser", "BuiltInTools", "CReadline", "CTrapSupport", "DebugShell", "DebugShellCore",
-                "DebugShellInterpreter", "Synchronization",
+                "DebugShellInterpreter", "DebugShellTestRunner", "Synchronization",
             ]),
     ]
 
-    /// The modules a Swift file imports, `#if canImport` branches and access levels included.
+    /// The modules a Swift file imports, `#if canImport` branches, access levels and attributes
+    /// (`@preconcurrency import CReadline`) included.
     static func imports(of file: URL) throws -> Set<String> {
         var modules = Set<String>()
         for line in try String(contentsOf: file, encoding: .utf8).split(separator: "\n") {
             var words = line.split(separator: " ").map(String.init)
-            while let first = words.first, ["@testable", "public", "package", "internal", "private"].contains(first) {
+            while let first = words.first,
+                ["@testable", "@preconcurrency", "public", "package", "internal", "private"].contains(first)
+            {
                 words.removeFirst()
             }
             if words.count >= 2, words[0] == "import" { modules.insert(words[1]) }
