@@ -74,6 +74,15 @@ let package = Package(
             name: "BuiltInTools",
             dependencies: [core, "FPSMeterTool", "LayoutSettleTool", "TimerInspectorTool"],
             swiftSettings: strict),
+        // `debugsh test`: the runner (files, shards, children, baselines, reports) and the child's
+        // report; the executable hands it the command line and its interrupt flag.
+        .target(
+            name: "DebugShellTestRunner",
+            dependencies: [
+                "DebugShell", "DebugShellInterpreter", core,
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict),
         // GNU readline; only the executable imports it.
         .systemLibrary(name: "CReadline", providers: [.apt(["libreadline-dev"])]),
         // glibc's _Fork, for the trap handler (docs/Plugins.md, "When a plugin traps").
@@ -81,8 +90,8 @@ let package = Package(
         .executableTarget(
             name: "debugsh",
             dependencies: [
-                "DebugShell", "DebugShellInterpreter", "BuiltInTools", "CReadline", "CTrapSupport",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "DebugShell", "DebugShellInterpreter", "DebugShellTestRunner", "BuiltInTools", "CReadline",
+                "CTrapSupport", core, .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
 
@@ -119,6 +128,10 @@ let package = Package(
         .testTarget(
             name: "TimerInspectorToolTests",
             dependencies: ["TimerInspectorTool", "DebugShell", "DebugShellTesting", "BuiltInTools"],
+            swiftSettings: strict),
+        // The test runner's own parts: baselines, files and shards, reports, the child's report.
+        .testTarget(
+            name: "DebugShellTestRunnerTests", dependencies: ["DebugShellTestRunner", "DebugShell", core],
             swiftSettings: strict),
         // The rooms and what each may import, read from the sources.
         .testTarget(name: "ArchitectureTests", swiftSettings: strict),

@@ -1,3 +1,4 @@
+import DebugShellTestRunner
 import Synchronization
 
 #if canImport(Glibc)
@@ -24,6 +25,11 @@ private func onInterrupt(_ signal: Int32) {
 private func onLoopSignal(_ signal: Int32) {
     if signal == SIGHUP || signal == SIGTERM { interruptFlag.store(true, ordering: .relaxed) }
     wakeInteractiveLoop(signal)
+}
+
+/// Only sets the flag: `debugsh test`'s SIGTERM and SIGHUP, and its child's SIGTERM.
+private func onStopRequest(_ signal: Int32) {
+    interruptFlag.store(true, ordering: .relaxed)
 }
 
 /// Writes the signal number to the self-pipe (non-blocking: a full pipe already wakes the loop).
@@ -110,4 +116,10 @@ enum Signals {
     }
 
     static var isInterrupted: Bool { interruptFlag.load(ordering: .relaxed) }
+
+    /// The flag as `debugsh test` takes it (DebugShellTestRunner): the runner and a file's child
+    /// stop on it, as a script does.
+    static func forTestRunner() -> Interrupts {
+        Interrupts(catchInterrupts: catchInterrupts, isInterrupted: { isInterrupted }, setFlag: onStopRequest)
+    }
 }

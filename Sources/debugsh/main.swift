@@ -2,6 +2,7 @@ import ArgumentParser
 import BuiltInTools
 import DebugShell
 import DebugShellCore
+import DebugShellTestRunner
 
 #if canImport(Glibc)
     import Glibc
@@ -24,7 +25,8 @@ func main() -> Int32 {
     }
     // `debugsh test …` is the test runner (docs/Testing.md); a script named test runs as ./test.
     if CommandLine.arguments.count > 1 && CommandLine.arguments[1] == "test" {
-        return TestRunner.main(Array(CommandLine.arguments.dropFirst(2)), output: output)
+        return TestRunner.main(
+            Array(CommandLine.arguments.dropFirst(2)), output: output, interrupts: Signals.forTestRunner())
     }
     let options: DebugshOptions
     do {
@@ -73,7 +75,7 @@ func main() -> Int32 {
     // `debugsh test`'s child: failures and the final metrics go to the runner's report (under
     // `debugsh test --check`, each problem `--check` finds).
     let childReport = options.testReport.flatMap { ChildReport(path: $0) }
-    childReport?.attach(to: session)
+    childReport?.attach(to: session, interrupts: Signals.forTestRunner())
     defer { childReport?.finish(session) }
     if options.check { return checkScripts(session, options: options) }
     // From here on a trap — a plugin's, or debugsh's own — keeps what is being recorded.

@@ -17,7 +17,9 @@ final class ChildProcess {
     /// Seconds between SIGTERM and SIGKILL.
     static let grace = 2.0
 
-    private init(pid: pid_t, started: Double) {
+    /// Internal, not private, so that the unit tests can hand `TestRunner.finished` a child that
+    /// never ran; ``start(_:stdout:stderr:)`` makes the real ones.
+    init(pid: pid_t, started: Double) {
         self.pid = pid
         self.started = started
     }

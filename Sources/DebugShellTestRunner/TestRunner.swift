@@ -10,9 +10,11 @@ import DebugShellInterpreter
 /// `debugsh test [file or folder …]`: each file in a fresh session — a child process of this
 /// binary — files in parallel, a live progress line on a terminal, a summary and reports
 /// (docs/Testing.md). Everything it prints leaves through the ``OutputRouter``.
-struct TestRunner {
+public struct TestRunner {
     let options: TestOptions
     let output: OutputRouter
+    /// The front end's interrupt flag: Ctrl-C, SIGTERM and SIGHUP stop the run.
+    let interrupts: Interrupts
     let jobs: Int
     let timeout: (seconds: Double, text: String)?
     let annotate: Bool
@@ -22,7 +24,7 @@ struct TestRunner {
     let found: Int
 
     /// Runs `debugsh test` with the arguments after `test`; returns the exit status.
-    static func main(_ arguments: [String], output: OutputRouter) -> Int32 {
+    public static func main(_ arguments: [String], output: OutputRouter, interrupts: Interrupts) -> Int32 {
         let options: TestOptions
         do {
             options = try TestOptions.parse(arguments)
@@ -35,14 +37,14 @@ struct TestRunner {
             return usage(TestOptions.message(for: error), output)
         }
         do {
-            return try prepare(options, output)
+            return try prepare(options, output, interrupts)
         } catch {
             return usage(error.message, output)
         }
     }
 
     /// The runner's line in `debugsh --help`.
-    static let mention =
+    public static let mention =
         "\nSUBCOMMANDS:\n  test [file or folder ...]\n                          Run scripts as a test suite (docs/Testing.md; options: debugsh test -h).\n"
 
     static func usage(_ message: String, _ output: OutputRouter) -> Int32 {
@@ -52,7 +54,9 @@ struct TestRunner {
     }
 
     /// Checks the options, finds the files, and lists or runs them.
-    static func prepare(_ options: TestOptions, _ output: OutputRouter) throws(TestFiles.UsageError) -> Int32 {
+    static func prepare(
+        _ options: TestOptions, _ output: OutputRouter, _ interrupts: Interrupts
+    ) throws(TestFiles.UsageError) -> Int32 {
         let cores = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
         let jobs = options.jobs ?? max(1, cores)
         guard jobs >= 1, jobs <= 1024 else {
@@ -111,7 +115,7 @@ struct TestRunner {
                 message: "cannot make a folder for the children's reports in \(template.dropLast(21))")
         }
         let runner = TestRunner(
-            options: options, output: output, jobs: jobs, timeout: timeout, annotate: annotate,
+            options: options, output: output, interrupts: interrupts, jobs: jobs, timeout: timeout, annotate: annotate,
             workFolder: String(cString: made), found: found)
         defer { rmdir(runner.workFolder) }
         return runner.run(files, baseline: baseline)
@@ -121,11 +125,11 @@ struct TestRunner {
 
     /// Runs the files, reports, and returns the exit status.
     func run(_ files: [TestFile], baseline: Baseline?) -> Int32 {
-        Signals.catchInterrupts()
+        interrupts.catchInterrupts()
         // A CI job cancelled (SIGTERM) or a terminal closed (SIGHUP) stops the children as
         // Ctrl-C does: they are in process groups of their own and would outlive the runner.
         var action = sigaction()
-        action.__sigaction_handler.sa_handler = { _ in interruptFlag.store(true, ordering: .relaxed) }
+        action.__sigaction_handler.sa_handler = interrupts.setFlag
         sigemptyset(&action.sa_mask)
         var unblock = sigset_t()
         sigemptyset(&unblock)
@@ -162,7 +166,7 @@ struct TestRunner {
             }
         }
         while true {
-            if Signals.isInterrupted && !interrupted {
+            if interrupts.isInterrupted() && !interrupted {
                 interrupted = true
                 for (_, run) in running where run.child.terminatedAt == nil {
                     run.child.terminatedAt = Clock.seconds()

@@ -14,10 +14,10 @@ import DebugShell
 /// - `F kind file line t_ns message condition values sourced-from`
 /// - `M name type text`, one per metric at the end
 /// - `E`, the end mark: the script's run ended and the process left normally.
-final class ChildReport {
+public final class ChildReport {
     private let fd: Int32
 
-    init?(path: String) {
+    public init?(path: String) {
         fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         if fd < 0 { return nil }
     }
@@ -26,7 +26,7 @@ final class ChildReport {
 
     /// Makes `session` go on after a failed `expect` and report each failure here; SIGTERM (the
     /// runner's timeout) stops time as SIGINT does, so the child says where it was.
-    func attach(to session: Session) {
+    public func attach(to session: Session, interrupts: Interrupts) {
         session.options.continuesAfterFailedExpectations = true
         session.observeFailures { [self] failure in
             write([
@@ -36,14 +36,14 @@ final class ChildReport {
             ])
         }
         var action = sigaction()
-        action.__sigaction_handler.sa_handler = { _ in interruptFlag.store(true, ordering: .relaxed) }
+        action.__sigaction_handler.sa_handler = interrupts.setFlag
         sigemptyset(&action.sa_mask)
         action.sa_flags = 0
         sigaction(SIGTERM, &action, nil)
     }
 
     /// The final metrics and the end mark.
-    func finish(_ session: Session) {
+    public func finish(_ session: Session) {
         for metric in session.finalMetrics() { write(["M", metric.name, metric.type, metric.text]) }
         write(["E"])
     }
