@@ -226,7 +226,7 @@ public enum ValueParser {
 
     /// Whether the messages of a kind's values say what they are about themselves, so that the
     /// parser does not put the option's name before them (`--max: rate '1001Hz' is outside …`).
-    public static func namesItself(_ kind: ValueKind) -> Bool { kind == .frameRateRange }
+    static func namesItself(_ kind: ValueKind) -> Bool { kind == .frameRateRange }
 
     /// What a name may be, for messages.
     public static let nameRule =
