@@ -12,70 +12,7 @@ extension FPSMeter {
                 "fps", abstract: "Measure frames per second as an FPS label does, and what it cannot see.",
                 discussion:
                     "The reading is the seed algorithm (F1): a display link counts its callbacks and, once a window of at least --window has passed since the first one, reads round(count / span), at most the refresh rate. Beside it stand the ground truth — frames presented (R5), hitches and their causes (R4), frame-time percentiles — and, in 'fps compare', seven classic estimators run on the same callbacks.",
-                verbs: [
-                    VerbSpec(
-                        "show", abstract: "The reading and the ground truth beside it, as a small report.",
-                        examples: FPSMeterExamples.show),
-                    VerbSpec(
-                        "start", abstract: "Add the meter's display link (F2) and start counting (F1).",
-                        discussion:
-                            "The link is added after the app's UI link, with its first slot at the first vsync at or after now (DL5). Its callback costs --cost of main-thread time. With --label on, the meter sets its label at the end of every window, which dirties the UI (F3): on a static screen, about one commit and one present per window.",
-                        options: [mode, window, cost, label, rateRange],
-                        examples: FPSMeterExamples.start),
-                    VerbSpec(
-                        "stop", abstract: "Remove the meter's link (DL6); the metrics keep their values from then.",
-                        examples: FPSMeterExamples.stop),
-                    VerbSpec(
-                        "reset", abstract: "Clear the reading and every statistic, keeping the link (F2).",
-                        examples: FPSMeterExamples.reset),
-                    VerbSpec(
-                        "frames",
-                        abstract:
-                            "A per-frame table: commit end, render start and end, present, expected present, hitch, cause.",
-                        discussion:
-                            "The last 1000 presents are kept (the setting fps.frames-kept, up to 100000). Without --worst, the last 20 (or --last n) are shown in time order; --worst n shows the n longest hitches, longest first.",
-                        options: [hitchesOnly, lastFrames, worst],
-                        examples: FPSMeterExamples.frames),
-                    VerbSpec(
-                        "history",
-                        abstract: "One row per completed window, with a sparkline; the last 3600 windows are kept.",
-                        options: [lastWindows],
-                        examples: FPSMeterExamples.history),
-                    VerbSpec(
-                        "plot",
-                        abstract:
-                            "Chart frame time per present, hitches by cause and the label's reading beside the frames presented.",
-                        discussion:
-                            "Frame time is the interval from the previous counted present (R4), one bar per present, in ms (s past a second), over dashed lines at 1x and 2x the refresh interval in force, which step where the rate changed (S2) and are tagged 1x and 2x beside the plot; hitches are coloured by cause (commit, render, both) and marked c, r, b under the bars in the terminal. Below, per window, the FPS label's reading (F1), dashed, over the frames the display presented in the same span, wide: the seed's 'reads 60 while the display shows 30'; where the two are equal both show (in the terminal as ═). Stretches of tracking mode (scrolls) are shaded; a panel without data says what is missing. With a file, a standalone SVG is written atomically; without one, the chart is drawn at the terminal's width (80 columns in scripts). By default the chart runs from the start (or the oldest present kept) to now.",
-                        arguments: [plotFile],
-                        options: [plotFrom, plotTo, plotWidth, plotHeight],
-                        examples: FPSMeterExamples.plot),
-                    VerbSpec(
-                        "compare",
-                        abstract:
-                            "The estimator lab: each classic FPS estimator's last reading and its error against the ground truth.",
-                        discussion:
-                            "YYFPSLabel (F1 over 1s windows), HyFPSLabel (the same, clamped to 60), GDPerformanceView (callbacks in the sliding second before the last callback), DXFPSLabel (callbacks per second of tracking time), KMCGeigerCounter (vsyncs without a callback in the last second; clicks above 1.5 periods), Sentry (slow above 1/(rate - 1) s, frozen above 700ms, frames delay) and Matrix (dropped frames (d - T) / T for each interval d, T the frame interval, and their time). All read the meter's own callbacks: no link, no cost. The truth is what the display did over the same span: frames presented, and vsyncs that expected a present and had none.",
-                        examples: FPSMeterExamples.compare),
-                    VerbSpec(
-                        "tiers", abstract: "Show or choose the hitch-ratio scale (the setting fps.tiers).",
-                        arguments: [scale],
-                        examples: FPSMeterExamples.tiers),
-                    VerbSpec(
-                        "autohide",
-                        abstract:
-                            "Hide the status line 2s after the reading last changed, as HyFPSLabel (the setting fps.autohide).",
-                        arguments: [autohideState],
-                        examples: FPSMeterExamples.autohide),
-                    VerbSpec(
-                        "watch",
-                        abstract: "Print hitches or closed windows as events while time runs; 'off' stops both.",
-                        discussion:
-                            "Hitches are summarised when they come fast: the first of a second prints in full, the rest of that second as one line with their count at the second's end, and while every second has more than one, only that line is printed, once a second. --all prints every hitch.",
-                        arguments: [watchedEvents],
-                        options: [hitchesOver, hitchesAll],
-                        examples: FPSMeterExamples.watch),
-                ], defaultVerb: "show")
+                verbs: Verb.declarations, defaultVerb: Verb.show.rawValue)
         ],
         metrics: [
             MetricSpec("fps.value", .integer, abstract: "The reading after the last completed window (F1)."),
@@ -107,6 +44,90 @@ extension FPSMeter {
             EventSpec("fps.window", abstract: "The meter closed a window, with its reading (fps watch windows)."),
         ])
 
+    /// The meter's verbs: `run(_:)` switches over them, so a verb declared without behaviour does
+    /// not compile. Help lists them in this order.
+    enum Verb: String, ToolVerbs {
+        case show, start, stop, reset, frames, history, plot, compare, tiers, autohide, watch
+
+        var declaration: VerbSpec {
+            switch self {
+            case .show:
+                return VerbSpec(
+                    "show", abstract: "The reading and the ground truth beside it, as a small report.",
+                    examples: FPSMeterExamples.show)
+            case .start:
+                return VerbSpec(
+                    "start", abstract: "Add the meter's display link (F2) and start counting (F1).",
+                    discussion:
+                        "The link is added after the app's UI link, with its first slot at the first vsync at or after now (DL5). Its callback costs --cost of main-thread time. With --label on, the meter sets its label at the end of every window, which dirties the UI (F3): on a static screen, about one commit and one present per window.",
+                    options: [mode, window, cost, label, rateRange],
+                    examples: FPSMeterExamples.start)
+            case .stop:
+                return VerbSpec(
+                    "stop", abstract: "Remove the meter's link (DL6); the metrics keep their values from then.",
+                    examples: FPSMeterExamples.stop)
+            case .reset:
+                return VerbSpec(
+                    "reset", abstract: "Clear the reading and every statistic, keeping the link (F2).",
+                    examples: FPSMeterExamples.reset)
+            case .frames:
+                return VerbSpec(
+                    "frames",
+                    abstract:
+                        "A per-frame table: commit end, render start and end, present, expected present, hitch, cause.",
+                    discussion:
+                        "The last 1000 presents are kept (the setting fps.frames-kept, up to 100000). Without --worst, the last 20 (or --last n) are shown in time order; --worst n shows the n longest hitches, longest first.",
+                    options: [hitchesOnly, lastFrames, worst],
+                    examples: FPSMeterExamples.frames)
+            case .history:
+                return VerbSpec(
+                    "history",
+                    abstract: "One row per completed window, with a sparkline; the last 3600 windows are kept.",
+                    options: [lastWindows],
+                    examples: FPSMeterExamples.history)
+            case .plot:
+                return VerbSpec(
+                    "plot",
+                    abstract:
+                        "Chart frame time per present, hitches by cause and the label's reading beside the frames presented.",
+                    discussion:
+                        "Frame time is the interval from the previous counted present (R4), one bar per present, in ms (s past a second), over dashed lines at 1x and 2x the refresh interval in force, which step where the rate changed (S2) and are tagged 1x and 2x beside the plot; hitches are coloured by cause (commit, render, both) and marked c, r, b under the bars in the terminal. Below, per window, the FPS label's reading (F1), dashed, over the frames the display presented in the same span, wide: the seed's 'reads 60 while the display shows 30'; where the two are equal both show (in the terminal as ═). Stretches of tracking mode (scrolls) are shaded; a panel without data says what is missing. With a file, a standalone SVG is written atomically; without one, the chart is drawn at the terminal's width (80 columns in scripts). By default the chart runs from the start (or the oldest present kept) to now.",
+                    arguments: [plotFile],
+                    options: [plotFrom, plotTo, plotWidth, plotHeight],
+                    examples: FPSMeterExamples.plot)
+            case .compare:
+                return VerbSpec(
+                    "compare",
+                    abstract:
+                        "The estimator lab: each classic FPS estimator's last reading and its error against the ground truth.",
+                    discussion:
+                        "YYFPSLabel (F1 over 1s windows), HyFPSLabel (the same, clamped to 60), GDPerformanceView (callbacks in the sliding second before the last callback), DXFPSLabel (callbacks per second of tracking time), KMCGeigerCounter (vsyncs without a callback in the last second; clicks above 1.5 periods), Sentry (slow above 1/(rate - 1) s, frozen above 700ms, frames delay) and Matrix (dropped frames (d - T) / T for each interval d, T the frame interval, and their time). All read the meter's own callbacks: no link, no cost. The truth is what the display did over the same span: frames presented, and vsyncs that expected a present and had none.",
+                    examples: FPSMeterExamples.compare)
+            case .tiers:
+                return VerbSpec(
+                    "tiers", abstract: "Show or choose the hitch-ratio scale (the setting fps.tiers).",
+                    arguments: [scale],
+                    examples: FPSMeterExamples.tiers)
+            case .autohide:
+                return VerbSpec(
+                    "autohide",
+                    abstract:
+                        "Hide the status line 2s after the reading last changed, as HyFPSLabel (the setting fps.autohide).",
+                    arguments: [autohideState],
+                    examples: FPSMeterExamples.autohide)
+            case .watch:
+                return VerbSpec(
+                    "watch",
+                    abstract: "Print hitches or closed windows as events while time runs; 'off' stops both.",
+                    discussion:
+                        "Hitches are summarised when they come fast: the first of a second prints in full, the rest of that second as one line with their count at the second's end, and while every second has more than one, only that line is printed, once a second. --all prints every hitch.",
+                    arguments: [watchedEvents],
+                    options: [hitchesOver, hitchesAll],
+                    examples: FPSMeterExamples.watch)
+            }
+        }
+    }
+
     // MARK: Options, arguments and settings, each read back through its key
 
     // fps start
@@ -119,7 +140,7 @@ extension FPSMeter {
         "cost", abstract: "Main-thread cost of each callback (F2).", default: .zero)
     static let label = OptionSpec.boolean(
         "label", abstract: "Set the label at the end of every window, dirtying the UI (F3).", default: true)
-    static let rateRange = OptionSpec.word(
+    static let rateRange = OptionSpec.frameRateRange(
         "range",
         abstract:
             "The link's preferredFrameRateRange, min,max[,preferred] in Hz: on an adaptive display what it requests (V2).",

@@ -6,7 +6,7 @@ extension LayoutSettleChecker {
     public static let descriptor = ToolDescriptor(
         name: "layout",
         abstract: "The layout-settle checker: a simulated view tree and a checker that tells when it stops changing.",
-        commands: [viewCommand, layoutCommand],
+        commands: Command.declarations,
         metrics: [
             MetricSpec(
                 "layout.state", .word(LayoutSettleChecker.stateWords),
@@ -31,85 +31,123 @@ extension LayoutSettleChecker {
 
     static let view = ValueKind.name(viewDomain)
 
-    static let viewCommand = CommandSpec(
-        "view", abstract: "Build and change the simulated app's view tree (L1).",
-        discussion: """
-            The tree starts with the root view 'window' (0,0,390,844). Every change dirties the UI (RL5), so a \
-            commit follows. A change is a view added or removed (a removed subtree counts each view) or a \
-            property taking a different value; setting a property to its current value is no change, and moving \
-            a parent changes only the parent (L1).
-            """,
-        verbs: viewVerbs)
+    /// The checker's two commands: `run(_:)` switches over them, then over the command's verbs.
+    enum Command: String, ToolCommands {
+        case view, layout
 
-    static let layoutCommand = CommandSpec(
-        "layout", abstract: "Watch a view subtree until it settles (L2–L4).",
-        discussion: """
-            'quiet' mode (the default) settles at the first checker callback at least --quiet after the last \
-            change (L4). 'seed' mode is the original layoutCompleteChecker (L2): two equal consecutive snapshots \
-            set a sticky flag that a 200 ms poll timer reports. A watch that does not settle within --timeout ends \
-            in 'timeout' with a diagnosis.
-            """,
-        verbs: layoutVerbs, defaultVerb: "show")
+        var declaration: CommandSpec {
+            switch self {
+            case .view:
+                return CommandSpec(
+                    "view", abstract: "Build and change the simulated app's view tree (L1).",
+                    discussion: """
+                        The tree starts with the root view 'window' (0,0,390,844). Every change dirties the UI (RL5), so a \
+                        commit follows. A change is a view added or removed (a removed subtree counts each view) or a \
+                        property taking a different value; setting a property to its current value is no change, and moving \
+                        a parent changes only the parent (L1).
+                        """,
+                    verbs: ViewVerb.declarations)
+            case .layout:
+                return CommandSpec(
+                    "layout", abstract: "Watch a view subtree until it settles (L2–L4).",
+                    discussion: """
+                        'quiet' mode (the default) settles at the first checker callback at least --quiet after the last \
+                        change (L4). 'seed' mode is the original layoutCompleteChecker (L2): two equal consecutive snapshots \
+                        set a sticky flag that a 200 ms poll timer reports. A watch that does not settle within --timeout ends \
+                        in 'timeout' with a diagnosis.
+                        """,
+                    verbs: LayoutVerb.declarations, defaultVerb: LayoutVerb.show.rawValue)
+            }
+        }
+    }
 
-    /// The verbs of `view` and `layout`; their examples are in ``LayoutSettleExamples``.
-    static let viewVerbs: [VerbSpec] = [
-        VerbSpec(
-            "add", abstract: "Add a view (default parent window, frame 0,0,0,0, alpha 1, visible).",
-            arguments: [newView],
-            options: [addParent, addFrame, addAlpha, addHidden],
-            examples: LayoutSettleExamples.add),
-        VerbSpec(
-            "set", abstract: "Change a view's frame, alpha, hidden or parent (same values are no change, L1).",
-            arguments: [existingView],
-            options: [setFrame, setAlpha, setHidden, setParent],
-            examples: LayoutSettleExamples.set),
-        VerbSpec(
-            "remove", abstract: "Remove a view with its subtree (each removed view is a change).",
-            arguments: [removedView],
-            examples: LayoutSettleExamples.remove),
-        VerbSpec(
-            "animate", abstract: "Animate a view's frame over a duration, driven by the app's UI-link ticks (L1).",
-            arguments: [existingView],
-            options: [animateFrame, animateOver],
-            examples: LayoutSettleExamples.animate),
-        VerbSpec(
-            "spin", abstract: "Spin a view like an activity indicator: its rotation changes at every tick.",
-            arguments: [existingView],
-            options: [spinFor, spinStop],
-            examples: LayoutSettleExamples.spin),
-        VerbSpec(
-            "grow", abstract: "Add a generated subtree of <count> views named <parent>.1, <parent>.2, …",
-            arguments: [growParent, growCount],
-            options: [fanout],
-            examples: LayoutSettleExamples.grow),
-        VerbSpec(
-            "tree", abstract: "Print the tree or a subtree: name, frame, and alpha, hidden, rotation when not default.",
-            arguments: [subtreeRoot],
-            options: [treeDepth, treeLimit],
-            examples: LayoutSettleExamples.tree),
-        VerbSpec(
-            "count", abstract: "Count the views of the tree or of a subtree (its root included).",
-            arguments: [subtreeRoot],
-            examples: LayoutSettleExamples.count),
-    ]
+    /// The verbs of `view`; their examples are in ``LayoutSettleExamples``.
+    enum ViewVerb: String, ToolVerbs {
+        case add, set, remove, animate, spin, grow, tree, count
 
-    static let layoutVerbs: [VerbSpec] = [
-        VerbSpec(
-            "watch", abstract: "Start the checker on a subtree (default window).",
-            arguments: [watchRoot],
-            options: [quiet, timeout, watchMode, poll, leeway, costPerView],
-            examples: LayoutSettleExamples.watch),
-        VerbSpec(
-            "stop", abstract: "Stop the checker.",
-            examples: LayoutSettleExamples.stop),
-        VerbSpec(
-            "show", abstract: "The watch: state, root, last change, changes, cost, and the diagnosis of a timeout.",
-            examples: LayoutSettleExamples.show),
-        VerbSpec(
-            "diff", abstract: "What changed in the last checker frame that saw a change.",
-            options: [diffLimit],
-            examples: LayoutSettleExamples.diff),
-    ]
+        var declaration: VerbSpec {
+            switch self {
+            case .add:
+                return VerbSpec(
+                    "add", abstract: "Add a view (default parent window, frame 0,0,0,0, alpha 1, visible).",
+                    arguments: [newView],
+                    options: [addParent, addFrame, addAlpha, addHidden],
+                    examples: LayoutSettleExamples.add)
+            case .set:
+                return VerbSpec(
+                    "set", abstract: "Change a view's frame, alpha, hidden or parent (same values are no change, L1).",
+                    arguments: [existingView],
+                    options: [setFrame, setAlpha, setHidden, setParent],
+                    examples: LayoutSettleExamples.set)
+            case .remove:
+                return VerbSpec(
+                    "remove", abstract: "Remove a view with its subtree (each removed view is a change).",
+                    arguments: [removedView],
+                    examples: LayoutSettleExamples.remove)
+            case .animate:
+                return VerbSpec(
+                    "animate",
+                    abstract: "Animate a view's frame over a duration, driven by the app's UI-link ticks (L1).",
+                    arguments: [existingView],
+                    options: [animateFrame, animateOver],
+                    examples: LayoutSettleExamples.animate)
+            case .spin:
+                return VerbSpec(
+                    "spin", abstract: "Spin a view like an activity indicator: its rotation changes at every tick.",
+                    arguments: [existingView],
+                    options: [spinFor, spinStop],
+                    examples: LayoutSettleExamples.spin)
+            case .grow:
+                return VerbSpec(
+                    "grow", abstract: "Add a generated subtree of <count> views named <parent>.1, <parent>.2, …",
+                    arguments: [growParent, growCount],
+                    options: [fanout],
+                    examples: LayoutSettleExamples.grow)
+            case .tree:
+                return VerbSpec(
+                    "tree",
+                    abstract: "Print the tree or a subtree: name, frame, and alpha, hidden, rotation when not default.",
+                    arguments: [subtreeRoot],
+                    options: [treeDepth, treeLimit],
+                    examples: LayoutSettleExamples.tree)
+            case .count:
+                return VerbSpec(
+                    "count", abstract: "Count the views of the tree or of a subtree (its root included).",
+                    arguments: [subtreeRoot],
+                    examples: LayoutSettleExamples.count)
+            }
+        }
+    }
+
+    /// The verbs of `layout`; their examples are in ``LayoutSettleExamples``.
+    enum LayoutVerb: String, ToolVerbs {
+        case watch, stop, show, diff
+
+        var declaration: VerbSpec {
+            switch self {
+            case .watch:
+                return VerbSpec(
+                    "watch", abstract: "Start the checker on a subtree (default window).",
+                    arguments: [watchRoot],
+                    options: [quiet, timeout, watchMode, poll, leeway, costPerView],
+                    examples: LayoutSettleExamples.watch)
+            case .stop:
+                return VerbSpec(
+                    "stop", abstract: "Stop the checker.",
+                    examples: LayoutSettleExamples.stop)
+            case .show:
+                return VerbSpec(
+                    "show",
+                    abstract: "The watch: state, root, last change, changes, cost, and the diagnosis of a timeout.",
+                    examples: LayoutSettleExamples.show)
+            case .diff:
+                return VerbSpec(
+                    "diff", abstract: "What changed in the last checker frame that saw a change.",
+                    options: [diffLimit],
+                    examples: LayoutSettleExamples.diff)
+            }
+        }
+    }
 
     // MARK: Options and arguments, each read back through its key
 

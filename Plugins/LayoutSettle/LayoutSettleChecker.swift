@@ -29,19 +29,25 @@ public final class LayoutSettleChecker: DebugTool {
     var device: any SimulatedDevice { host.device }
 
     public func run(_ invocation: Invocation) throws(CommandError) -> CommandOutput {
-        switch (invocation.command, invocation.verb) {
-        case ("view", "add"): return try addView(invocation)
-        case ("view", "set"): return try setView(invocation)
-        case ("view", "remove"): return try removeView(invocation)
-        case ("view", "animate"): return try animateView(invocation)
-        case ("view", "spin"): return try spinView(invocation)
-        case ("view", "grow"): return try growView(invocation)
-        case ("view", "tree"): return try showTree(invocation)
-        case ("view", "count"): return try countViews(invocation)
-        case ("layout", "watch"): return try startWatch(invocation)
-        case ("layout", "stop"): return stopWatch()
-        case ("layout", "diff"): return showDiff(invocation)
-        default: return showWatch()
+        switch try invocation.command(Command.self) {
+        case .view:
+            switch try invocation.verb(ViewVerb.self) {
+            case .add: return try addView(invocation)
+            case .set: return try setView(invocation)
+            case .remove: return try removeView(invocation)
+            case .animate: return try animateView(invocation)
+            case .spin: return try spinView(invocation)
+            case .grow: return try growView(invocation)
+            case .tree: return try showTree(invocation)
+            case .count: return try countViews(invocation)
+            }
+        case .layout:
+            switch try invocation.verb(LayoutVerb.self) {
+            case .watch: return try startWatch(invocation)
+            case .stop: return stopWatch()
+            case .show: return showWatch()
+            case .diff: return showDiff(invocation)
+            }
         }
     }
 

@@ -8,7 +8,7 @@ extension TimerInspector {
     func makeRunLoopTimer(_ inv: Invocation) throws(CommandError) -> CommandOutput {
         let name = try newTimerName(inv)
         let repeats = inv[Self.repeats]
-        let interval = try requiredInterval(inv[Self.nstimerInterval], verb: inv.verb, repeats: repeats)
+        let interval = try requiredInterval(inv[Self.nstimerInterval], for: .nstimer, repeats: repeats)
         var tolerance = inv[Self.tolerance]
         var warnings: [String] = []
         // T5: above the interval is an error; for a repeating timer above interval/2 it is clamped.
@@ -23,7 +23,7 @@ extension TimerInspector {
         let config = RunLoopTimerConfig(
             interval: interval, repeats: repeats, tolerance: tolerance, mode: mode, cost: inv[Self.cost],
             dirtiesUI: inv[Self.ui], owner: .app, label: name)
-        return make(name, kind: .runLoopTimer, verb: "nstimer", target: target, weak: weak, warnings: warnings) {
+        return make(name, kind: .runLoopTimer, madeBy: .nstimer, target: target, weak: weak, warnings: warnings) {
             // T6: a one-shot ends with its first callback.
             device.addRunLoopTimer(config, callback: repeats ? nil : endingCallback($0))
         }
@@ -48,7 +48,7 @@ extension TimerInspector {
     func makeDispatchTimer(_ inv: Invocation) throws(CommandError) -> CommandOutput {
         let name = try newTimerName(inv)
         let once = inv[Self.once]
-        let interval = try requiredInterval(inv[Self.gcdInterval], verb: inv.verb, repeats: !once)
+        let interval = try requiredInterval(inv[Self.gcdInterval], for: .gcd, repeats: !once)
         let start = inv[Self.start] ?? interval
         var leeway = inv[Self.leeway]
         var warnings: [String] = []
@@ -60,7 +60,7 @@ extension TimerInspector {
         let config = DispatchTimerConfig(
             interval: interval, start: start, leeway: leeway, queue: queue, cost: inv[Self.cost], once: once,
             dirtiesUI: inv[Self.ui], owner: .app, label: name)
-        return make(name, kind: .dispatchTimer, verb: "gcd", target: target, weak: weak, warnings: warnings) {
+        return make(name, kind: .dispatchTimer, madeBy: .gcd, target: target, weak: weak, warnings: warnings) {
             device.addDispatchTimer(config, callback: once ? endingCallback($0) : nil)
         }
     }
@@ -71,18 +71,10 @@ extension TimerInspector {
         let name = try newTimerName(inv)
         let mode = inv[Self.displayLinkMode]
         let (target, weak) = try targetOption(inv)
-        var rateRange: FrameRateRange?
-        if let text = inv[Self.rateRange] {
-            do {
-                rateRange = try FrameRateRange.parse(text)
-            } catch {
-                throw CommandError(error.description)
-            }
-        }
         let config = DisplayLinkConfig(
             mode: mode, preferredFramesPerSecond: Int(inv[Self.preferredFPS]), cost: inv[Self.cost],
-            dirtiesUI: inv[Self.ui], owner: .app, label: name, frameRateRange: rateRange)
-        return make(name, kind: .displayLink, verb: "displaylink", target: target, weak: weak) { _ in
+            dirtiesUI: inv[Self.ui], owner: .app, label: name, frameRateRange: inv[Self.rateRange])
+        return make(name, kind: .displayLink, madeBy: .displaylink, target: target, weak: weak) { _ in
             device.addDisplayLink(config, callback: nil)
         }
     }
@@ -100,7 +92,7 @@ extension TimerInspector {
         let config = DispatchTimerConfig(
             interval: delay, start: delay, leeway: leeway, queue: .main, cost: inv[Self.cost], once: true,
             dirtiesUI: inv[Self.ui], owner: .app, label: name)
-        return make(name, kind: .dispatchTimer, verb: "after") {
+        return make(name, kind: .dispatchTimer, madeBy: .after) {
             device.addDispatchTimer(config, callback: endingCallback($0))
         }
     }
@@ -116,7 +108,7 @@ extension TimerInspector {
             interval: .seconds(1), start: .zero, queue: .background, handlerLimit: Int(from + 1), owner: .app,
             label: name)
         let countdown = Countdown(from: from, title: Countdown.restingTitle)
-        return make(name, kind: .dispatchTimer, verb: "countdown", countdown: countdown) { index in
+        return make(name, kind: .dispatchTimer, madeBy: .countdown, countdown: countdown) { index in
             device.addDispatchTimer(config) { [weak self] callback in
                 self?.countdownHandler(index, invocation: callback.invocation)
                 return .zero
@@ -153,7 +145,7 @@ extension TimerInspector {
         if let existing = entryByName[name] {
             let state = info(existing)?.state.rawValue ?? "ended"
             throw CommandError(
-                "timer '\(name)' already exists (\(entries[existing].verb), \(state)); names stay taken until 'reset' so that its history stays readable"
+                "timer '\(name)' already exists (\(entries[existing].madeBy.name), \(state)); names stay taken until 'reset' so that its history stays readable"
             )
         }
         try TimerInspector.checkCapacity(existing: entries.count)
@@ -171,11 +163,11 @@ extension TimerInspector {
 
     /// `--interval`: positive, and for a repeating timer at least 1 µs, the one minimum of
     /// everything that repeats (``SimDuration/minimumRepeatInterval``).
-    private func requiredInterval(_ given: SimDuration?, verb: String, repeats: Bool) throws(CommandError)
+    private func requiredInterval(_ given: SimDuration?, for maker: TimerMaker, repeats: Bool) throws(CommandError)
         -> SimDuration
     {
         guard let interval = given else {
-            throw CommandError("'timer \(verb)' needs --interval <duration>, e.g. --interval 50ms")
+            throw CommandError("'timer \(maker.name)' needs --interval <duration>, e.g. --interval 50ms")
         }
         guard interval > .zero else { throw CommandError("--interval must be positive (got \(interval))") }
         guard !repeats || interval >= .minimumRepeatInterval else {
@@ -217,7 +209,7 @@ extension TimerInspector {
     /// Makes the device's timer with `add`, which gets the new entry's index for its callbacks,
     /// and the inspector's entry for it; returns the timer's JSON.
     private func make(
-        _ name: String, kind: TimerKind, verb: String, target: Int? = nil, weak: Bool = false,
+        _ name: String, kind: TimerKind, madeBy: TimerMaker, target: Int? = nil, weak: Bool = false,
         countdown: Countdown? = nil, warnings: [String] = [], add: (Int) -> TimerID
     ) -> CommandOutput {
         // Observe before the first timer exists, so that no firing is missed.
@@ -237,7 +229,7 @@ extension TimerInspector {
         _ = log.addTimer(pattern: pattern, origin: info?.nextFire ?? .zero)
         entries.append(
             TimerEntry(
-                name: name, id: id, kind: kind, verb: verb, target: target, weak: weak, live: true,
+                name: name, id: id, kind: kind, madeBy: madeBy, target: target, weak: weak, live: true,
                 countdown: countdown, created: device.now))
         entryByName[name] = index
         log.assign(timer: id.rawValue, to: index)

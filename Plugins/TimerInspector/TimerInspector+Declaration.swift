@@ -6,7 +6,7 @@ extension TimerInspector {
     public static let descriptor = ToolDescriptor(
         name: "timer",
         abstract: "NSTimer, CADisplayLink and GCD timers: lateness and its cause, skipped firings, modes, leaks.",
-        commands: [timerCommand, objectCommand],
+        commands: Command.declarations,
         metrics: [
             MetricSpec("timer.count", .integer, abstract: "Live app timers (scheduled or paused)."),
             MetricSpec(
@@ -73,7 +73,7 @@ extension TimerInspector {
     // timer displaylink
     static let preferredFPS = OptionSpec.integer(
         "fps", in: 0...1000, abstract: "preferredFramesPerSecond; 0 is the refresh rate (DL3).", default: 0)
-    static let rateRange = OptionSpec.word(
+    static let rateRange = OptionSpec.frameRateRange(
         "range",
         abstract:
             "preferredFrameRateRange, min,max[,preferred] in Hz: what it requests of an adaptive display and its cadence (V2, V4).",
@@ -123,105 +123,148 @@ extension TimerInspector {
 
     // MARK: Commands
 
-    static let timerCommand = CommandSpec(
-        "timer", abstract: "Make the app's timers and inspect their firings, lateness and leaks.",
-        discussion:
-            "NSTimer (run-loop timers, T1–T8), GCD dispatch-source timers (D1–D6) and CADisplayLink (DL1–DL8) on "
-            + "the simulated device. Every firing is kept (the last 1,000 per timer) with its scheduled time, when it "
-            + "ran, its lateness and the cause (K2: mode, busy, coalesced, paused). 'timer' alone lists the timers.",
-        verbs: [
-            VerbSpec(
-                "nstimer", abstract: "Schedule an NSTimer on the main run loop: first fire now + interval (T1).",
-                arguments: [newTimer],
-                options: [nstimerInterval, repeats, tolerance, nstimerMode] + common(),
-                examples: TimerInspectorExamples.nstimer),
-            VerbSpec(
-                "gcd", abstract: "Make a GCD dispatch-source timer: first target now + --start (D1).",
-                arguments: [newTimer],
-                options: [gcdInterval, start, leeway, queue, once] + common(),
-                examples: TimerInspectorExamples.gcd),
-            VerbSpec(
-                "displaylink", abstract: "Add a CADisplayLink: first callback at the first grid vsync from now (DL5).",
-                arguments: [newTimer],
-                options: [preferredFPS, rateRange, displayLinkMode] + common(),
-                examples: TimerInspectorExamples.displaylink),
-            VerbSpec(
-                "after", abstract: "DispatchQueue.main.asyncAfter: a one-shot main-queue timer (D6).",
-                arguments: [newTimer, delay],
-                options: common(target: false),
-                examples: TimerInspectorExamples.after),
-            VerbSpec(
-                "countdown", abstract: "The count-down button of seed 003: n + 1 handlers, 1 s apart, then done.",
-                discussion:
-                    "A background GCD timer, start now, every 1 s: handlers at now, now + 1 s, …, now + n s. Each sets "
-                    + "the button's title on the main queue (a block that dirties the UI); the last restores the "
-                    + "title and cancels the timer.",
-                arguments: [newTimer, seconds],
-                examples: TimerInspectorExamples.countdown),
-            VerbSpec(
-                "pause", abstract: "Pause a timer (T8), suspend a dispatch source (D4) or pause a link (DL4).",
-                arguments: [existingTimer], examples: TimerInspectorExamples.pause),
-            VerbSpec(
-                "resume", abstract: "Resume it: T8 skips the grid points passed, D4 delivers them in one handler.",
-                arguments: [existingTimer], examples: TimerInspectorExamples.resume),
-            VerbSpec(
-                "invalidate", abstract: "Invalidate a timer or link, or cancel a dispatch source (DL6).",
-                arguments: [existingTimer], examples: TimerInspectorExamples.invalidate),
-            VerbSpec(
-                "list", abstract: "The timers as a table.",
-                discussion:
-                    "Columns: name, kind, mode or queue, interval, tolerance or leeway, fires, skipped, max lateness "
-                    + "(with its cause when late), next fire, state. --all adds the tools' own links and timers and "
-                    + "the app's UI link (as owner:label).",
-                options: [all, sort, listLimit],
-                examples: TimerInspectorExamples.list),
-            VerbSpec(
-                "show", abstract: "A timer's firings: scheduled, fired, lateness and its cause (K2), GCD data.",
-                arguments: [existingTimer],
-                options: [last],
-                examples: TimerInspectorExamples.show),
-            VerbSpec(
-                "plot", abstract: "Chart a timer's lateness per firing over time, late firings by cause (K2).",
-                discussion:
-                    "One dot per kept firing at its scheduled time, as high as it was late (in s, ms or µs, whichever "
-                    + "reads best); firings later than timer.late-threshold (the dashed line, tagged 'late') are "
-                    + "coloured by their K2 cause — mode, busy, coalesced, paused — and drawn in the terminal as m, b, "
-                    + "c, p (on time: ·). With a file, a standalone SVG is written atomically; without one, the chart "
-                    + "is drawn at the terminal's width (80 columns in scripts). By default the chart runs from the "
-                    + "timer's creation (or the oldest firing kept) to now; --from and --to choose scheduled times.",
-                arguments: [existingTimer, plotFile],
-                options: [plotFrom, plotTo, plotWidth, plotHeight],
-                examples: TimerInspectorExamples.plot),
-            VerbSpec(
-                "watch", abstract: "Print each firing of an app timer as a timer.fired event while time runs.",
-                discussion:
-                    "'late' prints only the firings later than timer.late-threshold (K2), each with its cause and "
-                    + "scheduled time; 'on' prints every firing.",
-                arguments: [watchState],
-                examples: TimerInspectorExamples.watch),
-            VerbSpec(
-                "leaks",
-                abstract: "Objects kept alive by timers (retain cycles) and the timers that keep firing for them.",
-                examples: TimerInspectorExamples.leaks),
-        ],
-        defaultVerb: "list")
+    /// The inspector's two commands: `run(_:)` switches over them, then over the command's verbs.
+    enum Command: String, ToolCommands {
+        case timer, object
 
-    static let objectCommand = CommandSpec(
-        "object", abstract: "The app's objects that timers target: ownership for leak checks (K1).",
-        verbs: [
-            VerbSpec(
-                "new", abstract: "Make an object the shell holds a reference to.",
-                arguments: [newObject],
-                examples: TimerInspectorExamples.objectNew),
-            VerbSpec(
-                "release", abstract: "Drop the shell's reference: deallocated, or kept alive by a timer (a leak).",
-                arguments: [existingObject],
-                examples: TimerInspectorExamples.objectRelease),
-            VerbSpec(
-                "list", abstract: "The objects, their state and the timers that retain them.",
-                examples: TimerInspectorExamples.objectList),
-        ],
-        defaultVerb: "list")
+        var declaration: CommandSpec {
+            switch self {
+            case .timer:
+                return CommandSpec(
+                    "timer", abstract: "Make the app's timers and inspect their firings, lateness and leaks.",
+                    discussion:
+                        "NSTimer (run-loop timers, T1–T8), GCD dispatch-source timers (D1–D6) and CADisplayLink (DL1–DL8) on "
+                        + "the simulated device. Every firing is kept (the last 1,000 per timer) with its scheduled time, when it "
+                        + "ran, its lateness and the cause (K2: mode, busy, coalesced, paused). 'timer' alone lists the timers.",
+                    verbs: TimerVerb.declarations, defaultVerb: TimerVerb.list.rawValue)
+            case .object:
+                return CommandSpec(
+                    "object", abstract: "The app's objects that timers target: ownership for leak checks (K1).",
+                    verbs: ObjectVerb.declarations, defaultVerb: ObjectVerb.list.rawValue)
+            }
+        }
+    }
+
+    /// The verbs of `timer`; their examples are in ``TimerInspectorExamples``.
+    enum TimerVerb: String, ToolVerbs {
+        case nstimer, gcd, displaylink, after, countdown, pause, resume, invalidate, list, show, plot, watch, leaks
+
+        var declaration: VerbSpec {
+            switch self {
+            case .nstimer:
+                return VerbSpec(
+                    "nstimer", abstract: "Schedule an NSTimer on the main run loop: first fire now + interval (T1).",
+                    arguments: [newTimer],
+                    options: [nstimerInterval, repeats, tolerance, nstimerMode] + common(),
+                    examples: TimerInspectorExamples.nstimer)
+            case .gcd:
+                return VerbSpec(
+                    "gcd", abstract: "Make a GCD dispatch-source timer: first target now + --start (D1).",
+                    arguments: [newTimer],
+                    options: [gcdInterval, start, leeway, queue, once] + common(),
+                    examples: TimerInspectorExamples.gcd)
+            case .displaylink:
+                return VerbSpec(
+                    "displaylink",
+                    abstract: "Add a CADisplayLink: first callback at the first grid vsync from now (DL5).",
+                    arguments: [newTimer],
+                    options: [preferredFPS, rateRange, displayLinkMode] + common(),
+                    examples: TimerInspectorExamples.displaylink)
+            case .after:
+                return VerbSpec(
+                    "after", abstract: "DispatchQueue.main.asyncAfter: a one-shot main-queue timer (D6).",
+                    arguments: [newTimer, delay],
+                    options: common(target: false),
+                    examples: TimerInspectorExamples.after)
+            case .countdown:
+                return VerbSpec(
+                    "countdown", abstract: "The count-down button of seed 003: n + 1 handlers, 1 s apart, then done.",
+                    discussion:
+                        "A background GCD timer, start now, every 1 s: handlers at now, now + 1 s, …, now + n s. Each sets "
+                        + "the button's title on the main queue (a block that dirties the UI); the last restores the "
+                        + "title and cancels the timer.",
+                    arguments: [newTimer, seconds],
+                    examples: TimerInspectorExamples.countdown)
+            case .pause:
+                return VerbSpec(
+                    "pause", abstract: "Pause a timer (T8), suspend a dispatch source (D4) or pause a link (DL4).",
+                    arguments: [existingTimer], examples: TimerInspectorExamples.pause)
+            case .resume:
+                return VerbSpec(
+                    "resume", abstract: "Resume it: T8 skips the grid points passed, D4 delivers them in one handler.",
+                    arguments: [existingTimer], examples: TimerInspectorExamples.resume)
+            case .invalidate:
+                return VerbSpec(
+                    "invalidate", abstract: "Invalidate a timer or link, or cancel a dispatch source (DL6).",
+                    arguments: [existingTimer], examples: TimerInspectorExamples.invalidate)
+            case .list:
+                return VerbSpec(
+                    "list", abstract: "The timers as a table.",
+                    discussion:
+                        "Columns: name, kind, mode or queue, interval, tolerance or leeway, fires, skipped, max lateness "
+                        + "(with its cause when late), next fire, state. --all adds the tools' own links and timers and "
+                        + "the app's UI link (as owner:label).",
+                    options: [all, sort, listLimit],
+                    examples: TimerInspectorExamples.list)
+            case .show:
+                return VerbSpec(
+                    "show", abstract: "A timer's firings: scheduled, fired, lateness and its cause (K2), GCD data.",
+                    arguments: [existingTimer],
+                    options: [last],
+                    examples: TimerInspectorExamples.show)
+            case .plot:
+                return VerbSpec(
+                    "plot", abstract: "Chart a timer's lateness per firing over time, late firings by cause (K2).",
+                    discussion:
+                        "One dot per kept firing at its scheduled time, as high as it was late (in s, ms or µs, whichever "
+                        + "reads best); firings later than timer.late-threshold (the dashed line, tagged 'late') are "
+                        + "coloured by their K2 cause — mode, busy, coalesced, paused — and drawn in the terminal as m, b, "
+                        + "c, p (on time: ·). With a file, a standalone SVG is written atomically; without one, the chart "
+                        + "is drawn at the terminal's width (80 columns in scripts). By default the chart runs from the "
+                        + "timer's creation (or the oldest firing kept) to now; --from and --to choose scheduled times.",
+                    arguments: [existingTimer, plotFile],
+                    options: [plotFrom, plotTo, plotWidth, plotHeight],
+                    examples: TimerInspectorExamples.plot)
+            case .watch:
+                return VerbSpec(
+                    "watch", abstract: "Print each firing of an app timer as a timer.fired event while time runs.",
+                    discussion:
+                        "'late' prints only the firings later than timer.late-threshold (K2), each with its cause and "
+                        + "scheduled time; 'on' prints every firing.",
+                    arguments: [watchState],
+                    examples: TimerInspectorExamples.watch)
+            case .leaks:
+                return VerbSpec(
+                    "leaks",
+                    abstract: "Objects kept alive by timers (retain cycles) and the timers that keep firing for them.",
+                    examples: TimerInspectorExamples.leaks)
+            }
+        }
+    }
+
+    /// The verbs of `object`.
+    enum ObjectVerb: String, ToolVerbs {
+        case new, release, list
+
+        var declaration: VerbSpec {
+            switch self {
+            case .new:
+                return VerbSpec(
+                    "new", abstract: "Make an object the shell holds a reference to.",
+                    arguments: [newObject],
+                    examples: TimerInspectorExamples.objectNew)
+            case .release:
+                return VerbSpec(
+                    "release", abstract: "Drop the shell's reference: deallocated, or kept alive by a timer (a leak).",
+                    arguments: [existingObject],
+                    examples: TimerInspectorExamples.objectRelease)
+            case .list:
+                return VerbSpec(
+                    "list", abstract: "The objects, their state and the timers that retain them.",
+                    examples: TimerInspectorExamples.objectList)
+            }
+        }
+    }
 }
 
 /// How `timer list --sort` orders the rows; creation order without it.

@@ -7,9 +7,8 @@ struct TimerEntry {
     let name: String
     let id: TimerID
     let kind: TimerKind
-    /// The command that made it, for listings: `nstimer`, `gcd`, `displaylink`, `after`,
-    /// `countdown`.
-    let verb: String
+    /// The verb that made it, for listings.
+    let madeBy: TimerMaker
     /// The object it targets (K1), by index, and whether through a weak proxy.
     let target: Int?
     let weak: Bool
@@ -19,6 +18,25 @@ struct TimerEntry {
     var countdown: Countdown?
     /// When the command that made it ran: where `timer plot` starts by default.
     let created: SimTime
+}
+
+/// The verbs of `timer` that make a timer: what a listing says made it (`nstimer`, `gcd`, …).
+enum TimerMaker {
+    case nstimer, gcd, displaylink, after, countdown
+
+    /// The verb's name, as listings show it.
+    var name: String { verb.rawValue }
+
+    /// The verb of `timer` that makes it.
+    var verb: TimerInspector.TimerVerb {
+        switch self {
+        case .nstimer: return .nstimer
+        case .gcd: return .gcd
+        case .displaylink: return .displaylink
+        case .after: return .after
+        case .countdown: return .countdown
+        }
+    }
 }
 
 /// The seed's count-down button: a background GCD timer whose handlers set the title on the

@@ -147,7 +147,7 @@ extension TimerInspector {
                 let state = info?.state ?? .invalidated
                 let fires = info?.fires ?? 0
                 let doing = state == .paused ? "is paused but still retains it" : "still fires for its released owner"
-                lines.append("  \(entries[t].name) (\(entries[t].verb), \(fires) fires) \(doing)")
+                lines.append("  \(entries[t].name) (\(entries[t].madeBy.name), \(fires) fires) \(doing)")
                 let fix = self.fix(for: t, object: object)
                 lines.append("    fix: \(fix)")
                 timerJSON.append(

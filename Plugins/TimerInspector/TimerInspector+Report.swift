@@ -98,7 +98,7 @@ extension TimerInspector {
         var maxLate = r.maxLate.map(Format.readable) ?? "-"
         if let late = r.maxLate, isLate(late), let cause = r.maxLateCause { maxLate += " \(cause.rawValue)" }
         return [
-            r.name, r.entry.map { entries[$0].verb } ?? info.kind.rawValue, placement(info),
+            r.name, r.entry.map { entries[$0].madeBy.name } ?? info.kind.rawValue, placement(info),
             Format.readable(info.interval) + (info.repeats ? "" : " once"),
             info.kind == .displayLink ? "-" : Format.readable(info.slack), info.state.rawValue, String(info.fires),
             String(info.kind == .dispatchTimer ? 0 : info.skipped), maxLate,
@@ -118,7 +118,8 @@ extension TimerInspector {
         let late = r.maxLate.map(isLate) ?? false
         return .fields([
             "name": .string(r.name), "owner": .string(info.owner.description), "kind": .string(info.kind.rawValue),
-            "made_by": JSONValue(e?.verb), "mode": JSONValue(info.kind == .dispatchTimer ? nil : info.mode?.rawValue),
+            "made_by": JSONValue(e?.madeBy.name),
+            "mode": JSONValue(info.kind == .dispatchTimer ? nil : info.mode?.rawValue),
             "queue": JSONValue(info.queue?.rawValue), "interval_ns": JSONValue(info.interval),
             "repeats": .bool(info.repeats),
             "slack_ns": JSONValue(info.slack),
@@ -261,8 +262,8 @@ extension TimerInspector {
     private func describe(_ index: Int, _ info: TimerInfo) -> String {
         let e = entries[index]
         var parts: [String]
-        switch e.verb {
-        case "nstimer":
+        switch e.madeBy {
+        case .nstimer:
             parts = [
                 "nstimer",
                 info.repeats
@@ -270,7 +271,7 @@ extension TimerInspector {
                     : "once after \(Format.duration(info.interval))",
                 "tolerance \(Format.duration(info.slack))", "\(placement(info)) mode",
             ]
-        case "displaylink":
+        case .displaylink:
             let rate =
                 info.preferredFramesPerSecond == 0 ? "every vsync" : "preferred \(info.preferredFramesPerSecond) fps"
             if let effective = effectiveRate(info) {
@@ -278,18 +279,18 @@ extension TimerInspector {
             } else {
                 parts = ["displaylink", "\(rate) (\(Format.duration(info.interval)))", "\(placement(info)) mode"]
             }
-        case "after":
+        case .after:
             parts = [
                 "after \(Format.duration(info.interval)) (a one-shot gcd timer)",
                 "leeway \(Format.duration(info.slack))", "main queue",
             ]
-        case "countdown":
+        case .countdown:
             let countdown = e.countdown ?? Countdown(from: 0, title: Countdown.restingTitle)
             parts = [
                 "count-down from \(countdown.from)s (a gcd timer every 1s)", "background queue",
                 "title \"\(countdown.title)\"",
             ]
-        default:
+        case .gcd:
             parts = [
                 "gcd", info.repeats ? "every \(Format.duration(info.interval))" : "once",
                 "leeway \(Format.duration(info.slack))",

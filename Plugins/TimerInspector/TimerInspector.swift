@@ -82,28 +82,33 @@ public final class TimerInspector: DebugTool {
     // MARK: Commands
 
     public func run(_ invocation: Invocation) throws(CommandError) -> CommandOutput {
-        switch (invocation.command, invocation.verb) {
-        case ("timer", "nstimer"): return try makeRunLoopTimer(invocation)
-        case ("timer", "gcd"): return try makeDispatchTimer(invocation)
-        case ("timer", "displaylink"): return try makeDisplayLink(invocation)
-        case ("timer", "after"): return try makeAfter(invocation)
-        case ("timer", "countdown"): return try makeCountdown(invocation)
-        case ("timer", "pause"): return try pause(invocation)
-        case ("timer", "resume"): return try resume(invocation)
-        case ("timer", "invalidate"): return try invalidate(invocation)
-        case ("timer", "list"): return list(invocation)
-        case ("timer", "show"): return try show(invocation)
-        case ("timer", "plot"): return try plot(invocation)
-        case ("timer", "watch"):
-            watching = invocation[Self.watchState] ?? .off
-            subscribe()
-            return CommandOutput(
-                json: .fields(["watch": .bool(self.watching != .off), "late_only": .bool(self.watching == .late)]))
-        case ("timer", "leaks"): return leaks()
-        case ("object", "new"): return try newObject(invocation)
-        case ("object", "release"): return try releaseObject(invocation)
-        case ("object", "list"): return objectList()
-        default: throw CommandError("'\(invocation.command) \(invocation.verb)' is not a timer inspector command")
+        switch try invocation.command(Command.self) {
+        case .timer:
+            switch try invocation.verb(TimerVerb.self) {
+            case .nstimer: return try makeRunLoopTimer(invocation)
+            case .gcd: return try makeDispatchTimer(invocation)
+            case .displaylink: return try makeDisplayLink(invocation)
+            case .after: return try makeAfter(invocation)
+            case .countdown: return try makeCountdown(invocation)
+            case .pause: return try pause(invocation)
+            case .resume: return try resume(invocation)
+            case .invalidate: return try invalidate(invocation)
+            case .list: return list(invocation)
+            case .show: return try show(invocation)
+            case .plot: return try plot(invocation)
+            case .watch:
+                watching = invocation[Self.watchState] ?? .off
+                subscribe()
+                return CommandOutput(
+                    json: .fields(["watch": .bool(self.watching != .off), "late_only": .bool(self.watching == .late)]))
+            case .leaks: return leaks()
+            }
+        case .object:
+            switch try invocation.verb(ObjectVerb.self) {
+            case .new: return try newObject(invocation)
+            case .release: return try releaseObject(invocation)
+            case .list: return objectList()
+            }
         }
     }
 

@@ -183,7 +183,8 @@ public struct CommandParser {
                 do {
                     values[option.name] = try ValueParser.parse(text, as: kind, rate: rate)
                 } catch {
-                    throw CommandError("--\(option.name): \(error.message)")
+                    throw CommandError(
+                        ValueParser.namesItself(kind) ? error.message : "--\(option.name): \(error.message)")
                 }
                 continue
             }

@@ -210,6 +210,24 @@ public enum ValueParser {
         return FrameRect(x: values[0], y: values[1], width: values[2], height: values[3])
     }
 
+    /// A frame rate range `min,max[,preferred]` in whole hertz (V2), each with or without `Hz`:
+    /// ``FrameRateRange/parse(_:)``, the API's one reading of it.
+    ///
+    /// Its messages name what they are about (`frame rate range: minimum 200 Hz is above maximum
+    /// 10 Hz`, `'x' is not a frame rate range: …`), so an option of this kind is not prefixed with
+    /// its name (``namesItself(_:)``): they read as a run gave them before the range was a kind.
+    public static func frameRateRange(_ word: String) throws(CommandError) -> FrameRateRange {
+        do {
+            return try FrameRateRange.parse(word)
+        } catch {
+            throw CommandError(error.description)
+        }
+    }
+
+    /// Whether the messages of a kind's values say what they are about themselves, so that the
+    /// parser does not put the option's name before them (`--max: rate '1001Hz' is outside …`).
+    static func namesItself(_ kind: ValueKind) -> Bool { kind == .frameRateRange }
+
     /// What a name may be, for messages.
     public static let nameRule =
         "a name starts with a letter or '_' and goes on with letters, digits, '_', '.' and '-' (e.g. poll_2)"
@@ -250,6 +268,7 @@ public enum ValueParser {
             return .word(word)
         case .name(let domain): return .word(try name(word, domain: domain))
         case .rect: return .rect(try rect(word))
+        case .frameRateRange: return .frameRateRange(try frameRateRange(word))
         case .word, .path: return .word(word)
         }
     }
@@ -277,6 +296,7 @@ public enum ValueParser {
         case .boolean: return "the boolean \(value)"
         case .word(let w): return "the word '\(w)'"
         case .rect: return "the frame \(value)"
+        case .frameRateRange: return "the frame rate range \(value)"
         case .words: return "the words '\(value)'"
         }
     }
@@ -293,6 +313,7 @@ public enum ValueParser {
         case .choice(let words): return "one of \(words.joined(separator: ", "))"
         case .name: return "a name"
         case .rect: return "a frame x,y,w,h"
+        case .frameRateRange: return "a frame rate range min,max[,preferred]"
         case .word: return "a word"
         case .path: return "a path"
         }

@@ -93,3 +93,99 @@ import Testing
         #expect(Suggest.closest(to: "zz", in: ["at", "fps"]) == nil)
     }
 }
+
+/// Issue 30: a frame rate range is a value kind, parsed once (``FrameRateRange/parse(_:)``) by
+/// the value parser, so the command parser refuses a bad range wherever a command is parsed — a
+/// run, `--check`, a scheduled command — with the messages a run gave before.
+@Suite struct FrameRateRangeKindTests {
+    @Test(
+        arguments: [
+            ("80,120,120", 80, 120, 120), ("10,120", 10, 120, 0), ("10Hz,120hz", 10, 120, 0), ("60, 60", 60, 60, 0),
+            ("1,1000,0", 1, 1000, 0),
+        ] as [(String, Int, Int, Int)])
+    func ranges(_ text: String, _ minimum: Int, _ maximum: Int, _ preferred: Int) throws {
+        let range = try ValueParser.frameRateRange(text)
+        #expect((range.minimum, range.maximum, range.preferred) == (minimum, maximum, preferred))
+        #expect(try ValueParser.parse(text, as: .frameRateRange, rate: 60) == .frameRateRange(range))
+    }
+
+    /// The exact messages, as `fps start --range …` printed them before the range was a kind.
+    @Test(
+        arguments: [
+            ("200,10", "frame rate range: minimum 200 Hz is above maximum 10 Hz"),
+            ("0,0", "frame rate range: minimum 0 Hz is outside 1…1000 Hz"),
+            ("10,2000", "frame rate range: maximum 2000 Hz is outside 1…1000 Hz"),
+            ("10,120,5", "frame rate range: preferred 5 Hz is outside 10…120 Hz (0: no preference)"),
+            ("x", "'x' is not a frame rate range: expected min,max[,preferred] in Hz, e.g. 80,120,120"),
+            ("1,2,3,4", "'1,2,3,4' is not a frame rate range: expected min,max[,preferred] in Hz, e.g. 80,120,120"),
+            ("", "'' is not a frame rate range: expected min,max[,preferred] in Hz, e.g. 80,120,120"),
+            (
+                "10Hz,abc",
+                "'10Hz,abc' is not a frame rate range: 'abc' is not a whole number of hertz (min,max[,preferred], e.g. 80,120,120)"
+            ),
+            (
+                "-1,60",
+                "'-1,60' is not a frame rate range: '-1' is not a whole number of hertz (min,max[,preferred], e.g. 80,120,120)"
+            ),
+        ] as [(String, String)])
+    func badRanges(_ text: String, _ message: String) {
+        #expect(Self.message { try ValueParser.frameRateRange(text) } == message)
+        #expect(Self.message { try ValueParser.parse(text, as: .frameRateRange, rate: 60) } == message)
+    }
+
+    /// The kind in words, for a tool's setting of another kind.
+    @Test func describedInWords() throws {
+        let range = try FrameRateRange(minimum: 10, maximum: 120)
+        #expect(ValueParser.describe(.frameRateRange(range)) == "the frame rate range 10,120")
+        #expect(ValueParser.describe(ValueKind.frameRateRange) == "a frame rate range min,max[,preferred]")
+        #expect(ValueParser.mismatch(.frameRateRange(range), for: .frameRateRange, rate: 60) == nil)
+        #expect(
+            ValueParser.mismatch(.word("10,120"), for: .frameRateRange, rate: 60)
+                == "the word '10,120', but it declares a frame rate range min,max[,preferred]")
+    }
+
+    /// The command parser reads `--range` as a range, and refuses a bad one with the value
+    /// parser's message, not prefixed with the option's name as other kinds are (`--max: …`).
+    @Test func theCommandParserRefusesABadRange() throws {
+        let tool = ToolDescriptor(
+            name: "meter", abstract: "A meter.",
+            commands: [
+                CommandSpec(
+                    "meter", abstract: "Meter.",
+                    verbs: [
+                        VerbSpec(
+                            "start", abstract: "Start.",
+                            options: [
+                                OptionSpec.frameRateRange("range", abstract: "The range."),
+                                OptionSpec.rate("max", abstract: "The most.", default: .sixty),
+                            ])
+                    ])
+            ])
+        let registry = try RegistryGrammarTests.registry([tool])
+        let parser = CommandParser(registry: registry, rate: 60)
+        func parse(_ line: String) throws(CommandError) -> ParsedCommand {
+            try parser.parse(line.split(separator: " ").map { Word(String($0)) }, text: line)
+        }
+        let parsed = try parse("meter start --range 80,120,120")
+        #expect(parsed.invocation.values["range"] == .frameRateRange(try FrameRateRange.parse("80,120,120")))
+        #expect(try parse("meter start --range=10,60").invocation.values["range"]?.description == "10,60")
+        #expect(
+            Self.message { try parse("meter start --range 200,10") }
+                == "frame rate range: minimum 200 Hz is above maximum 10 Hz")
+        #expect(Self.message { try parse("meter start --max 1001Hz") } == "--max: rate '1001Hz' is outside 1…1000 Hz")
+        #expect(
+            Self.message { try parse("meter start --range") }
+                == "option '--range' of 'meter start' needs a value (min,max[,preferred])")
+    }
+
+    static func message(_ body: () throws -> some Any) -> String? {
+        do {
+            _ = try body()
+            return nil
+        } catch let error as CommandError {
+            return error.message
+        } catch {
+            return "not a CommandError: \(error)"
+        }
+    }
+}

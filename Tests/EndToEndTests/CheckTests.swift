@@ -154,6 +154,37 @@ import Testing
         #expect(clean.status == 0)
     }
 
+    /// Issue 30: a frame-rate range is a value kind, so --check refuses the range a run refuses —
+    /// for `fps start`, `timer displaylink`, `animate`, and a scheduled command — with the same
+    /// message at the same line; a good range passes. On main, --check passed them all.
+    @Test func checkRefusesTheRangesARunRefuses() throws {
+        let dir = try Binary.folder([
+            "ranges.dsh": """
+            display adaptive
+            fps start --range 200,10
+            timer displaylink g --range 10Hz,abc
+            timer displaylink ok --range 80,120,120
+            animate 1s --range 80,120,121
+            after 1s animate 1s --range 0,0
+            """
+        ])
+        let errors = """
+            ranges.dsh:2: error: frame rate range: minimum 200 Hz is above maximum 10 Hz
+            ranges.dsh:3: error: '10Hz,abc' is not a frame rate range: 'abc' is not a whole number of hertz (min,max[,preferred], e.g. 80,120,120)
+            ranges.dsh:5: error: frame rate range: preferred 121 Hz is outside 80…120 Hz (0: no preference)
+            ranges.dsh:6: error: frame rate range: minimum 0 Hz is outside 1…1000 Hz
+
+            """
+        let check = try Binary.run(["--check", "ranges.dsh"], directory: dir)
+        #expect(check.stdout == "" && check.stderr == errors, "\(check)")
+        #expect(check.status == 1)
+        let run = try Binary.run(["--keep-going", "ranges.dsh"], directory: dir)
+        #expect(run.stderr == errors, "\(run)")
+        #expect(run.status == 1)
+        let clean = try Binary.run(["--check", "-c", "fps start --range 10,120", "-c", "animate 1s --range=80,120,120"])
+        #expect(clean.stdout == "" && clean.stderr == "" && clean.status == 0, "\(clean)")
+    }
+
     /// Every example scenario passes --check.
     @Test func everyExampleScriptPassesCheck() throws {
         let examples = Binary.packageRoot.appendingPathComponent("Examples")

@@ -120,6 +120,9 @@ public enum ValueKind: Sendable, Hashable {
     case name(NameDomain)
     /// `x,y,w,h`.
     case rect
+    /// A `CAFrameRateRange`, `min,max[,preferred]` in whole hertz (``FrameRateRange/parse(_:)``):
+    /// the parser refuses a range the device would refuse, wherever a command is parsed.
+    case frameRateRange
     /// Any single word.
     case word
     /// A file path.
@@ -137,6 +140,7 @@ public enum ValueKind: Sendable, Hashable {
         case .choice(let words): return words.joined(separator: "|")
         case .name(let domain): return "<\(domain.rawValue)>"
         case .rect: return "x,y,w,h"
+        case .frameRateRange: return "min,max[,preferred]"
         case .word: return "<word>"
         case .path: return "<file>"
         }

@@ -121,6 +121,13 @@ public struct FrameRateRange: Sendable, Hashable, CustomStringConvertible {
         self.preferred = preferred
     }
 
+    /// A range known to be valid, for the API's own fallbacks.
+    init(valid minimum: Int, _ maximum: Int) {
+        self.minimum = minimum
+        self.maximum = maximum
+        self.preferred = 0
+    }
+
     /// `min,max[,preferred]`, each whole hertz with or without `Hz` (`80,120,120`, `10Hz,120Hz`).
     public static func parse(_ text: String) throws(RangeError) -> FrameRateRange {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false).map {

@@ -28,6 +28,8 @@ public enum ArgumentValue: Hashable, Sendable, CustomStringConvertible {
     case boolean(Bool)
     case word(String)
     case rect(FrameRect)
+    /// A frame rate range, `min,max[,preferred]` (``ValueKind/frameRateRange``).
+    case frameRateRange(FrameRateRange)
     /// The words of a rest argument, unparsed.
     case words([Word])
 
@@ -41,6 +43,7 @@ public enum ArgumentValue: Hashable, Sendable, CustomStringConvertible {
         case .boolean(let b): return b ? "on" : "off"
         case .word(let w): return w
         case .rect(let r): return r.description
+        case .frameRateRange(let r): return r.description
         case .words(let ws): return ws.map(\.raw).joined(separator: " ")
         }
     }
@@ -55,6 +58,7 @@ public enum ArgumentValue: Hashable, Sendable, CustomStringConvertible {
         case .boolean(let b): return .bool(b)
         case .word(let w): return .string(w)
         case .rect(let r): return .string(r.description)
+        case .frameRateRange(let r): return .string(r.description)
         case .words: return .string(description)
         }
     }

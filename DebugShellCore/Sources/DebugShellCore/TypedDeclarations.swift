@@ -200,6 +200,14 @@ extension FrameRect: CommandLineValue {
     public var argumentValue: ArgumentValue { .rect(self) }
 }
 
+extension FrameRateRange: CommandLineValue {
+    public init?(argumentValue: ArgumentValue) {
+        guard case .frameRateRange(let r) = argumentValue else { return nil }
+        self = r
+    }
+    public var argumentValue: ArgumentValue { .frameRateRange(self) }
+}
+
 /// A fixed set of words as an enum: `enum Mode: String, CaseIterable { case common, default }`.
 public protocol CommandLineChoice: RawRepresentable, CaseIterable, Sendable where RawValue == String {}
 
@@ -257,8 +265,23 @@ extension OptionSpec {
     public static func time(_ name: String, abstract: String, defaultText: String? = nil) -> OptionKey<SimTime?> {
         typed(name, .time, abstract: abstract, defaultText: defaultText, as: SimTime.self)
     }
+    public static func rate(_ name: String, abstract: String, default value: RefreshRate) -> OptionKey<RefreshRate> {
+        typed(name, .rate, abstract: abstract, default: value)
+    }
     public static func rate(_ name: String, abstract: String, defaultText: String? = nil) -> OptionKey<RefreshRate?> {
         typed(name, .rate, abstract: abstract, defaultText: defaultText, as: RefreshRate.self)
+    }
+    /// A `CAFrameRateRange`, `min,max[,preferred]` in whole hertz (``ValueKind/frameRateRange``):
+    /// the parser refuses a bad range before the command runs, and `--check` finds it.
+    public static func frameRateRange(
+        _ name: String, abstract: String, default value: FrameRateRange
+    ) -> OptionKey<FrameRateRange> {
+        typed(name, .frameRateRange, abstract: abstract, default: value)
+    }
+    public static func frameRateRange(
+        _ name: String, abstract: String, defaultText: String? = nil
+    ) -> OptionKey<FrameRateRange?> {
+        typed(name, .frameRateRange, abstract: abstract, defaultText: defaultText, as: FrameRateRange.self)
     }
     public static func integer(
         _ name: String, in range: ClosedRange<Int64>, abstract: String, default value: Int64
@@ -296,9 +319,17 @@ extension OptionSpec {
     }
     /// A name in a domain (a view, a timer), completed from the tool's candidates.
     public static func name(
+        _ name: String, _ domain: NameDomain, abstract: String, default value: String
+    ) -> OptionKey<String> {
+        typed(name, .name(domain), abstract: abstract, default: value)
+    }
+    public static func name(
         _ name: String, _ domain: NameDomain, abstract: String, defaultText: String? = nil
     ) -> OptionKey<String?> {
         typed(name, .name(domain), abstract: abstract, defaultText: defaultText, as: String.self)
+    }
+    public static func path(_ name: String, abstract: String, default value: String) -> OptionKey<String> {
+        typed(name, .path, abstract: abstract, default: value)
     }
     public static func path(_ name: String, abstract: String, defaultText: String? = nil) -> OptionKey<String?> {
         typed(name, .path, abstract: abstract, defaultText: defaultText, as: String.self)
@@ -392,6 +423,9 @@ extension ArgumentSpec {
     public static func rect(_ name: String, abstract: String) -> ArgumentKey<FrameRect> {
         required(name, .rect, abstract: abstract, fallback: .zero)
     }
+    public static func frameRateRange(_ name: String, abstract: String) -> ArgumentKey<FrameRateRange> {
+        required(name, .frameRateRange, abstract: abstract, fallback: FrameRateRange(valid: 60, 60))
+    }
     public static func word(_ name: String, abstract: String) -> ArgumentKey<String> {
         required(name, .word, abstract: abstract, fallback: "")
     }
@@ -410,6 +444,15 @@ extension ArgumentSpec {
             argumentSpec: ArgumentSpec(
                 name, .choice(Choice.allCases.map(\.rawValue)), abstract: abstract, optional: optional)
         ) { $0.flatMap(String.init(argumentValue:)).flatMap(Choice.init(rawValue:)) }
+    }
+    /// One of an enum's cases, by raw value, that may be left out and then reads as `value`.
+    public static func choice<Choice: CommandLineChoice>(
+        _ name: String, abstract: String, default value: Choice
+    ) -> ArgumentKey<Choice> {
+        ArgumentKey(
+            argumentSpec: ArgumentSpec(
+                name, .choice(Choice.allCases.map(\.rawValue)), abstract: abstract, optional: true)
+        ) { $0.flatMap(String.init(argumentValue:)).flatMap(Choice.init(rawValue:)) ?? value }
     }
     /// Every remaining word, unparsed (`echo <words…>`); empty when there are none.
     ///

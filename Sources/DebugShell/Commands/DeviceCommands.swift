@@ -234,7 +234,7 @@ struct LoadCommand: BuiltInCommand {
 /// `animate`: the app's UI link ticks at every vsync for a while (A1).
 struct AnimateCommand: BuiltInCommand {
     static let duration = ArgumentSpec.duration("duration", abstract: "How long.")
-    static let range = OptionSpec.word(
+    static let range = OptionSpec.frameRateRange(
         "range",
         abstract:
             "The CAFrameRateRange the animation requests on an adaptive display, min,max[,preferred] in Hz (V2).",
@@ -259,19 +259,9 @@ struct AnimateCommand: BuiltInCommand {
 
     static func run(_ call: BuiltInCall, in context: CommandContext) throws -> CommandOutput {
         let d = try positive(call[duration], for: call.command, in: context)
-        let rateRange = try call[Self.range].map { text throws(CommandError) in try Self.frameRateRange(text) }
-        context.engine.animate(for: d, range: rateRange)
+        context.engine.animate(for: d, range: call[Self.range])
         let end = context.engine.now + d
         return CommandOutput(json: .fields(["until_ns": .int(end.nanoseconds)]))
-    }
-
-    /// A `--range` value (V2), or a command error that says what is wrong with it.
-    static func frameRateRange(_ text: String) throws(CommandError) -> FrameRateRange {
-        do {
-            return try FrameRateRange.parse(text)
-        } catch {
-            throw CommandError(error.description)
-        }
     }
 
     /// A positive duration whose end is before the horizon (S1).

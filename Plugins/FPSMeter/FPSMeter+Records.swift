@@ -1,0 +1,107 @@
+import DebugShellCore
+
+// MARK: - Records
+
+/// One completed window of the reading (F1).
+struct WindowRecord {
+    /// When the closing callback ran.
+    var closedAt: SimTime
+    /// The window's first and last timestamps.
+    var from: SimTime
+    var to: SimTime
+    var callbacks: Int64
+    var reading: Int64
+    /// Frames presented in `(from, to]`: what the display showed over the same span.
+    var presents: Int64
+
+    static let zero = WindowRecord(closedAt: .zero, from: .zero, to: .zero, callbacks: 0, reading: 0, presents: 0)
+}
+
+/// A stretch of time the run loop spent in tracking mode (a scroll), from the meter's mode-change
+/// observations.
+struct TrackingSpan {
+    var from: SimTime
+    var to: SimTime
+
+    static let zero = TrackingSpan(from: .zero, to: .zero)
+}
+
+/// Why a frame was late (R4).
+enum HitchCause: String, CaseIterable {
+    /// The commit ended at or after the vsync after its newest tick: it missed its render vsync.
+    case commit
+    /// The render ended after the vsync after its start, or the frame waited for the render
+    /// server to finish an earlier one.
+    case render
+    case both
+
+    init(_ info: PresentInfo) {
+        switch (info.commitLate, info.renderLate) {
+        case (true, true): self = .both
+        case (true, false): self = .commit
+        default: self = .render
+        }
+    }
+}
+
+/// Hitches since start or reset (R4).
+struct HitchTally {
+    var count: Int64 = 0
+    var commit: Int64 = 0
+    var render: Int64 = 0
+    var both: Int64 = 0
+    /// Total hitch time in ns.
+    var time: Int64 = 0
+    /// The part of it within animating time as the display shows it: the hitch ratio's (R4).
+    var ratioTime: Int64 = 0
+
+    mutating func add(_ hitch: SimDuration, cause: HitchCause) {
+        count += 1
+        time += hitch.nanoseconds
+        switch cause {
+        case .commit: commit += 1
+        case .render: render += 1
+        case .both: both += 1
+        }
+    }
+}
+
+/// One presented frame, for `fps frames`.
+struct FrameRecord {
+    var frame: Int64
+    var commitEnd: SimTime
+    var renderStart: SimTime
+    var renderEnd: SimTime
+    var present: SimTime
+    var expected: SimTime
+    /// Whether the frame counts for hitch metrics (A2).
+    var counted: Bool
+    /// Its hitch in ns (R4); 0 when on time or not counted.
+    var hitch: Int64 = 0
+    /// The time since the previous counted present in ns, for a counted present that has one;
+    /// 0 otherwise (`fps plot`'s frame time).
+    var interval: Int64 = 0
+    var cause: HitchCause?
+
+    init(_ info: PresentInfo) {
+        frame = info.frame
+        commitEnd = info.commitEnd
+        renderStart = info.renderStart
+        renderEnd = info.renderEnd
+        present = info.present
+        expected = info.expectedPresent
+        counted = info.counted
+    }
+
+    private init() {
+        frame = 0
+        commitEnd = .zero
+        renderStart = .zero
+        renderEnd = .zero
+        present = .zero
+        expected = .zero
+        counted = false
+    }
+
+    static let zero = FrameRecord()
+}
