@@ -202,7 +202,7 @@ struct HistoryCommand: BuiltInCommand {
 /// `command unalias`, `command source`, `command history` run `alias`, `unalias`, `source` and
 /// `history` (docs/Decisions.md, "LLDB's words").
 struct CommandFamilyCommand: BuiltInCommand {
-    enum Verb: String, BuiltInVerbs {
+    enum Verb: String, ToolVerbs {
         case alias, unalias, source, history
 
         var declaration: VerbSpec {

@@ -9,7 +9,7 @@ struct BreakCommand: BuiltInCommand {
         "text", abstract: "Only events whose message contains these words (e.g. a timer's name).", optional: true)
     static let ids = ArgumentSpec.words("id", abstract: "Breakpoint numbers, or 'all'.", optional: true)
 
-    enum Verb: String, BuiltInVerbs {
+    enum Verb: String, ToolVerbs {
         case list, when, on, delete, disable, enable
 
         var declaration: VerbSpec {

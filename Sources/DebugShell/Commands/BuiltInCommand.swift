@@ -6,7 +6,7 @@ import DebugShellInterpreter
 /// the declaration like any tool's (help, completion, validation and docs/Commands.md come from
 /// it); the session runs the command through the same path as a tool's.
 ///
-/// A command with verbs declares them as an enum (``BuiltInVerbs``): its declaration and its
+/// A command with verbs declares them as an enum (``ToolVerbs``): its declaration and its
 /// `run` both switch over the enum, so the compiler checks that every declared verb is
 /// implemented and every implemented one declared. What `--check`, completion and recording
 /// need of a command beyond its declaration are its own hooks too, not a list of names
@@ -50,18 +50,6 @@ extension BuiltInCommand {
     { nil }
 }
 
-/// The verbs of a built-in command, as an enum whose raw values are the verbs' names (`""` for
-/// the unnamed one).
-protocol BuiltInVerbs: CaseIterable, RawRepresentable where RawValue == String {
-    /// The verb's declaration.
-    var declaration: VerbSpec { get }
-}
-
-extension BuiltInVerbs {
-    /// Every verb's declaration, in the enum's order (the order help lists them).
-    static var declarations: [VerbSpec] { allCases.map(\.declaration) }
-}
-
 /// A built-in command as it runs: its parsed values, where it was issued, and the command it
 /// takes (`after 1s <command>`).
 struct BuiltInCall {
@@ -83,16 +71,12 @@ struct BuiltInCall {
     /// The command's name (`after`).
     var command: String { invocation.command }
 
-    /// The verb, as the command's enum. The parser only hands a command verbs it declared.
-    func verb<Verb: BuiltInVerbs>(_ type: Verb.Type) throws(CommandError) -> Verb {
-        guard let verb = Verb(rawValue: invocation.verb) else {
-            throw CommandError("'\(invocation.command)' has no verb '\(invocation.verb)'")
-        }
-        return verb
-    }
+    /// The verb, as the command's enum (the plugin API's ``ToolVerbs``, as every tool's). The
+    /// parser only hands a command verbs it declared.
+    func verb<Verb: ToolVerbs>(_ type: Verb.Type) throws(CommandError) -> Verb { try invocation.verb(type) }
 
     /// Whether the command's verb is `verb`.
-    func `is`<Verb: BuiltInVerbs>(_ verb: Verb) -> Bool { invocation.verb == verb.rawValue }
+    func `is`<Verb: ToolVerbs>(_ verb: Verb) -> Bool { invocation.verb == verb.rawValue }
 
     /// Whether the command was typed at the prompt, not read from a script or a sourced file.
     var isTyped: Bool { location.origin.name == nil }

@@ -58,7 +58,7 @@ struct DisplayCommand: BuiltInCommand {
     static let maximum = OptionSpec.rate(
         "max", abstract: "The highest rate, the grid of vsyncs (V1).", defaultText: "120Hz")
 
-    enum Verb: String, BuiltInVerbs {
+    enum Verb: String, ToolVerbs {
         case show = ""
         case rate
         case adaptive
@@ -172,7 +172,7 @@ struct DisplayCommand: BuiltInCommand {
 struct LoadCommand: BuiltInCommand {
     static let cost = ArgumentSpec.duration("duration", abstract: "The cost.")
 
-    enum Verb: String, BuiltInVerbs {
+    enum Verb: String, ToolVerbs {
         case show = ""
         case frame, commit, gpu, off
 

@@ -8,7 +8,7 @@ struct PluginCommand: BuiltInCommand {
     static let from = OptionSpec.path(
         "from", abstract: "The library to load when it is not loaded; it must hold the plugin of that name.")
 
-    enum Verb: String, BuiltInVerbs {
+    enum Verb: String, ToolVerbs {
         case list, load, require
 
         var declaration: VerbSpec {

@@ -32,7 +32,7 @@ struct SettingsCommand: BuiltInCommand {
         "name", .name(.setting), abstract: "The setting, or a prefix of names.", as: String.self)
     static let setting = ArgumentSpec.name("name", .setting, abstract: "The setting's name.")
 
-    enum Verb: String, BuiltInVerbs {
+    enum Verb: String, ToolVerbs {
         case list, show, set, clear
 
         var declaration: VerbSpec {

@@ -11,7 +11,7 @@ struct RunCommand: BuiltInCommand {
     static let end = ArgumentSpec.time("time", abstract: "The time to stop at, from t = 0.")
     static let last = ArgumentSpec.time("time", abstract: "The last instant to process, from t = 0.")
 
-    enum Verb: String, BuiltInVerbs {
+    enum Verb: String, ToolVerbs {
         case forDuration = ""
         case until, to, through
 
@@ -189,7 +189,7 @@ struct PlayCommand: BuiltInCommand {
         "condition", abstract: "<metric> <op> <value>, joined by and/or.", allowsOptions: true)
     static let untilSpeed = OptionSpec.decimal("speed", abstract: "× real time, above 0.", default: 1)
 
-    enum Verb: String, BuiltInVerbs {
+    enum Verb: String, ToolVerbs {
         case play = ""
         case until
 

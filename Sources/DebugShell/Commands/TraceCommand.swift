@@ -17,7 +17,7 @@ struct TraceCommand: BuiltInCommand {
         default: TraceKeep.first)
     static let file = ArgumentSpec.path("file", abstract: "The file, e.g. timeline.json.")
 
-    enum Verb: String, BuiltInVerbs {
+    enum Verb: String, ToolVerbs {
         case show, start, stop, save
 
         var declaration: VerbSpec {
