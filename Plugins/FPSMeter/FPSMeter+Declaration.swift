@@ -143,7 +143,7 @@ extension FPSMeter {
     static let rateRange = OptionSpec.frameRateRange(
         "range",
         abstract:
-            "The link's preferredFrameRateRange, min,max[,preferred] in Hz: on an adaptive display what it requests (V2).",
+            "The link's preferredFrameRateRange in Hz: on an adaptive display what it requests (V2).",
         defaultText: "none: the system default, 60 Hz")
 
     // fps frames

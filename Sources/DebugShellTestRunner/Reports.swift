@@ -138,7 +138,17 @@ struct Reports {
 
     /// GitHub's escaping of a workflow command's message.
     static func escapeData(_ text: String) -> String {
-        text.replacingAll("%", "%25").replacingAll("\r", "%0D").replacingAll("\n", "%0A")
+        // By Unicode scalars: "\r\n" is one Character, neither "\r" nor "\n".
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "%": out += "%25"
+            case "\r": out += "%0D"
+            case "\n": out += "%0A"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 
     /// GitHub's escaping of a workflow command's property.

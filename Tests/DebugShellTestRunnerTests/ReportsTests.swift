@@ -153,14 +153,12 @@ import Testing
 
     // MARK: GitHub annotations
 
-    /// `replacingAll` compares Characters, and "\r\n" is one Character, neither "\r" nor "\n":
-    /// a message with a CRLF keeps it, and the workflow command breaks at it. Left as it is in
-    /// the move that made the runner a target (issue 30: the same bytes out); fixing it means
-    /// replacing by Unicode scalars.
+    /// "\r\n" is one Character, neither "\r" nor "\n": escaped by Unicode scalars, a CRLF in a
+    /// message no longer breaks the workflow command.
     @Test func aCRLFInAMessageIsEscaped() {
-        withKnownIssue("escapeData misses \"\\r\\n\", one Character") {
-            #expect(Reports.escapeData("a\r\nb") == "a%0D%0Ab")
-        }
+        #expect(Reports.escapeData("a\r\nb") == "a%0D%0Ab")
+        #expect(Reports.escapeData("100%\r") == "100%25%0D")
+        #expect(Reports.escapeProperty("a:b,c\r\n") == "a%3Ab%2Cc%0D%0A")
     }
 
     @Test func anAnnotationPerFailure() {

@@ -131,13 +131,15 @@ struct LiveInputTests {
     @Test func aRunThatEndsErasesItsProgressLine() throws {
         try withPane { pane in
             try run(pane, "fps start")
-            let command = "animate 1000000s; run 1000s"
+            // Long enough in wall time for the line to show (it waits a second), short enough to
+            // end within the wait: about 8 s for a debug build on an idle machine.
+            let command = "animate 1000000s; run 10000s"
             try pane.type(command)
             try pane.press("Enter")
             try pane.waitFor("the progress line", seconds: 20) { $0.lines.last?.hasPrefix("run ") == true }
-            let screen = try pane.waitFor("the end of the run", seconds: 90) { $0.lastLine == "debugsh>" }
+            let screen = try pane.waitFor("the end of the run", seconds: 240) { $0.lastLine == "debugsh>" }
             let row = try #require(screen.lines.lastIndex(of: "debugsh> \(command)"))
-            #expect(screen.lines[row + 1] == "now 1000s", "\(screen)")
+            #expect(screen.lines[row + 1] == "now 10000s", "\(screen)")
             #expect(!screen.lines.contains { $0.hasPrefix("run ") }, "\(screen)")
         }
     }

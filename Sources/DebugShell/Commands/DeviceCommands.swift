@@ -237,7 +237,7 @@ struct AnimateCommand: BuiltInCommand {
     static let range = OptionSpec.frameRateRange(
         "range",
         abstract:
-            "The CAFrameRateRange the animation requests on an adaptive display, min,max[,preferred] in Hz (V2).",
+            "The CAFrameRateRange the animation requests on an adaptive display, in Hz (V2).",
         defaultText: "the system default, 60 Hz")
 
     static let spec = CommandSpec(
