@@ -35,7 +35,7 @@ public protocol ToolVerbs: CaseIterable, RawRepresentable where RawValue == Stri
 extension ToolVerbs {
     /// Every verb's declaration, in the enum's order (the order help lists them): a
     /// ``CommandSpec``'s `verbs`.
-    public static var declarations: [VerbSpec] { allCases.map(\.declaration) }
+    @inlinable public static var declarations: [VerbSpec] { allCases.map { $0.declaration } }
 }
 
 /// The commands of a tool that has more than one (`layout` and `view`), as an enum whose raw
@@ -48,7 +48,7 @@ public protocol ToolCommands: CaseIterable, RawRepresentable where RawValue == S
 
 extension ToolCommands {
     /// Every command's declaration, in the enum's order: a ``ToolDescriptor``'s `commands`.
-    public static var declarations: [CommandSpec] { allCases.map(\.declaration) }
+    @inlinable public static var declarations: [CommandSpec] { allCases.map { $0.declaration } }
 }
 
 extension Invocation {
@@ -59,7 +59,7 @@ extension Invocation {
     /// when the enum is not the one that declared the command's verbs.
     ///
     /// - Throws: `'fps' has no verb 'launch'`.
-    public func verb<Verb: ToolVerbs>(_ type: Verb.Type) throws(CommandError) -> Verb {
+    @inlinable public func verb<Verb: ToolVerbs>(_ type: Verb.Type) throws(CommandError) -> Verb {
         guard let verb = Verb(rawValue: self.verb) else {
             throw CommandError("'\(command)' has no verb '\(self.verb)'")
         }
@@ -72,7 +72,7 @@ extension Invocation {
     /// as the command it stands for), so this throws only for an invocation built by hand.
     ///
     /// - Throws: `'watch' is not a command of this tool`.
-    public func command<Command: ToolCommands>(_ type: Command.Type) throws(CommandError) -> Command {
+    @inlinable public func command<Command: ToolCommands>(_ type: Command.Type) throws(CommandError) -> Command {
         guard let command = Command(rawValue: self.command) else {
             throw CommandError("'\(self.command)' is not a command of this tool")
         }
