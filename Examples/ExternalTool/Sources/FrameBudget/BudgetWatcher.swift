@@ -52,146 +52,7 @@ public final class BudgetWatcher: DebugTool, DeviceObserver {
                     the trace counter 'budget: over'. The last 10000 frames are kept for 'budget list' and \
                     'budget plot'.
                     """,
-                verbs: [
-                    VerbSpec(
-                        "start", abstract: "Start measuring presented frames, from zero.", options: [quiet],
-                        examples: [
-                            Example(
-                                """
-                                > budget start
-                                > animate 100ms
-                                > load gpu 20ms
-                                > run 100ms
-                                [0.050s] budget: frame 1 over budget: render 20ms > 16.666666ms
-                                [0.083s] budget: frame 3 over budget: render 20ms > 16.666666ms
-                                > get budget.over_frames
-                                budget.over_frames = 2
-                                """),
-                            Example(
-                                """
-                                > set budget.limit 25ms
-                                > budget start --quiet
-                                > animate 100ms
-                                > load gpu 20ms
-                                > run 200ms
-                                > budget
-                                watching since 0s
-                                frames 4 · over 0 (0%) · limit 25ms · measure worst
-                                worst 20ms (frame 1, render) · last 20ms
-                                > budget start
-                                error: budget is already watching (since 0s): 'budget stop' first
-                                """),
-                        ]),
-                    VerbSpec(
-                        "stop", abstract: "Stop measuring; the counts stay.",
-                        examples: [
-                            Example(
-                                """
-                                > budget start --quiet
-                                > animate 1s
-                                > run 100ms
-                                > budget stop
-                                stopped at 100ms: 4 frames, 0 over budget
-                                > run 1s
-                                > get budget.frames
-                                budget.frames = 4
-                                > budget stop
-                                error: budget is not watching: 'budget start' starts it
-                                """)
-                        ]),
-                    VerbSpec(
-                        "show", abstract: "What has been measured, in three lines.",
-                        examples: [
-                            Example(
-                                """
-                                > budget
-                                not watching: 'budget start' starts
-                                frames 0 · over 0 · limit 16.666666ms · measure worst
-                                """),
-                            Example(
-                                """
-                                > set budget.measure commit
-                                > budget start --quiet
-                                > animate 100ms
-                                > load commit 20ms
-                                > run 100ms
-                                > budget show
-                                watching since 0s
-                                frames 3 · over 3 (100%) · limit 16.666666ms · measure commit
-                                worst 20ms (frame 1, commit) · last 20ms
-                                > get budget.cause.commit
-                                budget.cause.commit = 3
-                                """),
-                        ]),
-                    VerbSpec(
-                        "list", abstract: "The frames over budget, or every frame kept, one a line.",
-                        options: [all, last],
-                        examples: [
-                            Example(
-                                """
-                                > budget start --quiet
-                                > animate 100ms
-                                > load gpu 20ms
-                                > run 100ms
-                                > budget list
-                                frame  present      commit  render  cost  limit        cause
-                                1      50ms         0s      20ms    20ms  16.666666ms  render
-                                3      83.333333ms  0s      20ms    20ms  16.666666ms  render
-                                """),
-                            Example(
-                                """
-                                > budget start --quiet
-                                > animate 50ms
-                                > run 100ms
-                                > budget list --all --last 2
-                                frame  present      commit  render  cost  limit        cause
-                                2      50ms         0s      0s      0s    16.666666ms  -
-                                3      66.666666ms  0s      0s      0s    16.666666ms  -
-                                > budget list
-                                no frames over budget
-                                """),
-                        ]),
-                    VerbSpec(
-                        "plot", abstract: "Draw each frame's cost against the budget, here or as an SVG.",
-                        arguments: [file], options: [width],
-                        examples: [
-                            Example(
-                                """
-                                > budget start --quiet
-                                > animate 200ms
-                                > load gpu 10ms
-                                > run 100ms
-                                > load gpu 20ms
-                                > run 100ms
-                                > budget plot --width 50
-                                budget: frame costs and the limit
-                                cost (ms)
-                                  40 ┤
-                                     │
-                                  30 ┤
-                                     │
-                                  20 ┤╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌██████╌╌╌██████ limit
-                                     │                       ██████   ██████
-                                  10 ┤███ ████ ████████ ████ ██████   ██████
-                                     │███ ████ ████████ ████ ██████   ██████
-                                   0 ┼──────────────────────────────────────
-                                over │                       !!!!!!   !!!!!!
-                                     └─────────┬─────────────┬─────────────┬
-                                               0.05s         0.1s      0.15s
-                                                     time (s)
-                                █ within budget  ! over budget  ╌ budget.limit
-                                cost: the longer of the commit and the render
-                                (budget.measure worst)
-                                7 frames, 2 over budget
-                                """),
-                            Example(
-                                """
-                                > budget plot chart.png
-                                error: the chart is written as SVG: name the file <name>.svg (got 'chart.png')
-                                """),
-                        ]),
-                ],
-                defaultVerb: "show")
+                verbs: Verb.declarations, defaultVerb: Verb.show.rawValue)
         ],
         metrics: [
             MetricSpec("budget.frames", .integer, abstract: "Frames measured since 'budget start'."),
@@ -205,6 +66,159 @@ public final class BudgetWatcher: DebugTool, DeviceObserver {
         ],
         settings: [limit, measure],
         events: [EventSpec("budget.over", abstract: "A frame cost more than the budget.")])
+
+    /// The command's verbs: `run(_:)` switches over them, so a verb declared without behaviour
+    /// does not compile. Help lists them in this order.
+    enum Verb: String, ToolVerbs {
+        case start, stop, show, list, plot
+
+        var declaration: VerbSpec {
+            switch self {
+            case .start:
+                return VerbSpec(
+                    "start", abstract: "Start measuring presented frames, from zero.", options: [quiet],
+                    examples: [
+                        Example(
+                            """
+                            > budget start
+                            > animate 100ms
+                            > load gpu 20ms
+                            > run 100ms
+                            [0.050s] budget: frame 1 over budget: render 20ms > 16.666666ms
+                            [0.083s] budget: frame 3 over budget: render 20ms > 16.666666ms
+                            > get budget.over_frames
+                            budget.over_frames = 2
+                            """),
+                        Example(
+                            """
+                            > set budget.limit 25ms
+                            > budget start --quiet
+                            > animate 100ms
+                            > load gpu 20ms
+                            > run 200ms
+                            > budget
+                            watching since 0s
+                            frames 4 · over 0 (0%) · limit 25ms · measure worst
+                            worst 20ms (frame 1, render) · last 20ms
+                            > budget start
+                            error: budget is already watching (since 0s): 'budget stop' first
+                            """),
+                    ])
+            case .stop:
+                return VerbSpec(
+                    "stop", abstract: "Stop measuring; the counts stay.",
+                    examples: [
+                        Example(
+                            """
+                            > budget start --quiet
+                            > animate 1s
+                            > run 100ms
+                            > budget stop
+                            stopped at 100ms: 4 frames, 0 over budget
+                            > run 1s
+                            > get budget.frames
+                            budget.frames = 4
+                            > budget stop
+                            error: budget is not watching: 'budget start' starts it
+                            """)
+                    ])
+            case .show:
+                return VerbSpec(
+                    "show", abstract: "What has been measured, in three lines.",
+                    examples: [
+                        Example(
+                            """
+                            > budget
+                            not watching: 'budget start' starts
+                            frames 0 · over 0 · limit 16.666666ms · measure worst
+                            """),
+                        Example(
+                            """
+                            > set budget.measure commit
+                            > budget start --quiet
+                            > animate 100ms
+                            > load commit 20ms
+                            > run 100ms
+                            > budget show
+                            watching since 0s
+                            frames 3 · over 3 (100%) · limit 16.666666ms · measure commit
+                            worst 20ms (frame 1, commit) · last 20ms
+                            > get budget.cause.commit
+                            budget.cause.commit = 3
+                            """),
+                    ])
+            case .list:
+                return VerbSpec(
+                    "list", abstract: "The frames over budget, or every frame kept, one a line.",
+                    options: [all, last],
+                    examples: [
+                        Example(
+                            """
+                            > budget start --quiet
+                            > animate 100ms
+                            > load gpu 20ms
+                            > run 100ms
+                            > budget list
+                            frame  present      commit  render  cost  limit        cause
+                            1      50ms         0s      20ms    20ms  16.666666ms  render
+                            3      83.333333ms  0s      20ms    20ms  16.666666ms  render
+                            """),
+                        Example(
+                            """
+                            > budget start --quiet
+                            > animate 50ms
+                            > run 100ms
+                            > budget list --all --last 2
+                            frame  present      commit  render  cost  limit        cause
+                            2      50ms         0s      0s      0s    16.666666ms  -
+                            3      66.666666ms  0s      0s      0s    16.666666ms  -
+                            > budget list
+                            no frames over budget
+                            """),
+                    ])
+            case .plot:
+                return VerbSpec(
+                    "plot", abstract: "Draw each frame's cost against the budget, here or as an SVG.",
+                    arguments: [file], options: [width],
+                    examples: [
+                        Example(
+                            """
+                            > budget start --quiet
+                            > animate 200ms
+                            > load gpu 10ms
+                            > run 100ms
+                            > load gpu 20ms
+                            > run 100ms
+                            > budget plot --width 50
+                            budget: frame costs and the limit
+                            cost (ms)
+                              40 ┤
+                                 │
+                              30 ┤
+                                 │
+                              20 ┤╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌██████╌╌╌██████ limit
+                                 │                       ██████   ██████
+                              10 ┤███ ████ ████████ ████ ██████   ██████
+                                 │███ ████ ████████ ████ ██████   ██████
+                               0 ┼──────────────────────────────────────
+                            over │                       !!!!!!   !!!!!!
+                                 └─────────┬─────────────┬─────────────┬
+                                           0.05s         0.1s      0.15s
+                                                 time (s)
+                            █ within budget  ! over budget  ╌ budget.limit
+                            cost: the longer of the commit and the render
+                            (budget.measure worst)
+                            7 frames, 2 over budget
+                            """),
+                        Example(
+                            """
+                            > budget plot chart.png
+                            error: the chart is written as SVG: name the file <name>.svg (got 'chart.png')
+                            """),
+                    ])
+            }
+        }
+    }
 
     // MARK: State
 
@@ -253,12 +267,12 @@ public final class BudgetWatcher: DebugTool, DeviceObserver {
     // MARK: Commands
 
     public func run(_ invocation: Invocation) throws(CommandError) -> CommandOutput {
-        switch invocation.verb {
-        case "start": return try start(quietly: invocation[Self.quiet])
-        case "stop": return try stop()
-        case "list": return list(all: invocation[Self.all], last: invocation[Self.last])
-        case "plot": return try plot(file: invocation[Self.file], columns: invocation[Self.width].map { Int($0) })
-        default: return show()
+        switch try invocation.verb(Verb.self) {
+        case .start: return try start(quietly: invocation[Self.quiet])
+        case .stop: return try stop()
+        case .show: return show()
+        case .list: return list(all: invocation[Self.all], last: invocation[Self.last])
+        case .plot: return try plot(file: invocation[Self.file], columns: invocation[Self.width].map { Int($0) })
         }
     }
 

@@ -15,28 +15,7 @@ public final class HangDetector: DebugTool, DeviceObserver {
         commands: [
             CommandSpec(
                 "hangs", abstract: "Watch the main thread for blocks over a threshold.",
-                verbs: [
-                    VerbSpec(
-                        "start", abstract: "Start the watchdog: every --poll it checks what the main thread runs.",
-                        options: [over, poll],
-                        examples: [
-                            Example(
-                                """
-                                > hangs start --over 100ms
-                                > stall 300ms
-                                > run 1s
-                                [0.100s] hangs: main thread blocked 100ms by a main-queue block 'stall 300ms' (since 0s)
-                                > get hangs.count
-                                hangs.count = 1
-                                """)
-                        ]),
-                    VerbSpec("stop", abstract: "Stop the watchdog; what it found stays."),
-                    VerbSpec(
-                        "list", abstract: "The hangs found: when, how long, what blocked the thread.",
-                        examples: [
-                            Example("> hangs start\n> hangs list\nno hangs (the watchdog runs every 50ms, over 250ms)")
-                        ]),
-                ], defaultVerb: "list")
+                verbs: Verb.declarations, defaultVerb: Verb.list.rawValue)
         ],
         metrics: [
             MetricSpec("hangs.count", .integer, abstract: "Hangs the watchdog has seen."),
@@ -44,6 +23,40 @@ public final class HangDetector: DebugTool, DeviceObserver {
             MetricSpec("hangs.blocked", .duration, abstract: "The main thread's time in hangs so far."),
         ],
         events: [EventSpec("hangs.detected", abstract: "The watchdog saw a block over the threshold.")])
+
+    /// The command's verbs: `run(_:)` switches over them, so a verb declared without behaviour
+    /// does not compile. Help lists them in this order.
+    enum Verb: String, ToolVerbs {
+        case start, stop, list
+
+        var declaration: VerbSpec {
+            switch self {
+            case .start:
+                return VerbSpec(
+                    "start", abstract: "Start the watchdog: every --poll it checks what the main thread runs.",
+                    options: [over, poll],
+                    examples: [
+                        Example(
+                            """
+                            > hangs start --over 100ms
+                            > stall 300ms
+                            > run 1s
+                            [0.100s] hangs: main thread blocked 100ms by a main-queue block 'stall 300ms' (since 0s)
+                            > get hangs.count
+                            hangs.count = 1
+                            """)
+                    ])
+            case .stop:
+                return VerbSpec("stop", abstract: "Stop the watchdog; what it found stays.")
+            case .list:
+                return VerbSpec(
+                    "list", abstract: "The hangs found: when, how long, what blocked the thread.",
+                    examples: [
+                        Example("> hangs start\n> hangs list\nno hangs (the watchdog runs every 50ms, over 250ms)")
+                    ])
+            }
+        }
+    }
 
     // Each option is declared once, with its default, and read back through its key.
     static let over = OptionSpec.duration(
@@ -72,8 +85,8 @@ public final class HangDetector: DebugTool, DeviceObserver {
     private var device: any SimulatedDevice { host.device }
 
     public func run(_ invocation: Invocation) throws(CommandError) -> CommandOutput {
-        switch invocation.verb {
-        case "start":
+        switch try invocation.verb(Verb.self) {
+        case .start:
             guard watchdog == nil else { throw CommandError("the watchdog is already running; 'hangs stop' first") }
             if invocation.has(Self.over) { threshold = invocation[Self.over] }
             if invocation.has(Self.poll) { poll = invocation[Self.poll] }
@@ -89,14 +102,14 @@ public final class HangDetector: DebugTool, DeviceObserver {
             }
             return CommandOutput(
                 json: .fields(["over_ns": .int(self.threshold.nanoseconds), "poll_ns": .int(self.poll.nanoseconds)]))
-        case "stop":
+        case .stop:
             guard let watchdog, let observer else { throw CommandError("the watchdog is not running") }
             device.invalidate(watchdog)
             device.removeObserver(observer)
             self.watchdog = nil
             self.observer = nil
             return .silent
-        default:
+        case .list:
             return list()
         }
     }
