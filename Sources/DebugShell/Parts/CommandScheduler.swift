@@ -189,16 +189,20 @@ final class CommandScheduler {
         return commands
     }
 
+    /// The commands that schedule a command, spelled out (an alias or a prefix is not checked).
+    static let schedulingCommands = [AfterCommand.spec.name, AtCommand.spec.name, EveryCommand.spec.name]
+
     /// `after 300ms a; b` schedules `a` and runs `b` now, which is rarely what was meant: says
     /// so, and how to schedule both (docs/Decisions.md, "`;` after `after`").
     func warnAboutSemicolons(_ commands: [LexedCommand], origin: ScriptOrigin) {
         for (k, command) in commands.enumerated().dropLast() {
-            guard let first = command.words.first, !first.quoted, ["after", "at", "every"].contains(first.text),
+            let scheduling = CommandScheduler.schedulingCommands
+            guard let first = command.words.first, !first.quoted, scheduling.contains(first.text),
                 command.words.count >= 3, command.words[2].text != "{"
             else { continue }
             // `at 1s a; at 1s b` schedules each on purpose.
             let following = commands[k + 1]
-            if let word = following.words.first, !word.quoted, ["after", "at", "every"].contains(word.text) {
+            if let word = following.words.first, !word.quoted, scheduling.contains(word.text) {
                 continue
             }
             let next = following.text
