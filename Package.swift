@@ -48,12 +48,15 @@ let package = Package(
         .target(name: "DebugShellInterpreter", dependencies: [core], swiftSettings: strict),
         // The Chrome trace of the simulated timeline: an observer of the public device API.
         .target(name: "DebugShellTrace", dependencies: [core], swiftSettings: strict),
+        // Recordings of real devices (and debugsh's own exports) read into a timeline: xctrace's
+        // XML, CSV logs, Chrome traces. Streaming readers of its own; no Foundation (start-up).
+        .target(name: "DebugShellImport", dependencies: [core], swiftSettings: strict),
         // The session: composes the engine, the interpreter, the trace and the tools; the
         // built-in commands.
         .target(
             name: "DebugShell",
             dependencies: [
-                core, "DebugShellEngine", "DebugShellInterpreter", "DebugShellTrace",
+                core, "DebugShellEngine", "DebugShellInterpreter", "DebugShellTrace", "DebugShellImport",
                 .product(name: "DequeModule", package: "swift-collections"),
             ],
             swiftSettings: strict),
@@ -106,6 +109,9 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "DebugShellEngineTests", dependencies: ["DebugShellEngine", "DebugShellTesting", core],
+            swiftSettings: strict),
+        .testTarget(
+            name: "DebugShellImportTests", dependencies: ["DebugShellImport", "DebugShellTesting", core],
             swiftSettings: strict),
         .testTarget(
             name: "DebugShellInterpreterTests", dependencies: ["DebugShellInterpreter", "DebugShellTesting", core],

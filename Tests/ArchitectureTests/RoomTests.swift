@@ -29,11 +29,12 @@ import Testing
             mayImport: ["DebugShellCore", "CPrefetch", "DequeModule"]),
         Room(name: "the interpreter", folders: ["Sources/DebugShellInterpreter"], mayImport: ["DebugShellCore"]),
         Room(name: "the trace recorder", folders: ["Sources/DebugShellTrace"], mayImport: ["DebugShellCore"]),
+        Room(name: "the importers", folders: ["Sources/DebugShellImport"], mayImport: ["DebugShellCore"]),
         Room(
             name: "the session", folders: ["Sources/DebugShell"],
             mayImport: [
-                "DebugShellCore", "DebugShellEngine", "DebugShellInterpreter", "DebugShellTrace", "DequeModule",
-                "Synchronization",
+                "DebugShellCore", "DebugShellEngine", "DebugShellInterpreter", "DebugShellTrace", "DebugShellImport",
+                "DequeModule", "Synchronization",
             ]),
         Room(
             name: "the built-in tools",
