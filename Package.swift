@@ -118,7 +118,9 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "DebugShellTests",
-            dependencies: ["DebugShell", "DebugShellEngine", "DebugShellInterpreter", "DebugShellTesting"],
+            dependencies: [
+                "DebugShell", "DebugShellEngine", "DebugShellInterpreter", "DebugShellImport", "DebugShellTesting",
+            ],
             swiftSettings: strict),
         .testTarget(
             name: "BuiltInToolsTests",

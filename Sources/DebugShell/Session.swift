@@ -28,6 +28,8 @@ public final class Session {
     public let recorder: SessionRecorder
     /// `trace`, `--trace`.
     public let tracing: TraceSession
+    /// The recording imported (`import`), beside the simulation.
+    public let imported: ImportedTimeline
     let scheduler: CommandScheduler
     let nesting: ScriptNesting
     var commandHistory = CommandHistory()
@@ -60,10 +62,12 @@ public final class Session {
         let recorder = SessionRecorder(
             simulation: simulation, vocabulary: vocabulary, tools: tools, nesting: nesting, output: output)
         let tracing = TraceSession(simulation: simulation, output: output)
+        let imported = ImportedTimeline()
         time = TimeDriver(
             simulation: simulation, nesting: nesting, output: output, scheduler: scheduler, recorder: recorder,
             tracing: tracing,
-            metrics: MetricReader(vocabulary: vocabulary, tools: tools, simulation: simulation, output: output))
+            metrics: MetricReader(
+                vocabulary: vocabulary, tools: tools, simulation: simulation, imported: imported, output: output))
         self.simulation = simulation
         self.vocabulary = vocabulary
         self.tools = tools
@@ -71,6 +75,7 @@ public final class Session {
         self.scheduler = scheduler
         self.recorder = recorder
         self.tracing = tracing
+        self.imported = imported
         scheduler.execute = { [unowned self] words, issue in
             _ = execute(words, text: words.commandText, as: issue)
         }
@@ -122,12 +127,13 @@ public final class Session {
     var context: CommandContext {
         CommandContext(
             simulation: simulation, vocabulary: vocabulary, tools: tools, scheduler: scheduler, recorder: recorder,
-            tracing: tracing, time: time, nesting: nesting, output: output, history: commandHistory, shell: self)
+            tracing: tracing, imported: imported, time: time, nesting: nesting, output: output,
+            history: commandHistory, shell: self)
     }
 
     /// Reads metrics and the conditions written over them.
     var metrics: MetricReader {
-        MetricReader(vocabulary: vocabulary, tools: tools, simulation: simulation, output: output)
+        MetricReader(vocabulary: vocabulary, tools: tools, simulation: simulation, imported: imported, output: output)
     }
 
     // MARK: - Tools

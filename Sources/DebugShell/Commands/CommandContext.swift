@@ -19,6 +19,8 @@ struct CommandContext {
     let recorder: SessionRecorder
     /// `trace`.
     let tracing: TraceSession
+    /// The recording imported (`import`, `recording`).
+    let imported: ImportedTimeline
     /// The one way time moves, and the breakpoints.
     let time: TimeDriver
     /// `source` levels and scheduled commands.
@@ -35,7 +37,7 @@ struct CommandContext {
 
     /// Reads metrics and the conditions written over them.
     var metrics: MetricReader {
-        MetricReader(vocabulary: vocabulary, tools: tools, simulation: simulation, output: output)
+        MetricReader(vocabulary: vocabulary, tools: tools, simulation: simulation, imported: imported, output: output)
     }
 
     /// What `help` knows, at the width help is wrapped to.

@@ -10,6 +10,7 @@ struct MetricReader {
     let vocabulary: Vocabulary
     let tools: ToolSet
     let simulation: Simulation
+    let imported: ImportedTimeline
     let output: OutputRouter
 
     private var registry: ToolRegistry { vocabulary.registry }
@@ -36,6 +37,7 @@ struct MetricReader {
     ) {
         let registry = registry
         if let shell = ShellMetrics.named(name) { return (shell.spec.kind, shell.read(simulation.engine), nil) }
+        if let recorded = RecordedMetrics.named(name) { return (recorded.spec.kind, recorded.value(imported), nil) }
         let index = registry.toolIndex(forNamespace: name)
         if let index, let spec = registry.metricSpec(name) {
             let tool = tools.instances[index]
@@ -92,6 +94,9 @@ struct MetricReader {
         if let shell = ShellMetrics.named(name) {
             return { [simulation] in shell.read(simulation.engine) }
         }
+        if let recorded = RecordedMetrics.named(name) {
+            return { [imported] in recorded.value(imported) }
+        }
         let registry = registry
         if let index = registry.toolIndex(forNamespace: name), let spec = registry.metricSpec(name) {
             let tool = tools.instances[index]
@@ -116,6 +121,8 @@ struct MetricReader {
         let engine = simulation.engine
         let registry = registry
         var all = ShellMetrics.all.filter { $0.isListed(engine) }.map(\.spec.name)
+        // The recording's once one is imported.
+        if imported.timeline != nil { all += RecordedMetrics.all.map(\.spec.name) }
         for index in tools.instances.indices {
             for name in names(of: index) {
                 if registry.declares(metric: name, tool: index) {
@@ -165,7 +172,7 @@ struct MetricReader {
     func checkCanEverHold(_ condition: Condition, what: String, commandsWaiting: Int) throws(CommandError) {
         guard condition.evaluate(valueOrNone).missing != nil, commandsWaiting == 0 else { return }
         let registry = registry
-        for name in condition.metrics where ShellMetrics.named(name) == nil {
+        for name in condition.metrics where ShellMetrics.named(name) == nil && RecordedMetrics.named(name) == nil {
             guard case .none = valueOrNone(name), let index = registry.toolIndex(forNamespace: name) else {
                 continue
             }

@@ -23,7 +23,8 @@ public final class Vocabulary {
     /// The registry of the built-in commands, the shell's metrics and settings, and `tools`.
     static func makeRegistry(tools: [ToolDescriptor]) throws(RegistrationError) -> ToolRegistry {
         try ToolRegistry(
-            builtIns: BuiltInCommands.all.map { ($0.spec, $0.traits) }, shellMetrics: ShellMetrics.all.map(\.spec),
+            builtIns: BuiltInCommands.all.map { ($0.spec, $0.traits) },
+            shellMetrics: ShellMetrics.all.map(\.spec) + RecordedMetrics.all.map(\.spec),
             shellSettings: ShellSettings.all.map(\.settingSpec), tools: tools)
     }
 

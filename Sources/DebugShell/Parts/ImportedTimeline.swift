@@ -1,0 +1,101 @@
+import DebugShellCore
+import DebugShellImport
+
+/// The recording imported (`import`): a timeline a real device recorded, beside the simulated
+/// device, never mixed into it. `recording` and the `rec.*` metrics read it; time commands move
+/// the simulation, not the recording, which is whole from the moment it is imported; `reset` keeps
+/// it and `recording close` lets it go (docs/Import.md, docs/Decisions.md "Importing recordings").
+public final class ImportedTimeline {
+    /// The timeline, and what debugsh reads from it; nil before an import.
+    public private(set) var timeline: RecordedTimeline?
+    private(set) var analysis: TimelineAnalysis?
+
+    /// Takes a new recording in place of the one open, if any.
+    func open(_ timeline: RecordedTimeline) {
+        self.timeline = timeline
+        analysis = TimelineAnalysis(timeline)
+    }
+
+    /// `recording close`.
+    func close() {
+        timeline = nil
+        analysis = nil
+    }
+}
+
+/// One of the recording's metrics (`rec.*`): its declaration and how it is read from the
+/// recording's analysis. None of them has a value before an import.
+struct RecordedMetric: Sendable {
+    let spec: MetricSpec
+    let read: @Sendable (RecordedTimeline, TimelineAnalysis) -> MetricValue
+
+    init(
+        _ name: String, _ kind: MetricKind, abstract: String,
+        read: @escaping @Sendable (RecordedTimeline, TimelineAnalysis) -> MetricValue
+    ) {
+        spec = MetricSpec(name, kind, abstract: abstract)
+        self.read = read
+    }
+
+    /// The value now: none before an import.
+    func value(_ imported: ImportedTimeline) -> MetricValue {
+        guard let timeline = imported.timeline, let analysis = imported.analysis else { return .none }
+        return read(timeline, analysis)
+    }
+}
+
+/// The recording's metrics, in the order `metrics` lists them; the namespace `rec` is the shell's.
+enum RecordedMetrics {
+    static let all: [RecordedMetric] = [
+        RecordedMetric("rec.duration", .duration, abstract: "The span the imported recording covers.") { _, a in
+            .duration(a.span)
+        },
+        RecordedMetric(
+            "rec.refresh_interval", .duration,
+            abstract: "The recording's refresh interval (as 'recording' says where it was read)."
+        ) { t, _ in
+            t.refreshInterval.map { .duration($0) } ?? .none
+        },
+        RecordedMetric("rec.frames", .integer, abstract: "Frames the recording's display presented.") { t, _ in
+            t.frames.isEmpty ? .none : .integer(Int64(t.frames.count))
+        },
+        RecordedMetric("rec.fps", .number, abstract: "Frames presented per second of the recording.") { _, a in
+            a.framesPerSecond.map { .number($0) } ?? .none
+        },
+        RecordedMetric("rec.frame_p50", .duration, abstract: "The recording's median frame interval.") { _, a in
+            a.frameInterval(percentile: 50).map { .duration($0) } ?? .none
+        },
+        RecordedMetric("rec.frame_p95", .duration, abstract: "The recording's 95th-percentile frame interval.") {
+            _, a in a.frameInterval(percentile: 95).map { .duration($0) } ?? .none
+        },
+        RecordedMetric("rec.frame_p99", .duration, abstract: "The recording's 99th-percentile frame interval.") {
+            _, a in a.frameInterval(percentile: 99).map { .duration($0) } ?? .none
+        },
+        RecordedMetric("rec.hitches", .integer, abstract: "Hitches the recording reports.") { _, a in
+            a.hasHitchList ? .integer(Int64(a.hitches.count)) : .none
+        },
+        RecordedMetric("rec.hitch_time", .duration, abstract: "The recorded hitches' total time.") { _, a in
+            a.hasHitchList ? .duration(a.hitchTime) : .none
+        },
+        RecordedMetric(
+            "rec.hitch_ratio", .number, abstract: "Recorded hitch time per second of the recording, in ms/s."
+        ) { _, a in
+            a.hitchRatio.map { .number($0) } ?? .none
+        },
+        RecordedMetric("rec.worst_hitch", .duration, abstract: "The longest recorded hitch.") { _, a in
+            a.hasHitchList ? .duration(a.worstHitch ?? .zero) : .none
+        },
+        RecordedMetric(
+            "rec.high_hitches", .integer,
+            abstract: "Recorded hitches more than two refresh intervals long (Instruments' High)."
+        ) { _, a in
+            a.hasHitchList && a.refreshInterval != nil ? .integer(Int64(a.count(.high))) : .none
+        },
+        RecordedMetric("rec.callbacks", .integer, abstract: "Display-link callbacks the recording logged.") { t, _ in
+            t.linkCallbacks.isEmpty ? .none : .integer(Int64(t.linkCallbacks.count))
+        },
+    ]
+
+    /// The metric named `name`, if it is one of the recording's.
+    static func named(_ name: String) -> RecordedMetric? { all.first { $0.spec.name == name } }
+}
