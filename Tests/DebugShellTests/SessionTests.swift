@@ -225,6 +225,7 @@ func runScript(_ script: String, options: SessionOptions = SessionOptions()) thr
             > apropos vsync callbacks
             counter tick — Count vsync callbacks of a display link; emit an event at a target.
             > apropos callbacks
+            metric rec.callbacks — Display-link callbacks the recording logged.
             counter tick — Count vsync callbacks of a display link; emit an event at a target.
             option --until of counter tick — Emit counter.reached at this many callbacks.
             rule DL8 — One wake-up for all links
