@@ -347,6 +347,13 @@ public enum FileIO {
         return directory.hasSuffix("/") ? directory + relative : directory + "/" + relative
     }
 
+    /// A path as absolute: as it is when it starts with `/` or `~`, else joined to the current
+    /// folder (as it is when that cannot be read).
+    static func absolute(_ path: String) -> String {
+        guard !path.hasPrefix("/"), !path.hasPrefix("~"), let cwd = currentDirectory() else { return path }
+        return join(cwd, path)
+    }
+
     /// The process's current folder, or nil when it cannot be named.
     static func currentDirectory() -> String? {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)

@@ -136,6 +136,15 @@ public final class SessionRecorder {
         if isWriting { writeIfDue(typed: true) }
     }
 
+    /// Logs a command that writes itself into the log (`import`, whose paths must be absolute for
+    /// a replay from any folder), as `plugin load` is logged: at top level only.
+    func logCommand(_ words: [String]) {
+        guard !nesting.inScheduledCommand else { return }
+        let quoted = words.map { Word(text: $0, raw: Lexer.quote($0), quoted: Lexer.quote($0) != $0) }
+        log(quoted[...], at: position)
+        if isWriting { writeIfDue(typed: true) }
+    }
+
     /// Writes the recording: the log as a script that ends at now (atomically: a file written
     /// beside it, then renamed over it). Returns the failure, if any.
     ///
