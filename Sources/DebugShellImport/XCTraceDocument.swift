@@ -196,10 +196,13 @@ struct XCTraceDocument: ~Copyable {
             switch try tokenizer.next() {
             case .start(let element, _):
                 if element == names.col {
+                    let column = tokenizer.tokenOffset
                     guard let mnemonic = try readColumn() else {
-                        throw error("column \(mnemonics.count + 1) of table '\(name)' has no <mnemonic>")
+                        throw error("column \(mnemonics.count + 1) of table '\(name)' has no <mnemonic>", at: column)
                     }
-                    if mnemonics.contains(mnemonic) { throw error("table '\(name)' has two columns '\(mnemonic)'") }
+                    if mnemonics.contains(mnemonic) {
+                        throw error("table '\(name)' has two columns '\(mnemonic)'", at: column)
+                    }
                     mnemonics.append(mnemonic)
                 } else {
                     try skipElement()
@@ -305,6 +308,7 @@ struct XCTraceDocument: ~Copyable {
         case .absent: break
         }
         if case .invalid(let text) = id { throw error("id=\"\(text.shortened)\" is not a number") }
+        if case .value(let n) = id, ids.value(n) != nil { throw error("id=\"\(n)\" is defined twice") }
         let fmt = name == names.process ? tokenizer.attribute(names.fmt) : nil
         let from = scratch.count
         var inner = false
