@@ -50,9 +50,12 @@ extension XCTraceCollection {
             }
             return ([], notes)
         }
-        // Stable: frames presented at the same time keep their order in the table.
-        frames = frames.enumerated().sorted { ($0.element.present, $0.offset) < ($1.element.present, $1.offset) }
-            .map(\.element)
+        // In present order (lifetimes end out of order); stable: frames presented at the same time
+        // keep their order in the table. The other tables are in time order already.
+        if zip(frames, frames.dropFirst()).contains(where: { $0.present > $1.present }) {
+            frames = frames.enumerated().sorted { ($0.element.present, $0.offset) < ($1.element.present, $1.offset) }
+                .map(\.element)
+        }
         if surfaceDisplays.count > 1 && !bySwap {
             notes.append(
                 "displayed-surfaces-interval has the frames of \(surfaceDisplays.count) displays "

@@ -1,5 +1,6 @@
 import DebugShellCore
 import DebugShellImport
+import DebugShellTesting
 import Testing
 
 /// The tables and documents the real fixtures lack, written as `xctrace export` writes them (ids
@@ -281,5 +282,26 @@ import Testing
                 "1 hitch rows repeat the start and duration of the row before (all kept)",
                 "display-vsyncs-interval has the vsyncs of 2 displays (Display 1, Display 2): all kept",
             ])
+    }
+
+    /// The median vsync gap is the lower middle gap (found without sorting): checked against
+    /// sorting, on random gaps with repeats.
+    @Test func theMedianGapIsTheSortedMiddle() throws {
+        var random = SplitMix(state: 31)
+        let folder = try TemporaryFolder()
+        for count in 2..<60 {
+            let gaps = (1..<count).map { _ in Int64.random(in: 1...Int64(count / 3 + 1), using: &random) }
+            var time: Int64 = 1_000
+            var rows = ["<start-time>\(time)</start-time>"]
+            for gap in gaps {
+                time += gap
+                rows.append("<start-time>\(time)</start-time>")
+            }
+            let file = try folder.write(
+                "v\(count).xml",
+                exportDocument([(schema: "display-vsyncs-interval", columns: ["timestamp"], rows: rows)]))
+            let timeline = try XCTraceImport.read([file])
+            #expect(timeline.refreshInterval == Self.d(gaps.sorted()[(gaps.count - 1) / 2]), "\(gaps)")
+        }
     }
 }
