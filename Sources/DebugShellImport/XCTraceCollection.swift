@@ -58,6 +58,7 @@ struct XCTraceCollection {
     private var lastVsync: [String: SimTime] = [:]
     var surfaces: [RecordedFrame] = []
     var surfaceDisplays: [String] = []
+    private var surfaceDisplaySet: Set<String> = []
     var swaps: [Swap] = []
     var lifetimes: [Lifetime] = []
     var updates: [Pass] = []
@@ -150,7 +151,7 @@ struct XCTraceCollection {
             vsyncs.append(time)
         case .displayedSurfaces:
             let display = row.text(3, texts: texts) ?? ""
-            if !surfaceDisplays.contains(display) { surfaceDisplays.append(display) }
+            if surfaceDisplaySet.insert(display).inserted { surfaceDisplays.append(display) }
             surfaces.append(
                 RecordedFrame(
                     present: try row.required(0, row.time(0, texts: texts)),

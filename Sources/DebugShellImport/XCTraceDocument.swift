@@ -24,6 +24,9 @@ struct XCTraceDocument: ~Copyable {
     static let maxTextBytes = 256 << 20
     /// The longest text of one cell.
     static let maxCellBytes = 1 << 20
+    /// The most columns a table may have (xctrace's have up to twenty), and runs a TOC.
+    static let maxColumns = 1_000
+    static let maxRuns = 10_000
 
     /// The names the reader compares tags and attributes with, interned once per document.
     private struct Names {
@@ -199,6 +202,9 @@ struct XCTraceDocument: ~Copyable {
                     let column = tokenizer.tokenOffset
                     guard let mnemonic = try readColumn() else {
                         throw error("column \(mnemonics.count + 1) of table '\(name)' has no <mnemonic>", at: column)
+                    }
+                    if mnemonics.count >= Self.maxColumns {
+                        throw error("table '\(name)' has more than \(Self.maxColumns) columns", at: column)
                     }
                     if mnemonics.contains(mnemonic) {
                         throw error("table '\(name)' has two columns '\(mnemonic)'", at: column)
@@ -412,7 +418,11 @@ struct XCTraceDocument: ~Copyable {
                 path.append(name)
                 if path == [names.run] {
                     switch tokenizer.number(names.number) {
-                    case .value(let n): run = Int(n)
+                    case .value(let n):
+                        run = Int(n)
+                        if collection.toc[run] == nil && collection.toc.count >= Self.maxRuns {
+                            throw error("more than \(Self.maxRuns) runs in the TOC")
+                        }
                     case .invalid(let text): throw error("run number \"\(text.shortened)\" is not a number")
                     case .absent: break
                     }
@@ -425,7 +435,10 @@ struct XCTraceDocument: ~Copyable {
                     collection.toc[run, default: .init()].device = parts.compactMap { $0 }.filter { !$0.isEmpty }
                         .joined(separator: ", ")
                 } else if path == [names.run, names.data, names.table] {
-                    if let schema = tokenizer.attribute(names.schemaAttribute) {
+                    // Only the tables debugsh reads, each once: what a note may name.
+                    if let schema = tokenizer.attribute(names.schemaAttribute), XCTraceTable(rawValue: schema) != nil,
+                        collection.toc[run]?.tables.contains(schema) != true
+                    {
                         collection.toc[run, default: .init()].tables.append(schema)
                     }
                 } else if path == [names.run, names.info, names.summary, names.duration] {
@@ -461,8 +474,9 @@ struct XCTraceDocument: ~Copyable {
             let nine = String(digits.prefix(9)) + String(repeating: "0", count: max(0, 9 - digits.count))
             fraction = Int64(nine) ?? 0
         }
-        let total = seconds * 1_000_000_000 + fraction
-        return total <= SimTime.horizon.nanoseconds ? total : nil
+        let (total, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        guard !overflow, total <= SimTime.horizon.nanoseconds - fraction else { return nil }
+        return total + fraction
     }
 }
 

@@ -129,12 +129,24 @@ extension XCTraceCollection {
     /// Gives displayed-surfaces frames the swap id of the swap at their time with their surface:
     /// the number of swaps that matched none.
     private static func joinSwaps(_ swaps: [Swap], into frames: inout [RecordedFrame]) -> Int {
-        var byTime: [SimTime: [Int]] = [:]
-        for (k, frame) in frames.enumerated() { byTime[frame.present, default: []].append(k) }
+        struct Key: Hashable {
+            var time: SimTime
+            var surface: Int64?
+        }
+        // The frames of each time and surface, in order, and how many of them have a swap.
+        var byKey: [Key: (frames: [Int], used: Int)] = [:]
+        for (k, frame) in frames.enumerated() {
+            byKey[Key(time: frame.present, surface: frame.surfaceID), default: ([], 0)].frames.append(k)
+        }
         var unmatched = 0
         for swap in swaps {
-            let match = byTime[swap.time]?.first { frames[$0].surfaceID == swap.surfaceID && frames[$0].swapID == nil }
-            if let k = match { frames[k].swapID = swap.swapID } else { unmatched += 1 }
+            let key = Key(time: swap.time, surface: swap.surfaceID)
+            guard let entry = byKey[key], entry.used < entry.frames.count else {
+                unmatched += 1
+                continue
+            }
+            frames[entry.frames[entry.used]].swapID = swap.swapID
+            byKey[key]?.used += 1
         }
         return unmatched
     }

@@ -28,6 +28,8 @@ struct XMLTokenizer: ~Copyable {
     static let maxTagBytes = 1 << 20
     /// Elements open at once (xctrace nests five or six deep).
     static let maxDepth = 64
+    /// Attributes of one tag (xctrace writes up to six).
+    static let maxAttributes = 256
     /// Bytes read at a time, and the size of the pieces long text comes in.
     static let chunkBytes = 1 << 16
 
@@ -207,6 +209,8 @@ struct XMLTokenizer: ~Copyable {
             if depth == 0 { stage = .epilog }
             return .end(name)
         }
+        // The last start tag's attributes are gone with it.
+        attributeCount = 0
         // Comments and processing instructions are skipped here, in a loop: a file of a million
         // comments must not nest a million calls.
         while true {
@@ -320,6 +324,7 @@ struct XMLTokenizer: ~Copyable {
     mutating func skipSpaces(from i: Int) throws(ImportError) -> Int {
         var j = i
         while true {
+            if j > Self.maxTagBytes { throw error("a tag longer than 1 MiB", token: 0) }
             if start + j < end {
                 if !Self.isSpace(buffer[start + j]) { return j }
                 j += 1
@@ -373,6 +378,9 @@ struct XMLTokenizer: ~Copyable {
     mutating func attribute(at i: Int, tag: XMLName) throws(ImportError) -> Int {
         let nameEnd = try nameEnd(from: i)
         let name = try intern(from: i, to: nameEnd)
+        if attributeCount >= Self.maxAttributes {
+            throw error("more than \(Self.maxAttributes) attributes in <\(names.string(tag))>", token: i)
+        }
         if attributeIndex(name) != nil {
             throw error("attribute '\(names.string(name))' given twice in <\(names.string(tag))>", token: i)
         }

@@ -178,6 +178,18 @@ import Testing
             try folder.failure(of: twoColumns, name: "c.xml") == "c.xml:1:87: table 'hitches' has two columns 'start'")
     }
 
+    @Test func aSchemaWithTooManyColumns() throws {
+        let folder = try TemporaryFolder()
+        let text = exportDocument([(schema: "hitches", columns: (0...1_000).map { "c\($0)" }, rows: [])])
+        let column1001 =
+            54 + "<schema name=\"hitches\">".count
+            + (0..<1_000).map {
+                "<col><mnemonic>c\($0)</mnemonic><name>c\($0)</name><engineering-type>t</engineering-type></col>".count
+            }
+            .reduce(0, +)
+        #expect(try folder.failure(of: text) == "t.xml:3:\(column1001): table 'hitches' has more than 1000 columns")
+    }
+
     @Test func aTableGivenTwiceOrTwoRuns() throws {
         let folder = try TemporaryFolder()
         let table = Self.vsyncs(["<start-time>5</start-time><sentinel/>"])
@@ -202,6 +214,11 @@ import Testing
         #expect(
             folder.failure(["bad-toc.xml", "a.xml"])
                 == "bad-toc.xml:12:9: the TOC's duration 'ninety' is not a number of seconds")
+        toc = XCTraceTableTests.toc.replacingOccurrences(of: "93.275372", with: "9999999999")
+        try folder.write("long-toc.xml", toc)
+        #expect(
+            folder.failure(["long-toc.xml", "a.xml"])
+                == "long-toc.xml:12:9: the TOC's duration '9999999999' is not a number of seconds")
         #expect(
             folder.failure(["toc.xml", "bad-toc.xml"])
                 == "bad-toc.xml:2:1: a second TOC (the first is toc.xml): give one")

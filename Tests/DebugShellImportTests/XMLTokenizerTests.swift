@@ -51,6 +51,14 @@ import Testing
         ("<trace-toc><?pi x", "1:18: truncated: the file ends inside the processing instruction <?pi"),
         ("<trace-toc>\n  <run>\n    <info>", "3:11: truncated: the file ends inside <info> in <run> in <trace-toc>"),
         ("<trace-toc>" + String(repeating: "<a>", count: 64), "1:201: elements nested deeper than 64"),
+        // Limits that keep a hostile file from growing the buffer or taking quadratic time.
+        ("<trace-toc" + String(repeating: " ", count: 1 << 20) + "/>", "1:1: a tag longer than 1 MiB"),
+        ("<trace-toc a=\"" + String(repeating: "x", count: 1 << 20) + "\"/>", "1:1: a tag longer than 1 MiB"),
+        ("<" + String(repeating: "x", count: 1 << 20) + "/>", "1:1: a tag longer than 1 MiB"),
+        (
+            "<trace-toc" + (0...256).map { " a\($0)=''" }.joined() + "/>",
+            "1:\(11 + (0..<256).map { " a\($0)=''".count }.reduce(0, +) + 1): more than 256 attributes in <trace-toc>"
+        ),
     ]
 
     @Test func malformedXMLIsRefusedWithItsPlace() throws {
