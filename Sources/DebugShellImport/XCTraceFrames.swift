@@ -18,12 +18,17 @@ import DebugShellCore
 ///
 /// What joins nothing is said in a note, never dropped silently.
 extension XCTraceCollection {
-    func assembleFrames(hitchList: [RecordedHitch]) -> ([RecordedFrame], [String]) {
+    /// The frames and the notes on them. The rows of the tables that become frames are taken,
+    /// not copied (a million frames are 170 MB); `interrupted()` is asked every 65,536 rows.
+    mutating func assembleFrames(hitchList: [RecordedHitch], interrupted: () -> Bool) throws(ImportError) -> (
+        [RecordedFrame], [String]
+    ) {
         var notes: [String] = []
         var frames: [RecordedFrame]
         var bySwap = false
         if !lifetimes.isEmpty {
             frames = lifetimes.map { RecordedFrame(present: $0.end, vsync: $0.start, swapID: $0.swapID) }
+            lifetimes = []
             bySwap = true
             for (table, count) in [(XCTraceTable.displayedSurfaces, surfaces.count), (.surfaceSwaps, swaps.count)]
             where count > 0 {
@@ -31,8 +36,9 @@ extension XCTraceCollection {
             }
         } else if !surfaces.isEmpty {
             frames = surfaces
+            surfaces = []
             if !swaps.isEmpty {
-                let unmatched = Self.joinSwaps(swaps, into: &frames)
+                let unmatched = try Self.joinSwaps(swaps, into: &frames, interrupted: interrupted)
                 if unmatched > 0 {
                     notes.append(
                         "display-surface-swap: \(unmatched) of \(swaps.count) rows match no displayed surface "
@@ -50,11 +56,12 @@ extension XCTraceCollection {
             }
             return ([], notes)
         }
+        if interrupted() { throw ImportError.interrupted }
         // In present order (lifetimes end out of order); stable: frames presented at the same time
         // keep their order in the table. The other tables are in time order already.
-        if zip(frames, frames.dropFirst()).contains(where: { $0.present > $1.present }) {
-            frames = frames.enumerated().sorted { ($0.element.present, $0.offset) < ($1.element.present, $1.offset) }
-                .map(\.element)
+        if frames.indices.dropFirst().contains(where: { frames[$0 - 1].present > frames[$0].present }) {
+            let order = frames.indices.sorted { (frames[$0].present, $0) < (frames[$1].present, $1) }
+            frames = order.map { frames[$0] }
         }
         if surfaceDisplays.count > 1 && !bySwap {
             notes.append(
@@ -64,7 +71,8 @@ extension XCTraceCollection {
         for (table, passes) in [(XCTraceTable.hitchesUpdates, updates), (.hitchesRenders, renders)]
         where !passes.isEmpty {
             let isRender = table == .hitchesRenders
-            let unmatched = Self.join(passes, into: &frames, bySwap: bySwap) { frame, pass in
+            let unmatched = try Self.join(passes, into: &frames, bySwap: bySwap, interrupted: interrupted) {
+                frame, pass in
                 if isRender {
                     frame.renderStart = min(frame.renderStart ?? pass.start, pass.start)
                     frame.renderEnd = max(frame.renderEnd ?? pass.end, pass.end)
@@ -83,8 +91,8 @@ extension XCTraceCollection {
         }
         if bySwap {
             var index: [Int64: Int] = [:]
-            for (k, frame) in frames.enumerated() {
-                if let swap = frame.swapID, index[swap] == nil { index[swap] = k }
+            for k in frames.indices {
+                if let swap = frames[k].swapID, index[swap] == nil { index[swap] = k }
             }
             for hitch in hitchList {
                 if let swap = hitch.swapID, let k = index[swap] { frames[k].cause = hitch.description }
@@ -96,50 +104,68 @@ extension XCTraceCollection {
     /// Joins each pass to a frame (by swap id: the frame with it; by surface id: the first frame
     /// of the surface presented at or after the pass ends): the number that joined none.
     private static func join(
-        _ passes: [Pass], into frames: inout [RecordedFrame], bySwap: Bool,
+        _ passes: [Pass], into frames: inout [RecordedFrame], bySwap: Bool, interrupted: () -> Bool,
         apply: (inout RecordedFrame, Pass) -> Void
-    ) -> Int {
-        // The frames of each key, in present order.
-        var byKey: [Int64: [Int]] = [:]
-        for (k, frame) in frames.enumerated() {
-            if let key = bySwap ? frame.swapID : frame.surfaceID { byKey[key, default: []].append(k) }
+    ) throws(ImportError) -> Int {
+        // The frames of each key, in present order, with their present times beside them.
+        var groupOf: [Int64: Int] = [:]
+        var members: [[Int]] = []
+        var presents: [[SimTime]] = []
+        for k in frames.indices {
+            guard let key = bySwap ? frames[k].swapID : frames[k].surfaceID else { continue }
+            let group: Int
+            if let known = groupOf[key] {
+                group = known
+            } else {
+                group = members.count
+                groupOf[key] = group
+                members.append([])
+                presents.append([])
+            }
+            members[group].append(k)
+            presents[group].append(frames[k].present)
         }
         var unmatched = 0
-        for pass in passes {
-            guard let key = bySwap ? pass.swapID : pass.surfaceID, let candidates = byKey[key] else {
+        for (n, pass) in passes.enumerated() {
+            if n & 0xFFFF == 0xFFFF && interrupted() { throw ImportError.interrupted }
+            guard let key = bySwap ? pass.swapID : pass.surfaceID, let group = groupOf[key] else {
                 unmatched += 1
                 continue
             }
             if bySwap {
-                apply(&frames[candidates[0]], pass)
+                apply(&frames[members[group][0]], pass)
                 continue
             }
-            // The first candidate presented at or after the pass ends.
+            // The first frame of the group presented at or after the pass ends.
+            let times = presents[group]
             var low = 0
-            var high = candidates.count
+            var high = times.count
             while low < high {
                 let mid = (low + high) / 2
-                if frames[candidates[mid]].present < pass.end { low = mid + 1 } else { high = mid }
+                if times[mid] < pass.end { low = mid + 1 } else { high = mid }
             }
-            if low < candidates.count { apply(&frames[candidates[low]], pass) } else { unmatched += 1 }
+            if low < times.count { apply(&frames[members[group][low]], pass) } else { unmatched += 1 }
         }
         return unmatched
     }
 
     /// Gives displayed-surfaces frames the swap id of the swap at their time with their surface:
     /// the number of swaps that matched none.
-    private static func joinSwaps(_ swaps: [Swap], into frames: inout [RecordedFrame]) -> Int {
+    private static func joinSwaps(_ swaps: [Swap], into frames: inout [RecordedFrame], interrupted: () -> Bool)
+        throws(ImportError) -> Int
+    {
         struct Key: Hashable {
             var time: SimTime
             var surface: Int64?
         }
         // The frames of each time and surface, in order, and how many of them have a swap.
         var byKey: [Key: (frames: [Int], used: Int)] = [:]
-        for (k, frame) in frames.enumerated() {
-            byKey[Key(time: frame.present, surface: frame.surfaceID), default: ([], 0)].frames.append(k)
+        for k in frames.indices {
+            byKey[Key(time: frames[k].present, surface: frames[k].surfaceID), default: ([], 0)].frames.append(k)
         }
         var unmatched = 0
-        for swap in swaps {
+        for (n, swap) in swaps.enumerated() {
+            if n & 0xFFFF == 0xFFFF && interrupted() { throw ImportError.interrupted }
             let key = Key(time: swap.time, surface: swap.surfaceID)
             guard let entry = byKey[key], entry.used < entry.frames.count else {
                 unmatched += 1

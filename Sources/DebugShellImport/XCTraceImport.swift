@@ -52,7 +52,8 @@ public enum XCTraceImport {
 
 extension XCTraceCollection {
     /// The timeline the tables make (XCTraceImport's rules), with notes on what they could not give.
-    func timeline(sources: [String], interrupted: () -> Bool) throws(ImportError) -> RecordedTimeline {
+    /// The collection's rows are moved into the timeline, not copied: it is left empty.
+    mutating func timeline(sources: [String], interrupted: () -> Bool) throws(ImportError) -> RecordedTimeline {
         guard !files.isEmpty else {
             throw ImportError("no table: the files hold only a TOC (export tables with --xpath too)")
         }
@@ -84,13 +85,14 @@ extension XCTraceCollection {
         if interrupted() { throw ImportError.interrupted }
 
         timeline.vsyncs = vsyncs
+        vsyncs = []
         if vsyncDisplays.count > 1 {
             notes.append(
                 "display-vsyncs-interval has the vsyncs of \(vsyncDisplays.count) displays "
                     + "(\(vsyncDisplays.joined(separator: ", "))): all kept")
         }
         timeline.fpsSamples = fpsSamples
-        let (frames, frameNotes) = assembleFrames(hitchList: timeline.hitches)
+        let (frames, frameNotes) = try assembleFrames(hitchList: timeline.hitches, interrupted: interrupted)
         timeline.frames = frames
         notes += frameNotes
         if interrupted() { throw ImportError.interrupted }
@@ -217,11 +219,13 @@ extension XCTraceCollection {
     private func lastEvent(_ timeline: RecordedTimeline) -> SimTime {
         var last = SimTime.zero
         if let v = timeline.vsyncs.last { last = max(last, v) }
-        for f in timeline.frames { last = max(last, f.present + (f.onGlass ?? .zero)) }
-        for h in timeline.hitches { last = max(last, h.start + h.duration) }
+        for k in timeline.frames.indices {
+            last = max(last, timeline.frames[k].present + (timeline.frames[k].onGlass ?? .zero))
+        }
+        for k in timeline.hitches.indices { last = max(last, timeline.hitches[k].start + timeline.hitches[k].duration) }
         for s in timeline.fpsSamples { last = max(last, s.start + s.period) }
-        for p in updates + renders { last = max(last, p.end) }
-        for l in lifetimes { last = max(last, l.end) }
+        for p in updates { last = max(last, p.end) }
+        for p in renders { last = max(last, p.end) }
         for s in swaps { last = max(last, s.time) }
         return last
     }
