@@ -11,8 +11,9 @@
 /// keeps only the token being read, so what it holds does not grow with the file: a tag is at
 /// most ``maxTagBytes`` long, and text, comments and CDATA of any length pass through in pieces.
 ///
-/// Errors carry `file:line:column` (columns count characters, from 1). Lines are counted as
-/// bytes leave the buffer, so finding a place costs nothing until an error needs it.
+/// Errors carry `file:line:column` (columns count characters, from 1). Lines are counted, eight
+/// bytes at a time, only as bytes leave the buffer; a place is worked out only for an error.
+/// (Its state is internal rather than private for XMLTokenizer+Text.swift, its other half.)
 struct XMLTokenizer: ~Copyable {
     enum Token: Equatable {
         /// A start tag; a self-closing one (`<a/>`) is followed by its `.end`.
