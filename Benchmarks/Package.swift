@@ -23,6 +23,11 @@ let package = Package(
             ],
             path: "Sources/EngineWorkload"),
         .executableTarget(name: "enginebench", dependencies: ["EngineWorkload"], path: "Sources/enginebench"),
+        // debugsh's xctrace reader alone (`import xctrace` without the session), for
+        // Benchmarks/xctrace_import.py. DebugShellImport is a module of the DebugShell product.
+        .executableTarget(
+            name: "xctracebench", dependencies: [.product(name: "DebugShell", package: "debugsh")],
+            path: "Sources/xctracebench"),
         .executableTarget(
             name: "EngineBenchmark",
             dependencies: [
