@@ -110,8 +110,10 @@ let package = Package(
         .testTarget(
             name: "DebugShellEngineTests", dependencies: ["DebugShellEngine", "DebugShellTesting", core],
             swiftSettings: strict),
+        // The readers, and their round trips through a session (`fps frames --csv`, `trace save`).
         .testTarget(
-            name: "DebugShellImportTests", dependencies: ["DebugShellImport", "DebugShellTesting", core],
+            name: "DebugShellImportTests",
+            dependencies: ["DebugShellImport", "DebugShell", "DebugShellTesting", "BuiltInTools", core],
             swiftSettings: strict),
         .testTarget(
             name: "DebugShellInterpreterTests", dependencies: ["DebugShellInterpreter", "DebugShellTesting", core],

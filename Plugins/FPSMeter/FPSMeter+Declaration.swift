@@ -76,8 +76,8 @@ extension FPSMeter {
                     abstract:
                         "A per-frame table: commit end, render start and end, present, expected present, hitch, cause.",
                     discussion:
-                        "The last 1000 presents are kept (the setting fps.frames-kept, up to 100000). Without --worst, the last 20 (or --last n) are shown in time order; --worst n shows the n longest hitches, longest first.",
-                    options: [hitchesOnly, lastFrames, worst],
+                        "The last 1000 presents are kept (the setting fps.frames-kept, up to 100000). Without --worst, the last 20 (or --last n) are shown in time order; --worst n shows the n longest hitches, longest first. --csv writes every kept present to a file instead, one row each with its times in ns since the simulation's start (frame, vsync, commit_start, commit_end, render_start, render_end, present, expected_present, hitch, cause, refresh_interval), atomically: the frame log 'import csv' reads back (docs/Import.md).",
+                    options: [hitchesOnly, lastFrames, worst, framesCSV],
                     examples: FPSMeterExamples.frames)
             case .history:
                 return VerbSpec(
@@ -152,6 +152,8 @@ extension FPSMeter {
         "last", in: 1...1_000_000, abstract: "The last n frames.", default: 20)
     static let worst = OptionSpec.integer(
         "worst", in: 1...1_000_000, abstract: "The n frames with the longest hitches, longest first.")
+    static let framesCSV = OptionSpec.path(
+        "csv", abstract: "Write every kept present to this CSV file (ns), instead of the table.")
 
     // fps history
     static let lastWindows = OptionSpec.integer(

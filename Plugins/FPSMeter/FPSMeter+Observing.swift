@@ -44,7 +44,11 @@ extension FPSMeter: DeviceObserver {
         ledger.presented(at: info.present)
         presentTally.add(at: info.present)
         if isTracking { lab.trackingPresents += 1 }
-        var record = FrameRecord(info)
+        let display = device.displayRefresh
+        // The refresh interval in force: max/divisor Hz, to the nearest nanosecond (DL2's `duration`).
+        let refresh = SimFormat.roundedDivide(
+            Int128(1_000_000_000) * Int128(display.divisor), by: Int128(max(1, display.maximum)))
+        var record = FrameRecord(info, refresh: SimDuration(nanoseconds: Int64(clamping: refresh)))
         if info.counted {
             // R4: only x for the first counted present since start or reset.
             let hitch = previousCountedPresent == nil ? max(.zero, info.present - info.expectedPresent) : info.hitch

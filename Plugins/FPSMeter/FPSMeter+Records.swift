@@ -66,41 +66,52 @@ struct HitchTally {
     }
 }
 
-/// One presented frame, for `fps frames`.
+/// One presented frame, for `fps frames` (and its CSV, `fps frames --csv`).
 struct FrameRecord {
+    // The small fields last, so that they share one word (96 bytes in all).
     var frame: Int64
+    var commitStart: SimTime
     var commitEnd: SimTime
     var renderStart: SimTime
     var renderEnd: SimTime
     var present: SimTime
     var expected: SimTime
-    /// Whether the frame counts for hitch metrics (A2).
-    var counted: Bool
     /// Its hitch in ns (R4); 0 when on time or not counted.
     var hitch: Int64 = 0
     /// The time since the previous counted present in ns, for a counted present that has one;
     /// 0 otherwise (`fps plot`'s frame time).
     var interval: Int64 = 0
+    /// The display's refresh interval when it was presented.
+    var refresh: SimDuration
+    /// The newest animation tick in the frame (R3's v), if any.
+    var tick: SimTime?
+    /// Whether the frame counts for hitch metrics (A2).
+    var counted: Bool
     var cause: HitchCause?
 
-    init(_ info: PresentInfo) {
+    init(_ info: PresentInfo, refresh: SimDuration) {
         frame = info.frame
+        tick = info.newestTick
+        commitStart = info.commitStart
         commitEnd = info.commitEnd
         renderStart = info.renderStart
         renderEnd = info.renderEnd
         present = info.present
         expected = info.expectedPresent
         counted = info.counted
+        self.refresh = refresh
     }
 
     private init() {
         frame = 0
+        commitStart = .zero
         commitEnd = .zero
         renderStart = .zero
         renderEnd = .zero
         present = .zero
         expected = .zero
         counted = false
+        refresh = .zero
     }
 
     static let zero = FrameRecord()

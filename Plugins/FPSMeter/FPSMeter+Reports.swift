@@ -107,6 +107,7 @@ extension FPSMeter {
 
     func framesTable(_ invocation: Invocation) throws(CommandError) -> CommandOutput {
         try requireStarted()
+        if let path = invocation[Self.framesCSV] { return try framesCSVFile(path, invocation) }
         let worst = invocation[Self.worst]
         // The worst frames are the longest hitches: frames on time have nothing to rank.
         let hitchesOnly = invocation[Self.hitchesOnly] || worst != nil
@@ -161,6 +162,47 @@ extension FPSMeter {
                 + "set fps.frames-kept to keep more, up to \(FPSMeter.frameLimitMaximum))"
         }
         return CommandOutput(text: text, json: json)
+    }
+
+    /// `fps frames --csv FILE`: every kept present as a row of a frame log, times in ns since the
+    /// simulation's start (docs/Import.md, "CSV"): what `import csv` reads back. The session
+    /// writes the file atomically.
+    private func framesCSVFile(_ path: String, _ invocation: Invocation) throws(CommandError) -> CommandOutput {
+        if invocation[Self.hitchesOnly] || invocation.has(Self.lastFrames) || invocation.has(Self.worst) {
+            throw CommandError("--csv writes every kept present: --hitches, --last and --worst choose the table's rows")
+        }
+        guard path.lowercased().hasSuffix(".csv"), path.count > 4 else {
+            throw CommandError("the frames are written as CSV: name the file <name>.csv (got '\(path)')")
+        }
+        let total = frames.appended
+        guard total > 0 else { throw CommandError("no frame has been presented since the start: nothing to write") }
+        let kept = frames.elements
+        let what = kept.count == total ? "\(total) presents" : "the last \(kept.count) of \(total) presents"
+        var csv =
+            "# debugsh fps frames: \(what); times in ns since the simulation's start; hitch empty: not counted (A2)\n"
+        csv +=
+            "frame,vsync,commit_start,commit_end,render_start,render_end,present,expected_present,hitch,cause,refresh_interval\n"
+        csv.reserveCapacity(csv.utf8.count + kept.count * 120)
+        var hitched = 0
+        for f in kept {
+            if f.hitch > 0 { hitched += 1 }
+            let fields = [
+                String(f.frame), f.tick.map { String($0.nanoseconds) } ?? "", String(f.commitStart.nanoseconds),
+                String(f.commitEnd.nanoseconds), String(f.renderStart.nanoseconds), String(f.renderEnd.nanoseconds),
+                String(f.present.nanoseconds), String(f.expected.nanoseconds), f.counted ? String(f.hitch) : "",
+                f.cause?.rawValue ?? "", String(f.refresh.nanoseconds),
+            ]
+            csv += fields.joined(separator: ",")
+            csv += "\n"
+        }
+        let bytes = csv.utf8.count
+        return CommandOutput(
+            text: "wrote \(path) (\(bytes) bytes): \(what), \(hitched) \(hitched == 1 ? "hitch" : "hitches")",
+            json: .fields([
+                "file": .string(path), "bytes": .int(Int64(bytes)), "presents": .int(Int64(kept.count)),
+                "total": .int(total), "hitches": .int(Int64(hitched)),
+            ]),
+            files: [OutputFile(path: path, contents: csv)])
     }
 
     private func frameJSON(_ f: FrameRecord) -> JSONValue {

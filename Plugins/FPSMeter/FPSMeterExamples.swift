@@ -133,6 +133,18 @@ enum FPSMeterExamples {
             frame  commit end  render start  render end  present  expected   hitch  cause
                19     350.000       366.667     366.667  383.333   333.333  50.000  commit
             """),
+        // --csv writes every kept present to a file (docs/Import.md, "CSV"); the table's choices
+        // do not apply to it.
+        Example(
+            """
+            > fps start
+            > animate 1s
+            > run 1s
+            > fps frames --csv frames.txt
+            error: the frames are written as CSV: name the file <name>.csv (got 'frames.txt')
+            > fps frames --csv frames.csv --worst 3
+            error: --csv writes every kept present: --hitches, --last and --worst choose the table's rows
+            """),
     ]
 
     static let history: [Example] = [

@@ -100,11 +100,17 @@ public struct RecordedFrame: Sendable, Equatable {
     /// The recording's ids for it, where it has them.
     public var swapID: Int64?
     public var surfaceID: Int64?
+    /// The frame's number in the recording (a frame log's `frame`, a trace's `frame` argument).
+    public var number: Int64?
+    /// How late it was as the recording measured it (a frame log's `hitch`, a trace's hitch
+    /// slice): 0 on time; nil where the recording does not say (a frame not counted for hitches).
+    public var hitch: SimDuration?
 
     public init(
         present: SimTime, onGlass: SimDuration? = nil, vsync: SimTime? = nil, commitStart: SimTime? = nil,
         commitEnd: SimTime? = nil, renderStart: SimTime? = nil, renderEnd: SimTime? = nil,
-        expectedPresent: SimTime? = nil, cause: String? = nil, swapID: Int64? = nil, surfaceID: Int64? = nil
+        expectedPresent: SimTime? = nil, cause: String? = nil, swapID: Int64? = nil, surfaceID: Int64? = nil,
+        number: Int64? = nil, hitch: SimDuration? = nil
     ) {
         self.present = present
         self.onGlass = onGlass
@@ -117,6 +123,8 @@ public struct RecordedFrame: Sendable, Equatable {
         self.cause = cause
         self.swapID = swapID
         self.surfaceID = surfaceID
+        self.number = number
+        self.hitch = hitch
     }
 }
 
