@@ -311,6 +311,6 @@ struct CSVRows {
         return RecordedTimeline(
             format: .framesCSV, sources: [path], start: SimTime(nanoseconds: earliest ?? 0),
             end: frames.last?.present ?? .zero, refreshInterval: refresh, refreshSource: source, frames: frames,
-            hitches: ordered, notes: notes)
+            hitches: ordered, hasHitchList: header.fields[.hitch] != nil, notes: notes)
     }
 }

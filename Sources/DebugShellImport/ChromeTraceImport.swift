@@ -310,7 +310,7 @@ struct ChromeTraceEvents {
         return RecordedTimeline(
             format: .chrome, sources: [path], start: SimTime(nanoseconds: windowStart ?? first ?? 0),
             end: SimTime(nanoseconds: last), refreshInterval: refresh, refreshSource: source, vsyncs: vsyncs,
-            frames: frames, hitches: recordedHitches, notes: notes)
+            frames: frames, hitches: recordedHitches, hasHitchList: true, notes: notes)
     }
 
     /// Each rendered frame's render and its commit (R1): the render server starts at a vsync s

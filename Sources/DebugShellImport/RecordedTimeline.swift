@@ -52,6 +52,9 @@ public struct RecordedTimeline: Sendable, Equatable {
     /// The hitches the tool that recorded it reported, in time order (Instruments' own rows:
     /// never derived by debugsh, never summed from per-stage tables).
     public var hitches: [RecordedHitch]
+    /// Whether the recording has a hitch list at all: an empty one means no hitch, while a
+    /// display-link log (or an export without a hitch table) says nothing of hitches.
+    public var hasHitchList: Bool
     /// Display-link callbacks an in-app log kept, in time order: what an FPS label counted.
     public var linkCallbacks: [RecordedLinkCallback]
     /// Instruments' Core Animation FPS samples (`core-animation-fps-estimate`), if exported.
@@ -62,7 +65,8 @@ public struct RecordedTimeline: Sendable, Equatable {
     public init(
         format: Format, sources: [String], start: SimTime = .zero, end: SimTime = .zero,
         refreshInterval: SimDuration? = nil, refreshSource: RefreshSource? = nil, vsyncs: [SimTime] = [],
-        frames: [RecordedFrame] = [], hitches: [RecordedHitch] = [], linkCallbacks: [RecordedLinkCallback] = [],
+        frames: [RecordedFrame] = [], hitches: [RecordedHitch] = [], hasHitchList: Bool? = nil,
+        linkCallbacks: [RecordedLinkCallback] = [],
         fpsSamples: [RecordedFPSSample] = [], notes: [String] = []
     ) {
         self.format = format
@@ -74,6 +78,7 @@ public struct RecordedTimeline: Sendable, Equatable {
         self.vsyncs = vsyncs
         self.frames = frames
         self.hitches = hitches
+        self.hasHitchList = hasHitchList ?? !hitches.isEmpty
         self.linkCallbacks = linkCallbacks
         self.fpsSamples = fpsSamples
         self.notes = notes

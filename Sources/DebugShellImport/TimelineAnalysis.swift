@@ -68,9 +68,7 @@ public struct TimelineAnalysis: Sendable, Equatable {
     public init(_ timeline: RecordedTimeline) {
         span = timeline.end > timeline.start ? timeline.end - timeline.start : .zero
         refreshInterval = timeline.refreshInterval
-        hasHitchList =
-            !timeline.hitches.isEmpty || timeline.format == .xctrace || timeline.format == .framesCSV
-            || timeline.format == .chrome
+        hasHitchList = timeline.hasHitchList
         hitches = timeline.hitches.map { row in
             let interval = row.refreshInterval ?? timeline.refreshInterval
             return Hitch(
@@ -79,10 +77,13 @@ public struct TimelineAnalysis: Sendable, Equatable {
                 recordedSeverity: row.severity)
         }
         frameCount = timeline.frames.count
+        // A frame log says which frames the meter counted (A2: a hitch, zero or more, where
+        // counted): their intervals are the meter's. Any other recording: every present.
+        let countedOnly = timeline.format == .framesCSV && timeline.frames.contains { $0.hitch != nil }
         var intervals: [Int64] = []
         intervals.reserveCapacity(max(0, timeline.frames.count - 1))
         var previous: SimTime?
-        for frame in timeline.frames {
+        for frame in timeline.frames where !countedOnly || frame.hitch != nil {
             if let previous { intervals.append((frame.present - previous).nanoseconds) }
             previous = frame.present
         }

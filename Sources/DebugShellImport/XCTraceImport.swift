@@ -9,9 +9,9 @@ import DebugShellCore
 ///   (iOS 18): one list per run, never summed with the per-stage tables; with both, `hitches`
 ///   is taken and a note says so. Nothing is filtered: `process` and `is-system` are kept for
 ///   the session to choose by.
-/// - The refresh interval comes from `device-display-info` (the main display's
-///   `max-refresh-rate`), else the hitch rows' `refresh-interval`, else the median gap between
-///   vsyncs, else 60 Hz is assumed and a note says so.
+/// - The refresh interval comes from the hitch rows' `refresh-interval`, else the median gap
+///   between vsyncs (the rate the display ran at), else `device-display-info` (the main
+///   display's `max-refresh-rate`, a maximum), else 60 Hz is assumed and a note says so.
 /// - All or nothing: any error, or `interrupted()` (asked at every chunk read, and every 50 ms
 ///   while a FIFO waits for a writer), and nothing is returned.
 public enum XCTraceImport {
@@ -68,6 +68,7 @@ extension XCTraceCollection {
         // The hitch list: one per run.
         if files[.hitches] != nil {
             timeline.hitches = hitches
+            timeline.hasHitchList = true
             if files[.hitchesSummary] != nil {
                 notes.append(
                     "hitches-summary (\(summaryHitches.count) rows) not used: hitches gives the hitch list "
@@ -75,6 +76,7 @@ extension XCTraceCollection {
             }
         } else if files[.hitchesSummary] != nil {
             timeline.hitches = summaryHitches
+            timeline.hasHitchList = true
         } else {
             notes.append("no hitch list (hitches or hitches-summary): the recording's hitches are unknown")
         }
@@ -135,29 +137,7 @@ extension XCTraceCollection {
     /// The refresh interval and where it was read.
     private func refresh() -> (SimDuration, RecordedTimeline.RefreshSource, [String]) {
         var notes: [String] = []
-        if !displays.isEmpty {
-            let mains = displays.filter(\.isMain)
-            let chosen: Display
-            if let main = mains.first {
-                chosen = main
-                if mains.count > 1 {
-                    notes.append("device-display-info has \(mains.count) main displays: the first is used")
-                }
-            } else if let builtIn = displays.first(where: { $0.builtIn == true }) {
-                chosen = builtIn
-                notes.append("device-display-info has no main display: the built-in one's rate is used")
-            } else {
-                chosen = displays[0]
-                notes.append("device-display-info has no main display: the first row's rate is used")
-            }
-            if chosen.hertz > 0 && chosen.hertz <= 1_000_000 {
-                return (
-                    SimDuration(nanoseconds: 1_000_000_000 / chosen.hertz), .displayInfo(hertz: Int(chosen.hertz)),
-                    notes
-                )
-            }
-            notes.append("device-display-info's max-refresh-rate is \(chosen.hertz) Hz: not used")
-        }
+        // Instruments' own interval, on the hitch rows that carry one (hitches-summary).
         let rowIntervals = (hitches + summaryHitches).compactMap(\.refreshInterval).filter { $0 > .zero }
         if let median = Self.lowerMedian(rowIntervals.map(\.nanoseconds)) {
             if let low = rowIntervals.min(), let high = rowIntervals.max(), low != high {
@@ -167,13 +147,49 @@ extension XCTraceCollection {
             }
             return (SimDuration(nanoseconds: median), .hitchRows, notes)
         }
+        // The cadence the display kept: a ProMotion panel's maximum is not the rate it ran at.
         if let median = Self.lowerMedian(vsyncGaps), median > 0 {
+            if let chosen = mainDisplay(&notes), chosen.hertz > 0, chosen.hertz <= 1_000_000,
+                1_000_000_000 / chosen.hertz != median
+            {
+                notes.append(
+                    "the vsyncs came every \(SimDuration(nanoseconds: median)) (their median): that is the "
+                        + "refresh interval, not device-display-info's maximum of \(chosen.hertz) Hz")
+            }
             return (SimDuration(nanoseconds: median), .vsyncMedian, notes)
+        }
+        if let chosen = mainDisplay(&notes) {
+            if chosen.hertz > 0 && chosen.hertz <= 1_000_000 {
+                return (
+                    SimDuration(nanoseconds: 1_000_000_000 / chosen.hertz), .displayInfo(hertz: Int(chosen.hertz)),
+                    notes
+                )
+            }
+            notes.append("device-display-info's max-refresh-rate is \(chosen.hertz) Hz: not used")
         }
         notes.append(
             "nothing in the recording gives its refresh rate (device-display-info, hitches-summary or "
                 + "display-vsyncs-interval): 60 Hz is assumed")
         return (SimDuration(nanoseconds: 1_000_000_000 / 60), .assumed, notes)
+    }
+
+    /// The display `device-display-info` names main (else the built-in one, else its first
+    /// row), saying which when it has to choose; nil without the table.
+    private func mainDisplay(_ notes: inout [String]) -> Display? {
+        guard !displays.isEmpty else { return nil }
+        let mains = displays.filter(\.isMain)
+        if let main = mains.first {
+            if mains.count > 1 {
+                notes.append("device-display-info has \(mains.count) main displays: the first is used")
+            }
+            return main
+        }
+        if let builtIn = displays.first(where: { $0.builtIn == true }) {
+            notes.append("device-display-info has no main display: the built-in one's rate is used")
+            return builtIn
+        }
+        notes.append("device-display-info has no main display: the first row's rate is used")
+        return displays[0]
     }
 
     /// The middle value (the lower of the two middle ones for an even count); nil for none.

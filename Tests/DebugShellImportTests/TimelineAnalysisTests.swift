@@ -59,7 +59,7 @@ import Testing
         let presents: [Int64] = [0, 16, 33, 66, 83]
         let timeline = RecordedTimeline(
             format: .framesCSV, sources: ["f.csv"], end: Self.at(100_000_000),
-            frames: presents.map { RecordedFrame(present: Self.at($0 * 1_000_000)) })
+            frames: presents.map { RecordedFrame(present: Self.at($0 * 1_000_000)) }, hasHitchList: true)
         let a = TimelineAnalysis(timeline)
         #expect(a.frameInterval(percentile: 50) == Self.ms(17))
         #expect(a.frameInterval(percentile: 95) == Self.ms(33))

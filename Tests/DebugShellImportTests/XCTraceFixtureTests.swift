@@ -158,13 +158,17 @@ import Testing
         #expect(timeline.frames == expected)
         #expect(timeline.vsyncs == Self.vsyncs.map(Self.t))
         #expect(timeline.hitches.count == 11)
-        #expect(timeline.refreshSource == .displayInfo(hertz: 120))
-        #expect(timeline.refreshInterval == Self.d(8_333_333))
+        // The vsyncs (Display 1) came every 16.666667 ms: the rate the display ran at, not the
+        // built-in panel's 120 Hz maximum (device-display-info).
+        #expect(timeline.refreshSource == .vsyncMedian)
+        #expect(timeline.refreshInterval == Self.d(16_666_667))
         #expect(timeline.end == Self.t(36_844_539_583))
         #expect(
             timeline.notes == [
                 "hitches-renders: 3 of 12 rows match no frame (their surface is not displayed at or after they "
                     + "end, or they have no surface id)",
+                "the vsyncs came every 16.666667ms (their median): that is the refresh interval, not "
+                    + "device-display-info's maximum of 120 Hz",
                 Self.noTOC("36.844539583s"),
             ])
     }

@@ -226,6 +226,7 @@ func runScript(_ script: String, options: SessionOptions = SessionOptions()) thr
             counter tick — Count vsync callbacks of a display link; emit an event at a target.
             > apropos callbacks
             metric rec.callbacks — Display-link callbacks the recording logged.
+            import csv — Import a CSV log: a display link's callbacks (timestamp, …) or frames (vsync, commit, render, present, …).
             counter tick — Count vsync callbacks of a display link; emit an event at a target.
             option --until of counter tick — Emit counter.reached at this many callbacks.
             rule DL8 — One wake-up for all links
