@@ -11,11 +11,14 @@ import Testing
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/xctrace").path
 
+    /// A fresh folder for one test's files, removed when the test ends (`defer`).
     static func folder() throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("debugsh-import-\(UUID().uuidString)")
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("debugsh-imports-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: path, withIntermediateDirectories: true)
         return path.path
     }
+
+    static func remove(_ folder: String) { try? FileManager.default.removeItem(atPath: folder) }
 
     /// The eleven rows of hitches.xml, read by hand: 216666666, 16666666, 200000000, 16666666 ×4,
     /// 16666791, 33333333, 16666708 and 50000000 ns — 616666828 ns in all, over the 36844539583
@@ -50,6 +53,7 @@ import Testing
     /// A bad file leaves the recording before it as it was: an import is all or nothing.
     @Test func aFailedImportKeepsTheRecordingBefore() throws {
         let folder = try Self.folder()
+        defer { Self.remove(folder) }
         let bad = folder + "/bad.xml"
         try Data("<trace-query-result><node><schema name=\"hitches\">".utf8).write(to: URL(fileURLWithPath: bad))
         let (stdout, stderr, _) = try Transcript.run(
@@ -68,7 +72,9 @@ import Testing
         "load gpu 20ms", "load frame 20ms", "load commit 12ms\nload frame 6ms\nload gpu 30ms",
     ])
     func framesCSVRoundTrip(load: String) throws {
-        let file = try Self.folder() + "/frames.csv"
+        let folder = try Self.folder()
+        defer { Self.remove(folder) }
+        let file = folder + "/frames.csv"
         let metrics = ["hitches", "hitch_time", "frame_p50", "frame_p95", "frame_p99"]
         let (stdout, stderr, outcome) = try Transcript.run(
             """
@@ -91,7 +97,9 @@ import Testing
 
     /// `trace save` read back: the same hitches.
     @Test func chromeTraceRoundTrip() throws {
-        let file = try Self.folder() + "/t.json"
+        let folder = try Self.folder()
+        defer { Self.remove(folder) }
+        let file = folder + "/t.json"
         let (stdout, stderr, outcome) = try Transcript.run(
             """
             fps start
@@ -113,6 +121,7 @@ import Testing
     /// `record` keeps an import with its path made absolute.
     @Test func anImportIsRecorded() throws {
         let folder = try Self.folder()
+        defer { Self.remove(folder) }
         let (_, stderr, _) = try Transcript.run(
             "record \(folder)/r.dsh\nimport xctrace \(Self.fixtures)/hitches.xml\nrecord stop", tools: BuiltInTools.all)
         #expect(stderr.isEmpty, "\(stderr)")

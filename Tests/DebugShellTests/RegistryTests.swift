@@ -151,7 +151,7 @@ final class DeclaredTool: DebugTool {
             names { !$0.isRecorded } == [
                 "run", "step", "play", "pause", "record", "quit", "exit", "reset", "history", "help", "apropos",
                 "tools",
-                "alias", "unalias", "source", "plugin", "command", "example",
+                "alias", "unalias", "source", "plugin", "command", "example", "import",
             ])
         #expect(names { !$0.isSchedulable } == ["run", "step", "reset", "exit", "quit", "play", "pause"])
         #expect(names { $0.contains(.takesCommand) } == ["after", "at", "every"])

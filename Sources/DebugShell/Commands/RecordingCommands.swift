@@ -66,8 +66,6 @@ struct RecordingCommand: BuiltInCommand {
             "A recording sits beside the simulation, never mixed into it: time commands move the simulation, and the recording is whole from the moment it is imported; 'reset' keeps it. Its numbers are the rec.* metrics ('metrics rec'), so 'expect rec.hitch_ratio < 5' gates a CI job on a real device's recording.",
         verbs: Verb.declarations, defaultVerb: Verb.show.rawValue)
 
-    static let traits: CommandTraits = .notRecorded
-
     static func run(_ call: BuiltInCall, in context: CommandContext) throws -> CommandOutput {
         let imported = context.imported
         let verb = try call.verb(Verb.self)
