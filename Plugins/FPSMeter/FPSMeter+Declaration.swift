@@ -101,7 +101,8 @@ extension FPSMeter {
                     abstract:
                         "The estimator lab: each classic FPS estimator's last reading and its error against the ground truth.",
                     discussion:
-                        "YYFPSLabel (F1 over 1s windows), HyFPSLabel (the same, clamped to 60), GDPerformanceView (callbacks in the sliding second before the last callback), DXFPSLabel (callbacks per second of tracking time), KMCGeigerCounter (vsyncs without a callback in the last second; clicks above 1.5 periods), Sentry (slow above 1/(rate - 1) s, frozen above 700ms, frames delay) and Matrix (dropped frames (d - T) / T for each interval d, T the frame interval, and their time). All read the meter's own callbacks: no link, no cost. The truth is what the display did over the same span: frames presented, and vsyncs that expected a present and had none.",
+                        "YYFPSLabel (F1 over 1s windows), HyFPSLabel (the same, clamped to 60), GDPerformanceView (callbacks in the sliding second before the last callback), DXFPSLabel (callbacks per second of tracking time), KMCGeigerCounter (vsyncs without a callback in the last second; clicks above 1.5 periods), Sentry (slow above 1/(rate - 1) s, frozen above 700ms, frames delay) and Matrix (dropped frames (d - T) / T for each interval d, T the frame interval, and their time). All read the meter's own callbacks: no link, no cost. The truth is what the display did over the same span: frames presented, and vsyncs that expected a present and had none. With --recording they read the imported recording's display-link callbacks instead (a display-link log, 'import csv'): what each label would have shown on that device, against the recording's own presents and vsyncs where it has them (docs/Import.md).",
+                    options: [fromRecording],
                     examples: FPSMeterExamples.compare)
             case .tiers:
                 return VerbSpec(
@@ -148,6 +149,8 @@ extension FPSMeter {
 
     // fps frames
     static let hitchesOnly = OptionSpec.flag("hitches", abstract: "Only frames that hitched (R4).")
+    static let fromRecording = OptionSpec.flag(
+        "recording", abstract: "Read the imported recording's display-link callbacks, not the meter's own.")
     static let lastFrames = OptionSpec.integer(
         "last", in: 1...1_000_000, abstract: "The last n frames.", default: 20)
     static let worst = OptionSpec.integer(

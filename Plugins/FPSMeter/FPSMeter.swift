@@ -132,7 +132,7 @@ public final class FPSMeter: DebugTool {
         case .frames: return try framesTable(invocation)
         case .history: return try historyTable(invocation)
         case .plot: return try plot(invocation)
-        case .compare: return try compareReport()
+        case .compare: return try compareReport(recording: invocation[Self.fromRecording])
         case .tiers: return tiers(invocation)
         case .autohide: return autohide(invocation)
         case .watch: return try watchCommand(invocation)

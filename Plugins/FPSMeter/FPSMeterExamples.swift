@@ -174,6 +174,11 @@ enum FPSMeterExamples {
     ]
 
     static let compare: [Example] = [
+        Example(
+            """
+            > fps compare --recording
+            error: no recording: 'import csv <display-link log>' or 'import xctrace <files>' reads one
+            """),
         // Worked example R-A: every estimator that counts callbacks reads the main thread, not the display.
         Example(
             """

@@ -128,4 +128,46 @@ import Testing
         let text = try String(contentsOfFile: folder + "/r.dsh", encoding: .utf8)
         #expect(text.contains("\nimport xctrace \(Self.fixtures)/hitches.xml\n"), "\(text)")
     }
+
+    /// A 50 Hz display-link log, by hand: callbacks every 20 ms from 0 to 500 ms, then a gap (520
+    /// and 540 ms dropped), then every 20 ms from 560 ms to 2 s — 99 callbacks. YYFPSLabel's last
+    /// window is (1s, 2s]: 50 callbacks, 50 fps. GDPerformanceView counts [1s, 2s]: 51. Sentry: the
+    /// one slow interval (60 ms × 49 > 1 s), 560 − 520 = 40 ms of delay. Matrix: round(60/20) − 1
+    /// = 2 frames dropped, 40 ms. KMCGeigerCounter: one click (60 > 1.5 × 20), 50 drawn.
+    @Test func theLabelsReadARecordedLinkLog() throws {
+        let folder = try Self.folder()
+        defer { Self.remove(folder) }
+        let times = Array(stride(from: 0, through: 500, by: 20)) + Array(stride(from: 560, through: 2000, by: 20))
+        var csv = "timestamp,targetTimestamp,duration\n"
+        for t in times {
+            csv += "\(Self.seconds(10_000 + t)),\(Self.seconds(10_000 + t + 20)),0.020\n"
+        }
+        let file = folder + "/link.csv"
+        try Data(csv.utf8).write(to: URL(fileURLWithPath: file))
+        let (stdout, stderr, outcome) = try Transcript.run(
+            "import csv \(file)\nfps compare --recording\nget rec.callbacks", tools: BuiltInTools.all)
+        #expect(outcome == .finished, "\(stderr)")
+        let lines = stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains("estimators on the recording's 99 display-link callbacks (display-link csv):"))
+        #expect(lines.contains { $0.hasPrefix("YYFPSLabel ") && $0.contains(" 50 fps ") })
+        #expect(lines.contains("                   over (1s, 2s]"))
+        #expect(lines.contains { $0.hasPrefix("GDPerformanceView ") && $0.contains(" 51 fps ") })
+        #expect(lines.contains { $0.hasPrefix("KMCGeigerCounter ") && $0.contains(" 50 drawn · 1 clicks ") })
+        #expect(lines.contains { $0.hasPrefix("Sentry ") && $0.contains("delay 40ms · slow 1 · frozen 0") })
+        #expect(lines.contains { $0.hasPrefix("Matrix ") && $0.contains("drop 40ms (2 frames)") })
+        #expect(lines.last == "rec.callbacks = 99")
+    }
+
+    /// `10.02` for 10,020 ms: seconds as a CADisplayLink log writes them.
+    static func seconds(_ ms: Int) -> String { "\(ms / 1000).\(String(ms % 1000 + 1000).dropFirst())" }
+
+    /// The labels need callbacks: a recording without them is refused, saying where they come from.
+    @Test func theLabelsNeedCallbacks() throws {
+        let (_, stderr, _) = try Transcript.run(
+            "import xctrace \(Self.fixtures)/hitches.xml\nfps compare --recording", tools: BuiltInTools.all)
+        #expect(
+            stderr.hasSuffix(
+                "test.dsh:2: error: the recording has no display-link callbacks: the FPS labels read callbacks "
+                    + "(a display-link log, 'import csv', has them)\n"), "\(stderr)")
+    }
 }

@@ -74,11 +74,18 @@ public protocol ToolHost: AnyObject {
     /// Sets one of the tool's counters in the trace at `time`, when one records (the FPS label's
     /// reading): a counter track named `<tool>: <name>`.
     func traceCounter(_ name: String, _ value: MetricNumber, at time: SimTime)
+
+    /// The recording the user imported (`import xctrace|csv|chrome`), beside the simulated
+    /// device, or nil: what a real device recorded, for a tool to read as it reads the device
+    /// (`fps compare --recording` runs the FPS labels on its display-link callbacks).
+    var recording: RecordedTimeline? { get }
 }
 
 extension ToolHost {
     /// 80 columns without colour, for hosts that do not say (a test's own host).
     public var display: TextDisplay { .script }
+    /// No recording, for hosts that import none (a test's own host).
+    public var recording: RecordedTimeline? { nil }
     public var isTracing: Bool { false }
     public func isListening(for event: String) -> Bool { false }
     public func traceSlice(_ name: String, from start: SimTime, to end: SimTime, args: [(String, JSONValue)]) {}

@@ -171,6 +171,8 @@ final class ToolHostAdapter: ToolHost {
 
     var isTracing: Bool { session.tracing.recorder?.isRecording ?? false }
 
+    var recording: RecordedTimeline? { session.imported.timeline }
+
     func isListening(for event: String) -> Bool { session.time.breakpoints.events.contains(event) }
 
     private var toolName: String { descriptor.name }

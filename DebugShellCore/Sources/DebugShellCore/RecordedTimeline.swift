@@ -1,5 +1,3 @@
-import DebugShellCore
-
 /// A frame timeline that a real device recorded (an Instruments trace exported by `xctrace`, a
 /// display-link log an in-app FPS label wrote) or that debugsh wrote itself (`fps frames --csv`,
 /// `trace save`), as debugsh reads it: the display's vsyncs, the frames it presented with what is
@@ -198,29 +196,5 @@ public struct RecordedFPSSample: Sendable, Equatable {
         self.period = period
         self.fps = fps
         self.deviceUtilization = deviceUtilization
-    }
-}
-
-/// A file that cannot be imported: what is wrong, and where (`file:line:column:` when it is at a
-/// place in it). An import is all or nothing: after this, nothing of the file was kept.
-public struct ImportError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var message: String
-    public var file: String?
-    public var line: Int?
-    public var column: Int?
-
-    public init(_ message: String, file: String? = nil, line: Int? = nil, column: Int? = nil) {
-        self.message = message
-        self.file = file
-        self.line = line
-        self.column = column
-    }
-
-    /// `file:line:column: message`, with what is known of the place.
-    public var description: String {
-        var place = file ?? ""
-        if let line { place += (place.isEmpty ? "" : ":") + "\(line)" }
-        if let column { place += ":\(column)" }
-        return place.isEmpty ? message : "\(place): \(message)"
     }
 }
