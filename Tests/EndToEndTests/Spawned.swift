@@ -168,10 +168,14 @@ final class Spawned {
             status: code, timedOut: timedOut, seconds: seconds, peakMB: Double(peakKB) / 1024)
     }
 
-    /// `VmHWM` of the running process, in kB (0 once it has ended).
+    /// `VmHWM` of the running process, in kB (0 once it has ended, and before it runs debugsh:
+    /// between the spawn and the exec the child is still the test process, whose own peak — a
+    /// test that imports a large file in-process reaches 400 MB — it would report).
     private func highWaterMarkKB() -> Int {
-        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return 0 }
+        let lines = status.split(separator: "\n")
+        guard lines.contains(where: { $0 == "Name:\tdebugsh" }),
+            let line = lines.first(where: { $0.hasPrefix("VmHWM:") })
         else { return 0 }
         return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
     }

@@ -25,7 +25,7 @@ struct PagerTests {
             #expect(first.raw[0] == "debugsh 0.000s> help fps --full", "\(first)")
             #expect(first.raw[1] == "fps — Measure frames per second as an FPS label does, and what it cannot see.")
             #expect(
-                first.raw.last == "-- more (6%): space a page, return a line, q quits --", "\(first)")
+                first.raw.last == "-- more (5%): space a page, return a line, q quits --", "\(first)")
             try pane.press("Space")
             let second = try pane.waitFor("the second screen") {
                 $0.raw.last?.hasPrefix("-- more (") == true && $0.raw.last != first.raw.last
