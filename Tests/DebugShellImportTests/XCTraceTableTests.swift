@@ -57,6 +57,11 @@ import Testing
         #expect(timeline.refreshInterval == Self.d(16_666_125))
         #expect(timeline.refreshSource == .hitchRows)
         #expect(timeline.end == Self.t(2_000_000_000 + 16_665_833))
+        // debugsh's grade of each row equals Instruments' own Severity column: 16.669668 ms at
+        // 16.666125 ms is Moderate (over one interval), 16.665833 ms is Low.
+        let analysis = TimelineAnalysis(timeline)
+        #expect(analysis.hitches.map { $0.severity?.rawValue } == ["Moderate", "Low"])
+        #expect(analysis.hitches.map(\.severity?.rawValue) == analysis.hitches.map(\.recordedSeverity))
     }
 
     @Test func rowsThatDisagreeOnTheRateGiveTheirMedianAndSaySo() throws {
