@@ -113,7 +113,7 @@ let package = Package(
         // The readers, and their round trips through a session (`fps frames --csv`, `trace save`).
         .testTarget(
             name: "DebugShellImportTests",
-            dependencies: ["DebugShellImport", "DebugShell", "DebugShellTesting", "BuiltInTools", core],
+            dependencies: ["DebugShellImport", "DebugShell", "DebugShellTrace", "DebugShellTesting", "BuiltInTools", core],
             swiftSettings: strict),
         .testTarget(
             name: "DebugShellInterpreterTests", dependencies: ["DebugShellInterpreter", "DebugShellTesting", core],

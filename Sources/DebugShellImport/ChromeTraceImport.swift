@@ -35,8 +35,14 @@ public enum ChromeTraceImport {
                     if key == "traceEvents" {
                         try events(&reader, into: &trace, poll: &poll, interrupted: interrupted)
                     } else {
+                        _ = try reader.peek()
+                        let column = reader.column
                         let value = try reader.value()
-                        if key == "otherData" { trace.otherData(value) }
+                        if key == "otherData" {
+                            try trace.otherData(value) { message in
+                                ImportError(message, file: path, line: line, column: column)
+                            }
+                        }
                         try poll.tick(reader.source.offset, line: line, path: path, interrupted)
                     }
                 } while try reader.more(UInt8(ascii: "}"), "the trace object")
@@ -146,12 +152,21 @@ struct ChromeTraceEvents {
     private var first: Int64?
     private var last: Int64 = 0
     private var mainEvents = 0
+    /// A recording's own trace, read whole by its own rules.
+    private var recording: ChromeRecordingEvents?
 
     init(path: String) { self.path = path }
 
-    /// `otherData`: where the kept window starts.
-    mutating func otherData(_ value: ChromeJSONValue) {
+    /// `otherData`: where the kept window starts; whether the trace is a recording's
+    /// (`recording save`), which must say so before its events.
+    mutating func otherData(_ value: ChromeJSONValue, error: (String) -> ImportError) throws(ImportError) {
         if let start = value["window_start_ns"]?.integer, start >= 0 { windowStart = start }
+        if let saved = try ChromeRecordingEvents(otherData: value, error: error) {
+            guard first == nil && recording == nil else {
+                throw error("otherData names a recording after the trace's events: 'recording save' writes it first")
+            }
+            recording = saved
+        }
     }
 
     /// The names of the Hitches track's slices, by cause (`hitch`: neither stage was late — the
@@ -186,6 +201,10 @@ struct ChromeTraceEvents {
         func integer(_ key: String) throws(ImportError) -> Int64 {
             guard let n = args[key]?.integer else { throw error("\(what) without its \(key) (a whole number)") }
             return n
+        }
+        if recording != nil {
+            try recording?.add(cat: cat, ph: ph, name: name, ts: ts, args: args, what: what, error: error)
+            return
         }
         let truncated = args["truncated"].map { if case .bool(true) = $0 { true } else { false } } ?? false
         switch (cat, ph) {
@@ -237,6 +256,7 @@ struct ChromeTraceEvents {
     }
 
     func timeline() throws(ImportError) -> RecordedTimeline {
+        if let recording { return recording.timeline(last: last) }
         guard !presents.isEmpty || !instants.isEmpty || !hitches.isEmpty || idleVsyncs > 0 else {
             throw ImportError(
                 "no display events (vsync, present, idle, hitch): not a trace that 'trace save' wrote with its display category",

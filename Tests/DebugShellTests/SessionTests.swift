@@ -229,6 +229,7 @@ func runScript(_ script: String, options: SessionOptions = SessionOptions()) thr
             import csv — Import a CSV log: a display link's callbacks (timestamp, …) or frames (vsync, commit, render, present, …).
             counter tick — Count vsync callbacks of a display link; emit an event at a target.
             option --until of counter tick — Emit counter.reached at this many callbacks.
+            recording save — Write the recording as a Chrome trace for Perfetto's UI (atomically); 'import chrome' reads it back whole.
             rule DL8 — One wake-up for all links
             rule DL-A — Worked example: the FPS meter under a stall
             rule L4 — Quiet mode

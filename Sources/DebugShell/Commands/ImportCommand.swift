@@ -89,7 +89,11 @@ struct ImportCommand: BuiltInCommand {
         context.imported.open(timeline)
         context.recorder.logCommand(["import", verb.rawValue] + paths.map { FileIO.absolute($0) })
         guard let analysis = context.imported.analysis else { return .silent }
-        var line = "imported \(timeline.format.rawValue) (\(paths.count == 1 ? paths[0] : "\(paths.count) paths")): "
+        var line =
+            "imported \(verb == .chrome ? "chrome" : timeline.format.rawValue) (\(paths.count == 1 ? paths[0] : "\(paths.count) paths")"
+        // A recording saved by `recording save` reads back as the recording it was.
+        if verb == .chrome, timeline.format != .chrome { line += ", saved from \(timeline.format.rawValue)" }
+        line += "): "
         line += "\(grouped(analysis.frameCount)) frames"
         if analysis.hasHitchList { line += ", \(analysis.hitches.count) hitches" }
         if !timeline.linkCallbacks.isEmpty { line += ", \(grouped(timeline.linkCallbacks.count)) link callbacks" }

@@ -1,6 +1,7 @@
 import DebugShellCore
 import DebugShellImport
 import DebugShellInterpreter
+import DebugShellTrace
 
 /// `recording`: what an imported recording says — its span, display, frames and hitches graded
 /// as Instruments grades them (docs/Import.md).
@@ -23,12 +24,13 @@ struct RecordingCommand: BuiltInCommand {
         as: SeverityChoice.self)
     static let worst = OptionSpec.integer(
         "worst", in: 1...1_000_000, abstract: "The n longest hitches, longest first.", defaultText: "every hitch")
+    static let file = ArgumentSpec.path("file", abstract: "The file, e.g. scroll.json.")
     static let last = OptionSpec.integer(
         "last", in: 1...1_000_000, abstract: "The last n frames.", default: 20)
 
     enum Verb: String, ToolVerbs {
         case show = ""
-        case hitches, frames, close
+        case hitches, frames, save, close
 
         var declaration: VerbSpec {
             switch self {
@@ -51,6 +53,19 @@ struct RecordingCommand: BuiltInCommand {
                     abstract: "The last frames the recording's display presented: present, on glass, interval.",
                     options: [RecordingCommand.last],
                     examples: [Example("> recording frames\nerror: no recording: 'import xctrace <file>' reads one")])
+            case .save:
+                return VerbSpec(
+                    "save",
+                    abstract:
+                        "Write the recording as a Chrome trace for Perfetto's UI (atomically); 'import chrome' reads it back whole.",
+                    discussion:
+                        "The tracks of debugsh's own trace — Display (vsyncs, presents), Hitches (each named by its description), Render server, Main thread (commits) — and the recording's display-link callbacks and Core Animation FPS samples on tracks of their own. Every value the recording holds is in the file (the span, the refresh interval and where it was read, each frame's and hitch's fields, the notes), so 'import chrome' of it gives the same recording: the same hitches, frames and rec.* metrics.",
+                    arguments: [RecordingCommand.file],
+                    examples: [
+                        Example(
+                            "> recording save scroll.json\nerror: no recording to save: 'import xctrace|csv|chrome <file>' reads one"
+                        )
+                    ])
             case .close:
                 return VerbSpec(
                     "close", abstract: "Let the imported recording go; its rec.* metrics have no value after.",
@@ -76,6 +91,7 @@ struct RecordingCommand: BuiltInCommand {
                     text: "no recording ('import xctrace|csv|chrome <file>' reads one)",
                     json: .fields(["format": .null]))
             case .close: throw CommandError("no recording to close")
+            case .save: throw CommandError("no recording to save: 'import xctrace|csv|chrome <file>' reads one")
             case .hitches, .frames: throw CommandError("no recording: 'import xctrace <file>' reads one")
             }
         }
@@ -83,6 +99,23 @@ struct RecordingCommand: BuiltInCommand {
         case .show: return summary(timeline, analysis)
         case .hitches: return hitches(analysis, severity: call[Self.severity], worst: call[Self.worst])
         case .frames: return frames(timeline, last: Int(call[Self.last]))
+        case .save:
+            let path = call[Self.file]
+            // A long save stops at Ctrl-C, leaving the file as it was.
+            guard let size = try imported.save(to: path, stoppingWhen: context.output.isInterrupted) else {
+                throw SessionControl.interrupted(reported: false)
+            }
+            let events =
+                timeline.vsyncs.count + timeline.frames.count + timeline.hitches.count
+                + timeline.linkCallbacks.count + timeline.fpsSamples.count
+            return CommandOutput(
+                text:
+                    "saved the recording to \(path): \(grouped(timeline.frames.count)) frames, \(grouped(timeline.hitches.count)) hitches, \(grouped(timeline.vsyncs.count)) vsyncs, \(grouped(timeline.linkCallbacks.count)) link callbacks",
+                json: .fields([
+                    "file": .string(path), "bytes": .int(size), "frames": .int(Int64(timeline.frames.count)),
+                    "hitches": .int(Int64(timeline.hitches.count)), "vsyncs": .int(Int64(timeline.vsyncs.count)),
+                    "callbacks": .int(Int64(timeline.linkCallbacks.count)), "records": .int(Int64(events)),
+                ]))
         case .close:
             imported.close()
             return .silent
@@ -139,7 +172,8 @@ struct RecordingCommand: BuiltInCommand {
                 "format": .string(t.format.rawValue), "sources": .array(t.sources.map { .string($0) }),
                 "start_ns": .int(t.start.nanoseconds), "end_ns": .int(t.end.nanoseconds),
                 "refresh_interval_ns": t.refreshInterval.map { .int($0.nanoseconds) } ?? .null,
-                "refresh_source": JSONValue(t.refreshSource.map(sourceWord)), "vsyncs": .int(Int64(t.vsyncs.count)),
+                "refresh_source": JSONValue(t.refreshSource.map(RecordingTrace.word)),
+                "vsyncs": .int(Int64(t.vsyncs.count)),
                 "frames": .int(Int64(a.frameCount)), "hitches": a.hasHitchList ? .int(Int64(a.hitches.count)) : .null,
                 "hitch_time_ns": a.hasHitchList ? .int(a.hitchTime.nanoseconds) : .null,
                 "hitch_ratio": JSONValue(a.hitchRatio.map(\.description)),
@@ -163,16 +197,6 @@ struct RecordingCommand: BuiltInCommand {
         case .vsyncMedian: return "the median vsync gap"
         case .declared: return "as the file declares"
         case .assumed: return "assumed: the recording does not say"
-        }
-    }
-
-    static func sourceWord(_ source: RecordedTimeline.RefreshSource) -> String {
-        switch source {
-        case .displayInfo: return "device-display-info"
-        case .hitchRows: return "hitch-rows"
-        case .vsyncMedian: return "vsync-median"
-        case .declared: return "declared"
-        case .assumed: return "assumed"
         }
     }
 

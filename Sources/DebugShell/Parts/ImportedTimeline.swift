@@ -1,5 +1,6 @@
 import DebugShellCore
 import DebugShellImport
+import DebugShellTrace
 
 /// The recording imported (`import`): a timeline a real device recorded, beside the simulated
 /// device, never mixed into it. `recording` and the `rec.*` metrics read it; time commands move
@@ -20,6 +21,40 @@ public final class ImportedTimeline {
     func close() {
         timeline = nil
         analysis = nil
+    }
+
+    /// `recording save`: writes the recording as a Chrome trace to `path` atomically, looking
+    /// for an interrupt after each megabyte (docs/Import.md, "Saving a recording").
+    ///
+    /// - Returns: the file's size in bytes, or nil when `interrupted` stopped the save (the file
+    ///   is left as it was).
+    func save(to path: String, stoppingWhen interrupted: () -> Bool) throws(CommandError) -> Int64? {
+        guard let timeline else {
+            throw CommandError("no recording to save: 'import xctrace|csv|chrome <file>' reads one")
+        }
+        try TraceSession.checkPath(path)
+        var stopped = false
+        var size: Int64 = 0
+        do {
+            let file = try FileIO.AtomicFile(path)
+            try RecordingTrace.encode(timeline, generator: "debugsh \(DebugShellVersion.text)") {
+                bytes throws(FileIO.Failure) in
+                if interrupted() {
+                    stopped = true
+                    file.discard()
+                    throw FileIO.Failure("interrupted")
+                }
+                try file.write(bytes)
+                size += Int64(bytes.count)
+            }
+            try file.commit()
+        } catch let failure as FileIO.Failure {
+            if stopped { return nil }
+            throw CommandError(failure.message)
+        } catch {
+            throw CommandError("\(error)")
+        }
+        return size
     }
 }
 
