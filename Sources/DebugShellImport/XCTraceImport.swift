@@ -170,7 +170,7 @@ extension XCTraceCollection {
         notes.append(
             "nothing in the recording gives its refresh rate (device-display-info, hitches-summary or "
                 + "display-vsyncs-interval): 60 Hz is assumed")
-        return (SimDuration(nanoseconds: 1_000_000_000 / 60), .assumed, notes)
+        return (CSVImport.assumedRefresh, .assumed, notes)
     }
 
     /// The display `device-display-info` names main (else the built-in one, else its first

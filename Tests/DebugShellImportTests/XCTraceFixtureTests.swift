@@ -46,7 +46,7 @@ import Testing
         // 216.666666 + 200 + 6 × 16.666666 + 16.666791 + 33.333333 + 16.666708 + 50 ms, by hand.
         #expect(timeline.hitches.map(\.duration.nanoseconds).reduce(0, +) == 616_666_828)
         // Nothing in a hitches table gives the rate: 60 Hz, said.
-        #expect(timeline.refreshInterval == Self.d(16_666_666))
+        #expect(timeline.refreshInterval == Self.d(16_666_667))
         #expect(timeline.refreshSource == .assumed)
         #expect(timeline.start == .zero)
         #expect(timeline.end == Self.t(36_794_539_583 + 50_000_000))

@@ -485,6 +485,44 @@ import Testing
         #expect(after.contains("\"fps.render\": \"20\""), "\(after)")
     }
 
+    /// A real device's recording as a CI gate (issue 31): `expect` on the `rec.*` metrics passes
+    /// and fails with its line; a baseline stores them and reports the one that moved when the
+    /// scenario reads another recording (the hitches alone: the same 11 hitches over the same
+    /// span, graded against the assumed 60 Hz, which is the vsyncs' 16.666667 ms — and no frames).
+    @Test func aRecordingGatesCI() throws {
+        let fixtures = Binary.packageRoot.appendingPathComponent("Tests/Fixtures/xctrace").path
+        let dir = try Binary.folder([
+            "gate.dsh": "import xctrace \(fixtures)\nexpect rec.hitch_ratio < 20 and rec.high_hitches <= 3\n",
+            "tight.dsh": "import xctrace \(fixtures)\nexpect rec.hitch_ratio < 10\n",
+        ])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let first = try run(["--junit", "j.xml", "--annotations", "github", "."], in: dir)
+        #expect(first.status == 1, "\(first)")
+        #expect(first.stdout.contains("PASS  gate.dsh ("), "\(first)")
+        #expect(first.stdout.contains("FAIL  tight.dsh ("), "\(first)")
+        #expect(
+            first.stdout.contains(
+                "FAIL  tight.dsh:2: expectation failed: rec.hitch_ratio < 10 (rec.hitch_ratio = 16.737)"), "\(first)")
+        #expect(first.stdout.contains("rec.hitch_ratio = 16.737"), "\(first)")
+        #expect(annotations(first.stdout).contains { $0.hasPrefix("::error file=tight.dsh,line=2,") }, "\(first)")
+        try Self.validateJUnit(dir.appendingPathComponent("j.xml").path)
+
+        try FileManager.default.removeItem(at: dir.appendingPathComponent("tight.dsh"))
+        let stored = try run(["--update-baseline", "base.json", "."], in: dir)
+        #expect(stored.status == 0, "\(stored)")
+        let base = try String(contentsOf: dir.appendingPathComponent("base.json"), encoding: .utf8)
+        #expect(base.contains("\"rec.hitch_ratio\": \"16.737\""), "\(base)")
+        #expect(base.contains("\"rec.high_hitches\": \"3\""), "\(base)")
+        try "import xctrace \(fixtures)/hitches.xml\n".write(
+            to: dir.appendingPathComponent("gate.dsh"), atomically: true, encoding: .utf8)
+        let moved = try run(["--baseline", "base.json", "."], in: dir)
+        #expect(moved.status == 1, "\(moved)")
+        #expect(moved.stdout.contains("metrics that moved (from the baseline → this run):\n  gate.dsh\n"), "\(moved)")
+        #expect(moved.stdout.contains("    rec.frames "), "\(moved)")
+        #expect(!moved.stdout.contains("rec.hitch_ratio "), "\(moved)")
+        #expect(!moved.stdout.contains("rec.high_hitches "), "\(moved)")
+    }
+
     /// Control characters a script prints (binary garbage) cannot make the XML invalid.
     @Test func junitEscapesWhatAScriptPrints() throws {
         let dir = try Binary.folder([
