@@ -140,6 +140,8 @@ public struct Completer {
         if positional < verb.arguments.count {
             let argument = verb.arguments[positional]
             if argument.isRest {
+                // Words that are paths (`import xctrace <path…>`): every one completes a file.
+                if argument.kind == .path { return Completion(candidates: [], filePaths: true) }
                 if let values = settingValues(verb, positional, positionalWords, tail: []) {
                     return Completion(candidates: values)
                 }
