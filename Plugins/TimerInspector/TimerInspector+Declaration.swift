@@ -94,8 +94,12 @@ extension TimerInspector {
         "limit", in: 1...10_000_000, abstract: "Rows to show before a summary.", default: 50)
 
     // timer show
+    static let shownTimer = ArgumentSpec.optional(
+        "name", .name(timerDomain), abstract: "The timer (not with --recording).", as: String.self)
     static let last = OptionSpec.integer(
-        "last", in: 1...1000, abstract: "How many of the kept firings to show.", default: 20)
+        "last", in: 1...1000, abstract: "How many of the kept firings (or recorded callbacks) to show.", default: 20)
+    static let fromRecording = OptionSpec.flag(
+        "recording", abstract: "Show the imported recording's display link (a display-link log), not a timer.")
 
     // timer plot
     static let plotFile = ArgumentSpec.optional(
@@ -209,8 +213,13 @@ extension TimerInspector {
             case .show:
                 return VerbSpec(
                     "show", abstract: "A timer's firings: scheduled, fired, lateness and its cause (K2), GCD data.",
-                    arguments: [existingTimer],
-                    options: [last],
+                    discussion:
+                        "With --recording instead of a name: the imported recording's display-link callbacks ('import "
+                        + "csv' of a display-link log) — their cadence, and each callback's lateness: its timestamp "
+                        + "after the vsync it was due (the previous callback's targetTimestamp), and the vsyncs that "
+                        + "passed without a callback. A recording has the vsync each callback was for, not when it ran.",
+                    arguments: [shownTimer],
+                    options: [last, fromRecording],
                     examples: TimerInspectorExamples.show)
             case .plot:
                 return VerbSpec(

@@ -138,7 +138,20 @@ extension TimerInspector {
     // MARK: timer show
 
     func show(_ inv: Invocation) throws(CommandError) -> CommandOutput {
-        let index = try entry(named: inv[Self.existingTimer])
+        let name = inv[Self.shownTimer]
+        if inv[Self.fromRecording] {
+            if let name {
+                throw CommandError(
+                    "give a timer's name or --recording, not both: '\(name)' is an app timer, --recording the "
+                        + "imported display-link log")
+            }
+            return try recordedLinkReport(last: Int(inv[Self.last]))
+        }
+        guard let name else {
+            throw CommandError(
+                "timer show needs a timer's name (see 'timer list'), or --recording for the imported display-link log")
+        }
+        let index = try entry(named: name)
         let r = row(entry: index)
         let e = entries[index]
         let info = r.info

@@ -262,7 +262,13 @@ enum TimerInspectorExamples {
             2  150ms      150ms  0s    -      0
             3  200ms      200ms  0s    -      0
             4  250ms      250ms  0s    -      0
-            """)
+            """),
+        // A recorded display link (a display-link log, 'import csv'), not an app timer.
+        Example(
+            """
+            > timer show --recording
+            error: no recording: timer show --recording reads a recording's display-link callbacks (a display-link log, 'import csv', has them)
+            """),
     ]
 
     static let watch = [
