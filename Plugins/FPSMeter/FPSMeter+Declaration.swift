@@ -91,9 +91,9 @@ extension FPSMeter {
                     abstract:
                         "Chart frame time per present, hitches by cause and the label's reading beside the frames presented.",
                     discussion:
-                        "Frame time is the interval from the previous counted present (R4), one bar per present, in ms (s past a second), over dashed lines at 1x and 2x the refresh interval in force, which step where the rate changed (S2) and are tagged 1x and 2x beside the plot; hitches are coloured by cause (commit, render, both) and marked c, r, b under the bars in the terminal. Below, per window, the FPS label's reading (F1), dashed, over the frames the display presented in the same span, wide: the seed's 'reads 60 while the display shows 30'; where the two are equal both show (in the terminal as ═). Stretches of tracking mode (scrolls) are shaded; a panel without data says what is missing. With a file, a standalone SVG is written atomically; without one, the chart is drawn at the terminal's width (80 columns in scripts). By default the chart runs from the start (or the oldest present kept) to now.",
+                        "Frame time is the interval from the previous counted present (R4), one bar per present, in ms (s past a second), over dashed lines at 1x and 2x the refresh interval in force, which step where the rate changed (S2) and are tagged 1x and 2x beside the plot; hitches are coloured by cause (commit, render, both) and marked c, r, b under the bars in the terminal. Below, per window, the FPS label's reading (F1), dashed, over the frames the display presented in the same span, wide: the seed's 'reads 60 while the display shows 30'; where the two are equal both show (in the terminal as ═). Stretches of tracking mode (scrolls) are shaded; a panel without data says what is missing. With a file, a standalone SVG is written atomically; without one, the chart is drawn at the terminal's width (80 columns in scripts). By default the chart runs from the start (or the oldest present kept) to now. With --recording it charts the imported recording instead ('import xctrace|csv|chrome', docs/Import.md), with no meter needed: a bar per present (the interval from the previous present), coloured by the stage of the recording's hitch that ends at it (commit, render or unknown, read from its description); hitches with no present in the recording drawn as points at their length; frames presented per second in 1s windows from the recording's start, and the YYFPSLabel reading where the recording has display-link callbacks. A display-link log has no frames: its callbacks' intervals are the bars. --from and --to lie within the recording's span, by default all of it.",
                     arguments: [plotFile],
-                    options: [plotFrom, plotTo, plotWidth, plotHeight],
+                    options: [plotFrom, plotTo, plotWidth, plotHeight, plotRecording],
                     examples: FPSMeterExamples.plot)
             case .compare:
                 return VerbSpec(
@@ -167,6 +167,8 @@ extension FPSMeter {
         "file", .path, abstract: "Write the chart to this SVG file instead.", as: String.self)
     static let plotFrom = OptionSpec.time("from", abstract: "Start the chart at this time.")
     static let plotTo = OptionSpec.time("to", abstract: "End it at this time.", defaultText: "now")
+    static let plotRecording = OptionSpec.flag(
+        "recording", abstract: "Chart the imported recording ('import xctrace|csv|chrome'), not the meter's data.")
     static let plotWidth = OptionSpec.integer(
         "width", in: 24...1000, abstract: "Columns of the terminal chart.", defaultText: "the terminal's")
     static let plotHeight = OptionSpec.integer(

@@ -20,11 +20,13 @@ extension FPSMeter {
     static let labelReadingStroke = ChartStroke(width: 2.5, dash: [8, 5])
 
     func plot(_ invocation: Invocation) throws(CommandError) -> CommandOutput {
-        try requireStarted()
         let file = invocation[Self.plotFile]
         if file != nil && (invocation.has(Self.plotWidth) || invocation.has(Self.plotHeight)) {
             throw CommandError("--width and --height size the chart in the terminal; an SVG file scales")
         }
+        // A recording needs no meter: it is what a device recorded, not what the meter saw.
+        if invocation[Self.plotRecording] { return try recordingPlot(invocation, file: file) }
+        try requireStarted()
         if frames.appended == 0 && windows.isEmpty {
             throw CommandError(
                 "nothing to plot: no frame has been presented and no window has closed since the meter started at \(since)"
@@ -89,26 +91,73 @@ extension FPSMeter {
         return (from, to)
     }
 
-    /// The chart: frame time per present over the budget lines, with hitches coloured by cause;
-    /// under it the label's reading per window beside the frames presented; tracking shaded.
+    /// The meter's data in range, as the chart draws it: frame times by present, hitches by
+    /// cause, the label's reading over the frames presented per window, tracking shaded.
     private func frameChart(
         from: SimTime, to: SimTime, frames timed: [FrameRecord], windows shown: [WindowRecord], spans: [TrackingSpan]
     ) -> Chart {
-        func seconds(_ t: SimTime) -> Double { Double(t.nanoseconds) / 1e9 }
-
-        var onTime = ChartSeries("on time", style: .bars, color: FPSMeter.onTimeColor)
-        var late: [HitchCause: ChartSeries] = [:]
-        for cause in HitchCause.allCases {
-            late[cause] = ChartSeries(
-                cause.plotName, style: .bars, color: FPSMeter.causeColors[cause] ?? FPSMeter.onTimeColor,
-                mark: cause.mark)
+        let rates = device.displayRefreshes(from: from, to: to)
+        let first = rates.first?.refresh ?? device.displayRefresh
+        let refreshes =
+            (rates.isEmpty ? [(time: from, refresh: first)] : rates).map {
+                FrameChartData.Refresh(
+                    time: $0.time, numerator: Double($0.refresh.divisor), denominator: Double($0.refresh.maximum),
+                    key: $0.refresh.millihertz, rateText: $0.refresh.rateText)
+            }
+        var data = FrameChartData(
+            title: "fps plot: \(from) to \(to) at \(FPSMeter.ratesText(rates))", from: from, to: to,
+            late: HitchCause.allCases.map {
+                FrameChartData.Late(
+                    name: $0.plotName, color: FPSMeter.causeColors[$0] ?? FPSMeter.onTimeColor, mark: $0.mark)
+            },
+            barsEmptyNote:
+                "no frame time from \(from) to \(to): nothing animated (A2)\n"
+                + "to see frames: animate 2s, scroll 1s or stall 100ms --ui",
+            refreshes: refreshes,
+            fpsAxis: "fps per window: the label's reading, the frames presented",
+            fpsEmptyNote:
+                "no window of the reading closed from \(from) to \(to)\n"
+                + "one closes every \(configuration.window) (F1): plot a longer span or run longer",
+            spans: spans)
+        data.bars = timed.map { f in
+            FrameChartData.Bar(
+                present: f.present, interval: f.interval,
+                late: f.hitch > 0 ? f.cause.flatMap { HitchCause.allCases.firstIndex(of: $0) } : nil)
         }
-        for f in timed {
+        data.presented = shown.map { w in
+            let span = w.to - w.from
+            let rateShown = span > .zero ? Double(w.presents) * 1e9 / Double(span.nanoseconds) : 0
+            return FrameChartData.Window(from: w.from, to: w.to, value: rateShown)
+        }
+        data.readings = shown.map { FrameChartData.Window(from: $0.from, to: $0.to, value: Double($0.reading)) }
+        // The default span starts at the oldest present kept: say so when older ones were dropped.
+        if frames.dropped > 0, let oldest = frames.first, from <= oldest.present {
+            data.notes.append(
+                "only the last \(frames.capacity) presents are kept (fps.frames-kept): no frame time before \(oldest.present)"
+            )
+        }
+        if windows.dropped > 0, let oldest = windows.first, from < oldest.from {
+            data.notes.append("only the last \(FPSMeter.historyLimit) windows are kept: none before \(oldest.from)")
+        }
+        return FPSMeter.frameChart(data)
+    }
+
+    /// The chart, from the meter's data or a recording's: frame time per present over the budget
+    /// lines, with hitches coloured by cause; under it the frames presented per window and the
+    /// label's reading over them; tracking shaded.
+    static func frameChart(_ data: FrameChartData) -> Chart {
+        func seconds(_ t: SimTime) -> Double { Double(t.nanoseconds) / 1e9 }
+        let from = data.from
+        let to = data.to
+
+        var onTime = ChartSeries(data.onTimeName, style: .bars, color: FPSMeter.onTimeColor)
+        var late = data.late.map { ChartSeries($0.name, style: .bars, color: $0.color, mark: $0.mark) }
+        for bar in data.bars {
             let point = ChartPoint(
-                x: seconds(f.present), y: Double(f.interval) / 1e9,
-                start: seconds(f.present - SimDuration(nanoseconds: f.interval)))
-            if f.hitch > 0, let cause = f.cause {
-                late[cause]?.points.append(point)
+                x: seconds(bar.present), y: Double(bar.interval) / 1e9,
+                start: seconds(bar.present - SimDuration(nanoseconds: bar.interval)))
+            if let k = bar.late, late.indices.contains(k) {
+                late[k].points.append(point)
             } else {
                 onTime.points.append(point)
             }
@@ -117,82 +166,65 @@ extension FPSMeter {
         // budget lines at 1× and 2× the refresh interval in force, stepping where the rate changes.
         // The rates in force over the span (S2): the budget lines follow them; on an adaptive
         // display one step per rate segment, exact at rates such as 120/7 (V6).
-        let refreshes = device.displayRefreshes(from: from, to: to)
+        let refreshes = data.refreshes
         func budget(_ multiple: Int, color: RGB) -> ChartRule {
-            let first = refreshes.first?.refresh ?? device.displayRefresh
-            var distinct: [DisplayRefresh] = []
-            for r in refreshes where !distinct.contains(where: { $0.millihertz == r.refresh.millihertz }) {
-                distinct.append(r.refresh)
+            var distinct: [FrameChartData.Refresh] = []
+            for r in refreshes where !distinct.contains(where: { $0.key == r.key }) {
+                distinct.append(r)
             }
             // The period of `multiple` refreshes at max/n, in seconds: multiple · n / max.
-            func budgetSeconds(_ refresh: DisplayRefresh) -> Double {
-                Double(multiple) * Double(refresh.divisor) / Double(refresh.maximum)
+            func budgetSeconds(_ refresh: FrameChartData.Refresh) -> Double {
+                Double(multiple) * refresh.numerator / refresh.denominator
             }
-            func interval(_ refresh: DisplayRefresh) -> String {
-                FPSMeter.plotMilliseconds(1000 * Double(multiple) * Double(refresh.divisor) / Double(refresh.maximum))
+            func interval(_ refresh: FrameChartData.Refresh) -> String {
+                FPSMeter.plotMilliseconds(1000 * Double(multiple) * refresh.numerator / refresh.denominator)
             }
             let label =
                 distinct.count <= 1
-                ? "\(multiple)× budget \(interval(first))"
+                ? "\(multiple)× budget \(distinct.first.map(interval) ?? "")"
                 : "\(multiple)× budget " + distinct.map { "\(interval($0)) at \($0.rateText)" }.joined(separator: ", ")
             return ChartRule(
-                y: budgetSeconds(first), label: label, color: color,
+                y: refreshes.first.map(budgetSeconds) ?? 0, label: label, color: color,
                 changes: refreshes.dropFirst().map {
-                    ChartRule.Change(x: seconds($0.time), y: budgetSeconds($0.refresh))
+                    ChartRule.Change(x: seconds($0.time), y: budgetSeconds($0))
                 }, tag: "\(multiple)×")
         }
         let frameTimes = ChartPanel(
-            yAxis: ChartAxis(label: "frame time per present ({unit})", lower: 0, quantity: .duration),
-            series: [onTime] + HitchCause.allCases.compactMap { late[$0] },
+            yAxis: ChartAxis(label: data.barsAxis, lower: 0, quantity: .duration),
+            series: [onTime] + late + data.extraBarSeries,
             rules: [budget(1, color: RGB(90, 90, 90)), budget(2, color: RGB(200, 60, 60))], weight: 2,
-            markLabel: "hitch",
-            emptyNote:
-                "no frame time from \(from) to \(to): nothing animated (A2)\n"
-                + "to see frames: animate 2s, scroll 1s or stall 100ms --ui")
+            markLabel: "hitch", emptyNote: data.barsEmptyNote)
 
         // The frames presented underneath, wide and solid; the label's reading over them, thinner
         // and dashed: where the two are equal, both show.
-        var presented = ChartSeries(
-            "frames presented per second", style: .steps, color: FPSMeter.presentedColor, symbol: "─",
-            stroke: FPSMeter.presentedStroke)
-        var reading = ChartSeries(
-            "FPS label's reading", style: .steps, color: FPSMeter.labelReadingColor, symbol: "━",
-            stroke: FPSMeter.labelReadingStroke)
-        for w in shown {
-            let a = seconds(w.from)
-            let b = seconds(w.to)
-            reading.points.append(ChartPoint(x: b, y: Double(w.reading), start: a))
-            let span = w.to - w.from
-            let rateShown = span > .zero ? Double(w.presents) * 1e9 / Double(span.nanoseconds) : 0
-            presented.points.append(ChartPoint(x: b, y: rateShown, start: a))
+        var fpsSeries: [ChartSeries] = []
+        if let shown = data.presented {
+            var presented = ChartSeries(
+                "frames presented per second", style: .steps, color: FPSMeter.presentedColor, symbol: "─",
+                stroke: FPSMeter.presentedStroke)
+            presented.points = shown.map { ChartPoint(x: seconds($0.to), y: $0.value, start: seconds($0.from)) }
+            fpsSeries.append(presented)
+        }
+        if let shown = data.readings {
+            var reading = ChartSeries(
+                data.readingName, style: .steps, color: FPSMeter.labelReadingColor, symbol: "━",
+                stroke: FPSMeter.labelReadingStroke)
+            reading.points = shown.map { ChartPoint(x: seconds($0.to), y: $0.value, start: seconds($0.from)) }
+            fpsSeries.append(reading)
         }
         let fps = ChartPanel(
-            yAxis: ChartAxis(label: "fps per window: the label's reading, the frames presented", lower: 0),
-            series: [presented, reading], weight: 1,
-            emptyNote:
-                "no window of the reading closed from \(from) to \(to)\n"
-                + "one closes every \(configuration.window) (F1): plot a longer span or run longer",
-            overlapLabel: "both")
+            yAxis: ChartAxis(label: data.fpsAxis, lower: 0), series: fpsSeries, weight: 1,
+            emptyNote: data.fpsEmptyNote, overlapLabel: "both")
 
-        var notes: [String] = []
-        // The default span starts at the oldest present kept: say so when older ones were dropped.
-        if frames.dropped > 0, let oldest = frames.first, from <= oldest.present {
-            notes.append(
-                "only the last \(frames.capacity) presents are kept (fps.frames-kept): no frame time before \(oldest.present)"
-            )
-        }
-        if windows.dropped > 0, let oldest = windows.first, from < oldest.from {
-            notes.append("only the last \(FPSMeter.historyLimit) windows are kept: none before \(oldest.from)")
-        }
         return Chart(
-            title: "fps plot: \(from) to \(to) at \(FPSMeter.ratesText(refreshes))",
+            title: data.title,
             xAxis: ChartAxis(label: "time (s)", unit: "s", lower: seconds(from), upper: seconds(to)),
             panels: [frameTimes, fps],
-            spans: spans.map {
+            spans: data.spans.map {
                 ChartSpan(
                     from: seconds(max($0.from, from)), to: seconds(min($0.to, to)), label: "tracking",
                     color: FPSMeter.trackingColor)
-            }, notes: notes)
+            }, notes: data.notes)
     }
 
     /// The refresh rates of the span for the title: `60 Hz`; `60 Hz, 120 Hz from 1.016666666s`
@@ -234,4 +266,58 @@ extension HitchCause {
         case .both: return "b"
         }
     }
+}
+
+/// What the frame chart draws (`FPSMeter.frameChart`), from the meter's data or a recording's.
+struct FrameChartData {
+    /// One bar: the interval that ends at a present; `late` indexes ``late`` for a hitch.
+    struct Bar {
+        var present: SimTime
+        var interval: Int64
+        var late: Int?
+    }
+
+    /// A kind of hitch: its own series, colour and terminal mark.
+    struct Late {
+        var name: String
+        var color: RGB
+        var mark: Character
+    }
+
+    /// A value held over a window (frames presented per second, a label's reading).
+    struct Window {
+        var from: SimTime
+        var to: SimTime
+        var value: Double
+    }
+
+    /// A refresh interval in force from `time`: numerator / denominator seconds (n / max Hz for
+    /// the display, ns / 1e9 for a recording), `key` telling rates apart.
+    struct Refresh {
+        var time: SimTime
+        var numerator: Double
+        var denominator: Double
+        var key: Int64
+        var rateText: String
+    }
+
+    var title: String
+    var from: SimTime
+    var to: SimTime
+    var barsAxis = "frame time per present ({unit})"
+    var onTimeName = "on time"
+    var bars: [Bar] = []
+    var late: [Late]
+    /// Drawn over the bars (a recording's hitches that match no present).
+    var extraBarSeries: [ChartSeries] = []
+    var barsEmptyNote: String
+    var refreshes: [Refresh]
+    /// Nil: no such line (a recording without frames, or without callbacks).
+    var presented: [Window]? = nil
+    var readings: [Window]? = nil
+    var readingName = "FPS label's reading"
+    var fpsAxis: String
+    var fpsEmptyNote: String
+    var spans: [TrackingSpan] = []
+    var notes: [String] = []
 }

@@ -409,5 +409,10 @@ extension FPSMeterExamples {
             > fps plot /nonexistent/chart.svg
             error: cannot write '/nonexistent/chart.svg': No such file or directory
             """),
+        Example(
+            """
+            > fps plot --recording
+            error: no recording: 'import xctrace|csv|chrome <file>' reads one
+            """),
     ]
 }
