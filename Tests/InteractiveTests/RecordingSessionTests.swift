@@ -3,7 +3,8 @@ import Testing
 
 /// A real device's recording at the prompt (issue 31): the file's path completes, `import`
 /// reads it, `recording` answers, `recording save` writes it for Perfetto and `import chrome`
-/// reads that back — every step's output above the prompt, the session live throughout.
+/// reads that back; a display-link log's link in `timer show --recording` and its chart in
+/// `fps plot --recording` — every step's output above the prompt, the session live throughout.
 @Suite(.serialized, .timeLimit(.minutes(1)))
 struct RecordingSessionTests {
     @Test func importReadSaveAndReadBackAtThePrompt() throws {
@@ -65,5 +66,29 @@ struct RecordingSessionTests {
         screen = try pane.waitFor("the ratio") { screen in
             screen.lastLine == "debugsh>" && screen.lines.contains("rec.hitch_ratio = 16.737")
         }
+
+        // A 50 Hz display-link log with one gap (520 and 540 ms missing): the timer inspector's
+        // and the FPS meter's views of it, drawn at the pane's width.
+        var csv = "timestamp,targetTimestamp,duration\n"
+        for ms in Array(stride(from: 0, through: 500, by: 20)) + Array(stride(from: 560, through: 2000, by: 20)) {
+            csv += "\(10 + Double(ms) / 1000),\(10 + Double(ms + 20) / 1000),0.020\n"
+        }
+        try csv.write(toFile: folder + "/link.csv", atomically: true, encoding: .utf8)
+        try pane.type("import csv \(folder)/link.csv")
+        try pane.press("Enter")
+        _ = try pane.waitForPrompt(after: "the link log's import")
+        try pane.type("timer show --recording --last 2")
+        try pane.press("Enter")
+        screen = try pane.waitFor("the recorded link") { screen in
+            screen.lastLine == "debugsh>" && screen.lines.contains("fires 99 · skipped 2 · max late 40ms")
+                && screen.lines.contains("99  2s         2.02s   20ms      0s    0")
+        }
+        try pane.type("fps plot --recording --height 6")
+        try pane.press("Enter")
+        screen = try pane.waitFor("the recording's chart") { screen in
+            screen.lastLine == "debugsh>" && screen.lines.contains { $0.hasPrefix("   60 ┤") && $0.contains("███") }
+                && screen.lines.contains { $0.hasPrefix("recording (display-link csv): no frames") }
+        }
+        #expect(screen.lines.allSatisfy { $0.count <= 80 }, "\(screen)")
     }
 }
