@@ -63,6 +63,12 @@ struct Baseline {
                     guard case .string(let text) = tolerance else {
                         throw MiniJSON.Failure(message: "the tolerance of '\(pattern)' is not a string")
                     }
+                    guard Self.isTolerance(text) else {
+                        throw MiniJSON.Failure(
+                            message:
+                                "the tolerance of '\(pattern)' is '\(text)': a percentage ('2%'), a number ('0.01', '3') or a duration ('1ms'), not negative"
+                        )
+                    }
                     tolerances.append((pattern, text))
                 }
             case "files":
@@ -125,8 +131,27 @@ struct Baseline {
         return moves
     }
 
+    /// Whether `text` is a tolerance: a percentage, a number or a duration, finite and not
+    /// negative (docs/Testing.md, Baselines).
+    static func isTolerance(_ text: String) -> Bool {
+        if text.hasSuffix("%") { return finite(String(text.dropLast())).map { $0 >= 0 } ?? false }
+        if let number = finite(text) { return number >= 0 }
+        return magnitude(text, type: "duration") != nil && !text.hasPrefix("-")
+    }
+
+    /// The largest magnitude a value may have to be compared: beyond it a value (`1e999`, a
+    /// 30-digit integer) is compared as text only — a move without a Δ — since its nanoseconds or
+    /// thousandths would not fit the 64-bit numbers the report prints.
+    static let largest = 1e15
+
+    /// A decimal as a finite `Double` within ``largest``; nil for `nan`, `inf`, `1e999` or text.
+    static func finite(_ text: String) -> Double? {
+        guard let value = Double(text), value.isFinite, abs(value) <= largest else { return nil }
+        return value
+    }
+
     static func within(_ d: Double, of a: Double, tolerance: String, type: String) -> Bool {
-        if tolerance.hasSuffix("%"), let percent = Double(tolerance.dropLast()) {
+        if tolerance.hasSuffix("%"), let percent = finite(String(tolerance.dropLast())) {
             return abs(d) <= abs(a) * percent / 100 + 1e-12
         }
         guard let amount = magnitude(tolerance, type: type) else { return false }
@@ -140,7 +165,7 @@ struct Baseline {
         case "duration", "time":
             return (try? ValueParser.duration(text, rate: 60)).map { Double($0.nanoseconds) }
         case "integer", "number":
-            return Double(text)
+            return finite(text)
         default:
             return nil
         }
@@ -148,6 +173,11 @@ struct Baseline {
 
     static func format(_ value: Double, type: String, sign: Bool) -> String {
         let prefix = sign && value >= 0 ? "+" : ""
+        // What fits the 64-bit number each type prints with: nanoseconds and integers as they
+        // are, decimals in thousandths. Two durations' difference, or a percentage of a tiny
+        // stored value, may not.
+        let fits = type == "duration" || type == "time" || type == "integer" ? 9.2e18 : 9.2e15
+        guard value.isFinite, abs(value) < fits else { return value > 0 ? prefix + "huge" : "-huge" }
         switch type {
         case "duration", "time":
             let ns = Int64(value.rounded())
@@ -163,10 +193,12 @@ struct Baseline {
     static func table(_ result: TestResult) -> String {
         let rows: [[String]] =
             [["metric", "from", "to", "Δ", "tolerance"]]
-            + result.moved.map { [$0.metric, $0.from, $0.to, $0.delta, $0.tolerance] }
+            + result.moved.map {
+                [$0.metric, $0.from, $0.to, $0.delta, $0.tolerance].map { VisibleText.escaped($0) }
+            }
         let w = (0..<4).map { column in rows.map { $0[column].count }.max() ?? 0 }
         func pad(_ s: String, _ n: Int) -> String { s + String(repeating: " ", count: max(0, n - s.count)) }
-        var text = "  \(result.file.path)\n"
+        var text = "  \(VisibleText.escaped(result.file.path))\n"
         for (i, row) in rows.enumerated() {
             let arrow = i == 0 ? "  " : "→ "
             text +=
@@ -248,9 +280,12 @@ enum MiniJSON {
         var message: String
     }
 
+    /// How deep arrays and objects may nest: a baseline is three levels deep.
+    static let maxDepth = 64
+
     static func parse(_ bytes: [UInt8]) throws(Failure) -> Value {
         var i = 0
-        let value = try parseValue(bytes, &i)
+        let value = try parseValue(bytes, &i, depth: 0)
         skipSpace(bytes, &i)
         guard i == bytes.count else { throw Failure(message: "text after the end at byte \(i)") }
         return value
@@ -260,9 +295,14 @@ enum MiniJSON {
         while i < b.count, b[i] == 0x20 || b[i] == 0x0A || b[i] == 0x0D || b[i] == 0x09 { i += 1 }
     }
 
-    private static func parseValue(_ b: [UInt8], _ i: inout Int) throws(Failure) -> Value {
+    private static func parseValue(_ b: [UInt8], _ i: inout Int, depth: Int) throws(Failure) -> Value {
         skipSpace(b, &i)
         guard i < b.count else { throw Failure(message: "unexpected end") }
+        if b[i] == UInt8(ascii: "{") || b[i] == UInt8(ascii: "[") {
+            guard depth < maxDepth else {
+                throw Failure(message: "values nested deeper than \(maxDepth) levels at byte \(i)")
+            }
+        }
         switch b[i] {
         case UInt8(ascii: "{"):
             i += 1
@@ -283,7 +323,7 @@ enum MiniJSON {
                     throw Failure(message: "':' expected at byte \(i)")
                 }
                 i += 1
-                pairs.append((key, try parseValue(b, &i)))
+                pairs.append((key, try parseValue(b, &i, depth: depth + 1)))
                 skipSpace(b, &i)
                 guard i < b.count else { throw Failure(message: "unexpected end") }
                 if b[i] == UInt8(ascii: ",") {
@@ -303,7 +343,7 @@ enum MiniJSON {
                 return .array(items)
             }
             while true {
-                items.append(try parseValue(b, &i))
+                items.append(try parseValue(b, &i, depth: depth + 1))
                 skipSpace(b, &i)
                 guard i < b.count else { throw Failure(message: "unexpected end") }
                 if b[i] == UInt8(ascii: ",") {

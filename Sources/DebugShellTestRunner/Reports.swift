@@ -1,5 +1,6 @@
 import DebugShell
 import DebugShellCore
+import DebugShellInterpreter
 
 /// What `debugsh test` prints and writes: a line per file as the files finish (in file order),
 /// then the failures, the metrics that moved, the slowest files and the counts; JSON lines under
@@ -27,8 +28,9 @@ struct Reports {
             case .skipped: word = "SKIP "
             }
             let tail =
-                result.status == .skipped ? " (\(result.skipReason ?? "skipped"))" : " (\(Clock.text(result.seconds))s)"
-            output.frontEndText("\(word) \(result.file.path)\(tail)\n")
+                result.status == .skipped
+                ? " (\(VisibleText.escaped(result.skipReason ?? "skipped")))" : " (\(Clock.text(result.seconds))s)"
+            output.frontEndText("\(word) \(VisibleText.escaped(result.file.path))\(tail)\n")
         }
         output.flush()
     }
@@ -60,7 +62,7 @@ struct Reports {
             for result in failures {
                 for failure in result.failures {
                     say(
-                        "  \(failure.kind == .expect || failure.kind == .baseline ? "FAIL " : "ERROR") \(failure.summary)\n"
+                        "  \(failure.kind == .expect || failure.kind == .baseline ? "FAIL " : "ERROR") \(VisibleText.escaped(failure.summary))\n"
                     )
                 }
             }
@@ -75,7 +77,9 @@ struct Reports {
             say("\nslowest:\n")
             let slowest = ran.enumerated().sorted { ($0.element.seconds, $1.offset) > ($1.element.seconds, $0.offset) }
                 .prefix(options.slowest)
-            for (_, result) in slowest { say("  \(Clock.text(result.seconds))s  \(result.file.path)\n") }
+            for (_, result) in slowest {
+                say("  \(Clock.text(result.seconds))s  \(VisibleText.escaped(result.file.path))\n")
+            }
         }
         let counts = Counts(results)
         let summary =

@@ -1,4 +1,5 @@
 import DebugShell
+import DebugShellInterpreter
 
 #if canImport(Glibc)
     import Glibc
@@ -29,12 +30,15 @@ enum TestFiles {
                 throw UsageError(message: "cannot open '\(given)': No such file or directory")
             }
             if FileIO.isDirectory(given) {
-                var inside: [String] = []
-                walk(given, relative: "", into: &inside)
-                for relative in inside {
+                var walker = Walker()
+                try walker.walk(given, relative: "", depth: 0)
+                for relative in walker.files {
                     files.append(TestFile(path: root == "." ? relative : root + "/" + relative, key: relative))
                 }
             } else {
+                if let kind = notRegular(given) {
+                    throw UsageError(message: "'\(given)' is \(kind), not a regular file: a test is a script file")
+                }
                 files.append(TestFile(path: root, key: root))
             }
         }
@@ -53,25 +57,76 @@ enum TestFiles {
         return joined.isEmpty ? "." : joined
     }
 
-    private static func walk(_ directory: String, relative: String, into files: inout [String]) {
-        guard let dir = opendir(directory) else { return }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+    /// The deepest folder a run walks into below a folder given (docs/Limits.md).
+    static let maxDepth = 128
+
+    /// A folder walk: each folder once, whatever links lead to it (a link to a parent would
+    /// otherwise run the same files again and again, two of them for ever); names in byte order,
+    /// so which of two links to one folder names its files is the same on every machine.
+    struct Walker {
+        private(set) var files: [String] = []
+        /// The folders walked, by device and inode.
+        private var seen = Set<[UInt64]>()
+
+        mutating func walk(_ directory: String, relative: String, depth: Int) throws(UsageError) {
+            var st = stat()
+            guard stat(directory, &st) == 0 else { return }
+            guard seen.insert([UInt64(st.st_dev), UInt64(st.st_ino)]).inserted else { return }
+            guard depth <= TestFiles.maxDepth else {
+                throw UsageError(
+                    message:
+                        "'\(directory)': folders nested deeper than \(TestFiles.maxDepth) levels: not a test folder")
             }
-            if name.hasPrefix(".") || name == ".build" { continue }
-            names.append(name)
+            guard let dir = opendir(directory) else { return }
+            var names: [String] = []
+            var bad: [String] = []
+            while let entry = readdir(dir) {
+                let bytes = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
+                if bytes.first == UInt8(ascii: ".") { continue }
+                guard let name = String(validating: bytes, as: UTF8.self) else {
+                    bad.append(VisibleText.escaped(bytes: bytes))
+                    continue
+                }
+                if name == ".build" { continue }
+                names.append(name)
+            }
+            closedir(dir)
+            if let first = bad.sorted().first {
+                throw UsageError(
+                    message:
+                        "'\(directory)/\(first)': a name that is not UTF-8 (its bytes escaped): rename it — tests and reports name files as text"
+                )
+            }
+            names.sort { Array($0.utf8).lexicographicallyPrecedes($1.utf8) }
+            for name in names {
+                let path = directory + "/" + name
+                let inside = relative.isEmpty ? name : relative + "/" + name
+                if FileIO.isDirectory(path) {
+                    try walk(path, relative: inside, depth: depth + 1)
+                } else if name.hasSuffix(".dsh") {
+                    if let kind = TestFiles.notRegular(path) {
+                        throw UsageError(
+                            message: "'\(path)' is \(kind), not a regular file: a test is a script file")
+                    }
+                    files.append(inside)
+                }
+            }
         }
-        for name in names {
-            let path = directory + "/" + name
-            let inside = relative.isEmpty ? name : relative + "/" + name
-            if FileIO.isDirectory(path) {
-                walk(path, relative: inside, into: &files)
-            } else if name.hasSuffix(".dsh") {
-                files.append(inside)
-            }
+    }
+
+    /// What a path is when it is not a regular file (`a FIFO`); nil for a regular file or one that
+    /// does not exist (which the run reports as it opens it).
+    static func notRegular(_ path: String) -> String? {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return nil }
+        switch st.st_mode & S_IFMT {
+        case S_IFREG: return nil
+        case S_IFIFO: return "a FIFO"
+        case S_IFSOCK: return "a socket"
+        case S_IFCHR: return "a character device"
+        case S_IFBLK: return "a block device"
+        case S_IFDIR: return "a folder"
+        default: return "not a file"
         }
     }
 

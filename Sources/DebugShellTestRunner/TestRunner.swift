@@ -98,7 +98,7 @@ public struct TestRunner {
             files = files.filter { file in options.filters.contains { TestFiles.matches(file, $0) } }
         }
         if options.list {
-            output.frontEndText(files.map { $0.path + "\n" }.joined())
+            output.frontEndText(files.map { VisibleText.escaped($0.path) + "\n" }.joined())
             return 0
         }
         var baseline: Baseline?
@@ -179,7 +179,10 @@ public struct TestRunner {
                 next += 1
                 if results[index] != nil { continue }
                 let paths = childPaths(index)
-                var arguments = [CommandLine.arguments.first ?? "debugsh", "--test-report", paths.report]
+                var arguments = [
+                    CommandLine.arguments.first ?? "debugsh", "--test-report", paths.report, "--test-parent",
+                    String(getpid()),
+                ]
                 if options.keepGoing { arguments.append("-k") }
                 if options.check { arguments.append("--check") }
                 arguments += ["--", files[index].path]
@@ -367,7 +370,7 @@ final class ProgressLine {
         var columns = winsize()
         let width = ioctl(2, UInt(TIOCGWINSZ), &columns) == 0 && columns.ws_col > 0 ? Int(columns.ws_col) : 80
         var text = "\(finished)/\(total) files · \(failed) failed · \(Clock.text(now))s"
-        if let first = running.sorted().first { text += " · running \(first)" }
+        if let first = running.sorted().first { text += " · running \(VisibleText.escaped(first))" }
         if running.count > 1 { text += " and \(running.count - 1) more" }
         output.frontEndErrorText("\r\u{1B}[K" + String(text.unicodeScalars.prefix(max(10, width - 1))))
         shown = true

@@ -74,6 +74,10 @@ struct DebugshOptions: ParsableArguments {
     @Option(name: .customLong("test-report"), help: ArgumentHelp(visibility: .private))
     var testReport: String?
 
+    /// `debugsh test`'s child: the runner's process id, so the child dies with its runner.
+    @Option(name: .customLong("test-parent"), help: ArgumentHelp(visibility: .private))
+    var testParent: Int32?
+
     @Argument(help: ArgumentHelp("Scripts to run, in order.", valueName: "script.dsh"))
     var scripts: [String] = []
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BuiltInTools
+import CTrapSupport
 import DebugShell
 import DebugShellCore
 import DebugShellTestRunner
@@ -64,6 +65,13 @@ func main() -> Int32 {
         return 2
     }
 
+    // `debugsh test`'s child dies with its runner, even a SIGKILLed one (which can signal no
+    // one): the kernel sends SIGKILL when the runner goes. A runner gone before that was asked
+    // has left this process to another parent already.
+    if let parent = options.testParent {
+        _ = debugsh_die_with_parent()
+        if getppid() != parent { return 130 }
+    }
     let sessionOptions = SessionOptions(json: options.json, echo: options.echo, keepGoing: options.keepGoing)
     let session: Session
     do {

@@ -109,19 +109,26 @@ import Testing
             ])
     }
 
-    /// A tolerance that is not an amount passes nothing; a stored value that is not a number
-    /// moves, with no delta.
+    /// A tolerance that is not a tolerance is refused when the baseline is read (it used to read
+    /// as exact, silently); a stored value that is not a number moves, with no delta.
     @Test func badValuesMoveRatherThanPass() throws {
-        let baseline = try Self.baseline(
-            #"{"tolerances": {"hangs": "lots", "ratio": "x%"}, "#
-                + #""files": {"a.dsh": {"hangs": "2", "ratio": "1", "n": "n/a"}}}"#)
-        let moves = baseline.compare(
-            "a.dsh", [("hangs", "integer", "3"), ("ratio", "number", "1.001"), ("n", "integer", "3")])
+        for bad in ["lots", "x%", "-2%", "-1ms", "nan", "inf%", ""] {
+            #expect(throws: MiniJSON.Failure.self, "\(bad)") {
+                try Self.baseline(#"{"tolerances": {"hangs": ""# + bad + #""}, "files": {}}"#)
+            }
+        }
+        for good in ["2%", "0.01", "3", "1ms", "0"] {
+            #expect(throws: Never.self, "\(good)") {
+                try Self.baseline(#"{"tolerances": {"hangs": ""# + good + #""}, "files": {}}"#)
+            }
+        }
+        let baseline = try Self.baseline(#"{"files": {"a.dsh": {"hangs": "2", "n": "n/a", "x": "1e999"}}}"#)
+        let moves = baseline.compare("a.dsh", [("hangs", "integer", "3"), ("n", "integer", "3"), ("x", "number", "1")])
         #expect(
             Self.describe(moves) == [
-                "hangs: 2 → 3, +1 (+50%), lots",
-                "ratio: 1 → 1.001, +0.001 (+0.1%), x%",
+                "hangs: 2 → 3, +1 (+50%), exact",
                 "n: n/a → 3, -, exact",
+                "x: 1e999 → 1, -, 0.001",
             ])
     }
 
