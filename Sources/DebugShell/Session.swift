@@ -68,6 +68,7 @@ public final class Session {
             tracing: tracing,
             metrics: MetricReader(
                 vocabulary: vocabulary, tools: tools, simulation: simulation, imported: imported, output: output))
+        recorder.breakpointDefinitions = { [unowned time] in time.breakpoints.definitions() }
         self.simulation = simulation
         self.vocabulary = vocabulary
         self.tools = tools

@@ -303,3 +303,39 @@ import Testing
         return (liveSink.combined, sink.combined)
     }
 }
+
+/// The enabled `break on` events are kept as breakpoints come and go (so that n of them cost
+/// O(n) to define, issue 36): after any sequence of adds, deletes, enables and disables they are
+/// what a recount of the list gives.
+@Suite struct BreakpointEventCountTests {
+    @Test func theEventsAreTheListsRecount() {
+        var rng = SplitMix(state: 36)
+        let breakpoints = Breakpoints()
+        let names = ["a.x", "b.y", "c.z"]
+        for _ in 0..<2_000 {
+            let roll = Int.random(in: 0..<10, using: &rng)
+            let ids = breakpoints.all.map(\.id)
+            switch roll {
+            case 0..<4:
+                let name = names[Int.random(in: 0..<names.count, using: &rng)]
+                _ = breakpoints.add(.on(event: name, text: ""), text: "on \(name)")
+            case 4, 5:
+                if let id = ids.randomElement(using: &rng) { breakpoints.delete(id) }
+            case 6, 7:
+                if let id = ids.randomElement(using: &rng) { breakpoints.setEnabled(id, Bool.random(using: &rng)) }
+            case 8:
+                if Int.random(in: 0..<20, using: &rng) == 0 { breakpoints.deleteAll() }
+            default:
+                breakpoints.delete(Int.random(in: 1...3_000, using: &rng))
+            }
+            var recount = Set<String>()
+            for b in breakpoints.all where b.enabled {
+                if case .on(let name, _) = b.kind { recount.insert(name) }
+            }
+            #expect(Set(breakpoints.events) == recount)
+            if Set(breakpoints.events) != recount { return }
+            // Ids stay in order, so that the binary search finds each.
+            for b in breakpoints.all { #expect(breakpoints.index(of: b.id).map { breakpoints.all[$0].id } == b.id) }
+        }
+    }
+}

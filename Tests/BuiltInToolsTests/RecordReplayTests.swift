@@ -28,8 +28,10 @@ import Testing
 
         /// A time mover: exclusive and inclusive ends, vsyncs, conditions that hold or time out.
         mutating func mover() -> String {
-            switch Int.random(in: 0..<7, using: &rng) {
+            switch Int.random(in: 0..<9, using: &rng) {
             case 0: return "run \(ms(0...400))"
+            // After a breakpoint's stop, `c` goes on (issue 36: a stop and its `c` replayed as one).
+            case 7, 8: return "c"
             case 1: return pick(["run 1ns", "run 0s", "run 16666666ns", "run 16666667ns", "run 5us"])
             case 2: return "step \(Int.random(in: 1...4, using: &rng))"
             case 3: return "run until render.commits >= \(Int.random(in: 1...40, using: &rng)) --timeout 300ms"
@@ -41,7 +43,7 @@ import Testing
 
         /// A command that changes the simulation (some of them fail, as typed commands do).
         mutating func command() -> String {
-            switch Int.random(in: 0..<24, using: &rng) {
+            switch Int.random(in: 0..<27, using: &rng) {
             case 0: return "stall \(ms(0...120))\(chance(0.3) ? " --ui" : "")"
             case 1: return "animate \(ms(10...600))"
             case 2: return "scroll \(ms(10...500))"
@@ -99,6 +101,14 @@ import Testing
             case 22:
                 guard !objects.isEmpty else { return "object new first" }
                 return "object release \(pick(objects))"
+            case 24:
+                return pick([
+                    "break when main.hangs > \(Int.random(in: 0...3, using: &rng))",
+                    "break when render.commits >= \(Int.random(in: 1...60, using: &rng))", "break on timer.fired",
+                    "break on fps.hitch",
+                ])
+            case 25:
+                return pick(["break delete all", "break disable 1", "break enable 1", "break delete 2", "break"])
             default: return chance(0.5) ? "timer watch on" : "at \(ms(0...100)) stall 1ms"
             }
         }
@@ -175,6 +185,60 @@ import Testing
         ),
     ])
     func namedCases(typed: [String], check: String, expected: String) throws {
+        try replays(typed: typed, check: check, expected: expected)
+    }
+
+    /// A breakpoint's stop and the `c`s after it (issue 36): each stop is a time line of its own,
+    /// so the replay, which defines the same breakpoint, stops there and goes on as `c` went on.
+    /// Breakpoints survive `reset`, and a recording started after one defines them first, with
+    /// the same ids and states.
+    @Test(arguments: [
+        (
+            [
+                "timer nstimer t --interval 100ms --repeats", "timer watch on", "break on timer.fired", "run 1s", "c",
+                "c",
+            ],
+            "get clock.now", "clock.now = 300ms"
+        ),
+        (
+            ["animate 2s", "break when render.commits >= 10", "run 1s", "c", "stall 60ms", "run 500ms"],
+            "get render.commits clock.now", "clock.now = 1.5s"
+        ),
+    ])
+    func breakpointStopsAndContinues(typed: [String], check: String, expected: String) throws {
+        try replays(typed: typed, check: check, expected: expected)
+    }
+
+    @Test func breakpointsSurviveResetInTheRecording() throws {
+        let path = FileManager.default.temporaryDirectory
+            .appendingPathComponent("debugsh-replay-\(UUID().uuidString).dsh").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let liveSink = MemorySink()
+        let live = try Session(tools: BuiltInTools.all, options: SessionOptions(), sink: liveSink)
+        for line in [
+            "break when clock.now > 1s", "break on layout.settled \"a b\"", "break when main.hangs > 0",
+            "break delete 1",
+            "break disable 3", "reset", "record \(path)", "stall 200ms", "run 1s", "record stop",
+        ] {
+            _ = live.runLine(line)
+        }
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(
+            text.contains(
+                "break when clock.now < 0s\nbreak on layout.settled \"a b\"\nbreak when main.hangs > 0\nbreak delete 1\nbreak disable 3\n"
+            ), "\(text)")
+        let replaySink = MemorySink()
+        let replay = try Session(tools: BuiltInTools.all, sink: replaySink)
+        #expect(replay.runScript(text, origin: ScriptOrigin(name: "replay.dsh")) == .finished, "\(text)")
+        liveSink.clear()
+        replaySink.clear()
+        _ = live.runLine("break")
+        _ = replay.runLine("break")
+        #expect(liveSink.combined == replaySink.combined)
+        #expect(liveSink.combined.contains("3  disabled  0     when main.hangs > 0"), "\(liveSink.combined)")
+    }
+
+    private func replays(typed: [String], check: String, expected: String) throws {
         let path = FileManager.default.temporaryDirectory
             .appendingPathComponent("debugsh-replay-\(UUID().uuidString).dsh").path
         defer { try? FileManager.default.removeItem(atPath: path) }

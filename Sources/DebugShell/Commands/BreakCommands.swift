@@ -139,7 +139,11 @@ struct BreakCommand: BuiltInCommand {
         case .delete, .disable, .enable:
             let verb = try call.verb(Verb.self)
             let chosen = try ids(call[Self.ids], in: breakpoints, verb: verb.rawValue)
-            for id in chosen {
+            // All of them at once: one step, not n removals from the list's front.
+            if verb == .delete && Set(chosen).count == breakpoints.all.count {
+                breakpoints.deleteAll()
+            }
+            for id in chosen where !breakpoints.isEmpty {
                 switch verb {
                 case .delete: breakpoints.delete(id)
                 case .disable: breakpoints.setEnabled(id, false)

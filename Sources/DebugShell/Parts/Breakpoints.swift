@@ -60,8 +60,11 @@ final class Breakpoints {
     /// The enabled `break when` conditions, each with its readers and whether it held after
     /// the last check (a condition stops time when it becomes true, not while it stays true).
     private var armed: [(index: Int, condition: Condition, readers: [String: () -> MetricValue], held: Bool)] = []
+    /// The enabled `break on` breakpoints per event name: kept as each one is added, deleted,
+    /// enabled or disabled, so that defining n breakpoints costs O(n), not O(n²).
+    private var eventCounts: [String: Int] = [:]
     /// The enabled `break on` events' names.
-    private(set) var events: Set<String> = []
+    var events: Dictionary<String, Int>.Keys { eventCounts.keys }
     /// The condition of the `play until` that plays now.
     var playUntil: Condition?
     /// A one-off condition that is not a breakpoint of the list (`play until`): id 0.
@@ -84,33 +87,73 @@ final class Breakpoints {
         let breakpoint = Breakpoint(id: nextID, kind: kind, text: text)
         nextID += 1
         all.append(breakpoint)
-        rebuildEvents()
+        count(breakpoint, 1)
         return breakpoint
     }
 
-    func index(of id: Int) -> Int? { all.firstIndex { $0.id == id } }
+    /// Ids only grow and the list keeps their order: a binary search.
+    func index(of id: Int) -> Int? {
+        var lo = 0
+        var hi = all.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if all[mid].id < id { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < all.count && all[lo].id == id ? lo : nil
+    }
 
     func delete(_ id: Int) {
-        all.removeAll { $0.id == id }
-        rebuildEvents()
+        guard let i = index(of: id) else { return }
+        count(all[i], -1)
+        all.remove(at: i)
     }
 
     func deleteAll() {
         all.removeAll()
-        rebuildEvents()
+        eventCounts = [:]
     }
 
     func setEnabled(_ id: Int, _ enabled: Bool) {
         guard let i = index(of: id) else { return }
+        count(all[i], -1)
         all[i].enabled = enabled
-        rebuildEvents()
+        count(all[i], 1)
     }
 
-    private func rebuildEvents() {
-        events = []
-        for b in all where b.enabled {
-            if case .on(let name, _) = b.kind { events.insert(name) }
+    /// The commands that make this list again in a fresh session, with the same ids and states:
+    /// a recording made after a `reset`, which breakpoints survive, starts with them. An id
+    /// deleted before is defined and deleted again, so that the next `break` gets the same id.
+    func definitions() -> [String] {
+        guard nextID > 1 else { return [] }
+        var lines: [String] = []
+        var gaps: [Int] = []
+        var disabled: [Int] = []
+        var k = 0
+        for id in 1..<nextID {
+            guard k < all.count, all[k].id == id else {
+                lines.append("break when clock.now < 0s")
+                gaps.append(id)
+                continue
+            }
+            let b = all[k]
+            k += 1
+            switch b.kind {
+            case .when(let condition): lines.append("break when \(condition.text)")
+            case .on(let event, let text):
+                lines.append("break on \(event)" + (text.isEmpty ? "" : " " + Lexer.quote(text)))
+            }
+            if !b.enabled { disabled.append(id) }
         }
+        if !gaps.isEmpty { lines.append("break delete " + gaps.map(String.init).joined(separator: " ")) }
+        if !disabled.isEmpty { lines.append("break disable " + disabled.map(String.init).joined(separator: " ")) }
+        return lines
+    }
+
+    /// Counts an enabled `break on` breakpoint in (+1) or out (-1) of ``events``.
+    private func count(_ b: Breakpoint, _ delta: Int) {
+        guard b.enabled, case .on(let name, _) = b.kind else { return }
+        let n = eventCounts[name, default: 0] + delta
+        eventCounts[name] = n > 0 ? n : nil
     }
 
     // MARK: An advance

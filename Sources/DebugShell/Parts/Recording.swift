@@ -67,6 +67,22 @@ struct Recording {
         commands += 1
     }
 
+    /// Moves the log's position to where a breakpoint stopped time, with no command: the replay,
+    /// which defines the same breakpoints, stops there too, and the line after it goes on as `c`
+    /// went on. Without it the stop and the `c` after it were one time line, and the replay,
+    /// stopped at the breakpoint, ran what came after the `c` there.
+    mutating func mark(at time: SimTime, done: Bool, advances: Int) {
+        guard overflowedAt == nil,
+            let line = Recording.advance(from: position, to: (time, done, advances)).map({ $0 + "\n" })
+        else { return }
+        guard body.count + line.utf8.count <= Recording.limit else {
+            overflowedAt = time
+            return
+        }
+        body.append(contentsOf: line.utf8)
+        position = (time, done, advances)
+    }
+
     /// The line that moves a replay from one position to another, or nil when they are the same.
     ///
     /// Positions only move forward: an instant once done stays done. An advance that ends where

@@ -36,6 +36,10 @@ public final class SessionRecorder {
 
     var isWriting: Bool { path != nil }
 
+    /// The commands that define the session's breakpoints again (they survive `reset`): set by
+    /// the session once its time driver, which keeps them, is made.
+    var breakpointDefinitions: () -> [String] = { [] }
+
     /// A new log, after `reset`, that starts from the state a fresh session is put in by its
     /// preamble.
     func restart() {
@@ -52,6 +56,12 @@ public final class SessionRecorder {
     func log(_ words: ArraySlice<Word>, at position: Position) {
         recording.append(
             words: words.lazy.map(\.raw), at: position.time, done: position.done, advances: position.advances)
+    }
+
+    /// A breakpoint stopped time here: the log moves to the stop (``Recording/mark(at:done:advances:)``).
+    func markStop() {
+        let at = position
+        recording.mark(at: at.time, done: at.done, advances: at.advances)
     }
 
     /// A scheduled command failed during the session, which went on: so must a replay.
@@ -80,7 +90,8 @@ public final class SessionRecorder {
             else { continue }
             lines.append("set \(spec.name) \(value)")
         }
-        return lines
+        // Last: a breakpoint may name a plugin's event or metric.
+        return lines + breakpointDefinitions()
     }
 
     // MARK: The file

@@ -131,6 +131,7 @@ public final class TimeDriver {
             return TimeStop(outcome: outcome)
         }
         let hit = bp.takeHit()
+        if hit != nil { recorder.markStop() }
         switch target {
         case .until(let condition, let limit, let timeout):
             let met = outcome == .conditionMet && holds()
@@ -208,6 +209,7 @@ public final class TimeDriver {
         }
         scheduler.scheduleHeldCommands()
         if armed, let hit = bp.takeHit() {
+            recorder.markStop()
             bp.stopped = hit.id == 0 ? nil : .play(speed: playClock.speed ?? 1)
             let line = breakpointLine(hit)
             playClock.stop()
