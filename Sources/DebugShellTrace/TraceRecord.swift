@@ -6,9 +6,9 @@ struct TraceRecord {
     enum Kind: UInt8 {
         /// A main-thread item; primary: its `MainThreadItem.Kind` index, secondary: its iteration.
         case mainItem
-        /// A main-thread item that is a timer's callback or handler: primary its scheduled time,
-        /// secondary its data, reference the timer, code the item's kind index × 256 + the cause
-        /// of its lateness (0 none).
+        /// A main-thread item that is a timer's callback or handler: primary its scheduled time
+        /// (on the trace's clock, as every time a record holds), secondary its data, reference the
+        /// timer, code the item's kind index × 256 + the cause of its lateness (0 none).
         case timerItem
         /// Zero-cost main-thread items of one instant, as one slice of no length (several slices
         /// of no length at one instant would nest in one another); reference: how many, the

@@ -104,7 +104,7 @@ extension TraceTimeline {
             guard categories.contains(.queues) else { return }
             record(
                 .queueHandler, track: track, name: timerName(f.id, device: device), start: f.start.nanoseconds,
-                end: f.end.nanoseconds, primary: f.scheduled.nanoseconds, secondary: f.data,
+                end: f.end.nanoseconds, primary: f.scheduled.nanoseconds + offset, secondary: f.data,
                 reference: Int32(truncatingIfNeeded: f.id.rawValue), code: cause)
             return
         }
@@ -115,7 +115,9 @@ extension TraceTimeline {
         let itemKind = Int16(truncatingIfNeeded: iterationItems[last].primary)
         iterationItems[last].name = timerName(f.id, device: device)
         iterationItems[last].kind = .timerItem
-        iterationItems[last].primary = f.scheduled.nanoseconds
+        // The scheduled time on the trace's clock, as the item's start will be: lateness is the
+        // difference of two times on one clock.
+        iterationItems[last].primary = f.scheduled.nanoseconds + offset
         iterationItems[last].secondary = f.data
         iterationItems[last].reference = Int32(truncatingIfNeeded: f.id.rawValue)
         iterationItems[last].code = itemKind << 8 | cause
