@@ -12,9 +12,12 @@ struct TraceRecord {
         case timerItem
         /// Zero-cost main-thread items of one instant, as one slice of no length (several slices
         /// of no length at one instant would nest in one another); reference: how many, the
-        /// names beside the ring.
+        /// items themselves beside the ring (`TraceTimeline.mergedItems`): its name and arguments
+        /// are built from them when saved.
         case mergedItems
-        /// A run-loop iteration enclosing its items; primary: its number.
+        /// A run-loop iteration enclosing its items; primary: its number, secondary: the last
+        /// iteration it stands for (an iteration of no length that later ones at its instant
+        /// joined), else its number.
         case iteration
         /// A background dispatch handler on its queue's track; primary: scheduled, secondary:
         /// data, reference: the timer, code: cause.

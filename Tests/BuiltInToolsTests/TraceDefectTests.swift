@@ -19,7 +19,8 @@ import Testing
     @Test func timesInArgumentsAreOnTheTracesClockAfterAReset() throws {
         let (_, trace, _) = try base.traced([
             "trace start", "run 1500ms", "reset", "timer nstimer tick --interval 100ms --repeats --cost 1ms",
-            "timer gcd bg --interval 50ms --queue background --cost 1ms", "timer displaylink link --cost 1ms", "animate 1s",
+            "timer gcd bg --interval 50ms --queue background --cost 1ms", "timer displaylink link --cost 1ms",
+            "animate 1s",
             "load gpu 20ms", "run 1s",
         ])
         let offset: Int64 = 1_500_000_000
@@ -47,5 +48,74 @@ import Testing
         for present in trace.slices(onThread: "Display") where present.name == "present" {
             #expect(Int64(present.args["expected_present_ns"] as? Int ?? 0) >= offset, "\(present)")
         }
+    }
+
+    /// Issue 32: zero-cost items merged into one slice kept only their names, so a late timer's
+    /// lateness and cause vanished, and a merged commit could not be found by searching "commit"
+    /// (the tour: 376 of 528). The merged slice is named by what it holds and lists each late
+    /// callback with its arguments.
+    @Test func mergedItemsKeepLatenessAndCommitsAreFindable() throws {
+        let (session, trace, _) = try base.traced([
+            "trace start --categories main", "timer nstimer a --interval 100ms --repeats", "timer displaylink ui",
+            "animate 1s", "after 250ms stall 100ms", "run 1s",
+        ])
+        let main = trace.slices(onThread: "Main thread")
+        let merged = main.filter { $0.args["items"] != nil }
+        #expect(merged.count > 20)
+        // Every commit is found by its name, merged or not, and they are all there.
+        var commits = 0
+        for slice in main where slice.name.contains("commit") {
+            let items = slice.args["items"] as? [String] ?? [slice.name]
+            commits += items.filter { $0 == "commit" }.count
+        }
+        let allCommits = main.reduce(0) { sum, slice in
+            sum + (slice.args["items"] as? [String] ?? [slice.name]).filter { $0 == "commit" }.count
+        }
+        #expect(commits == allCommits && Int64(commits) == base.metric(session, "render.commits"), "\(commits)")
+        #expect(merged.contains { ($0.args["items"] as? [String])?.contains("commit") == true })
+        // The stall [250 ms, 350 ms) makes `a`'s 300 ms firing 50 ms late, and the links' 250 ms
+        // callbacks 100 ms late; all zero-cost, they are merged with the commit at 350 ms.
+        let at350 = try #require(merged.first { $0.ts == 350_000_000 })
+        #expect(at350.name.contains("commit") && at350.name.contains("late"), "\(at350.name)")
+        let late = try #require(at350.args["late"] as? [[String: Any]])
+        let a = try #require(late.first { $0["name"] as? String == "a" })
+        #expect(a["scheduled_ns"] as? Int == 300_000_000 && a["lateness_ns"] as? Int == 50_000_000)
+        #expect(a["cause"] as? String == "busy" && a["kind"] as? String == "timer" && a["timer"] is Int)
+        // Every late callback anywhere is listed with its lateness; none on time is.
+        for slice in merged {
+            for entry in slice.args["late"] as? [[String: Any]] ?? [] {
+                #expect((entry["lateness_ns"] as? Int ?? 0) > 0 && entry["cause"] as? String != nil, "\(entry)")
+            }
+        }
+        // `a` fired 9 times: each is a slice of its own with its arguments, or a merged item.
+        let alone = main.filter { $0.name == "a" && $0.args["timer"] != nil }.count
+        let inMerged = merged.reduce(0) { $0 + (($1.args["items"] as? [String])?.filter { $0 == "a" }.count ?? 0) }
+        #expect(alone + inMerged == Int(base.metric(session, "timer.a.fires")))
+    }
+
+    /// Issue 32: an item of no length at its iteration's end stood beside the iteration (Perfetto
+    /// closes a slice where the next begins), or inside a sibling item of no length there
+    /// (`fps meter` inside `commit`). Each sits in its run-loop iteration now: those at an
+    /// iteration's end in an iteration of no length at that instant.
+    @Test func zeroLengthItemsSitInTheirIteration() throws {
+        let (_, trace, _) = try base.traced([
+            "trace start", "fps start", "timer displaylink ui", "timer nstimer t --interval 50ms --repeats",
+            "view add a --frame 0,0,10,10", "layout watch", "animate 1s", "load gpu 20ms", "after 300ms stall 100ms",
+            "run 1s", "reset", "fps start", "animate 500ms", "run 600ms",
+        ])
+        let main = trace.slices(onThread: "Main thread")
+        let items = main.filter { $0.name != "run loop iteration" }
+        let zero = items.filter { $0.dur == 0 }
+        #expect(zero.count > 50)
+        for item in items {
+            let parent = item.parent.map { trace.slices[$0] }
+            #expect(parent?.name == "run loop iteration", "\(item) in \(parent.map(\.description) ?? "nothing")")
+            if item.dur == 0, let parent { #expect(parent.ts <= item.ts && item.ts <= parent.end) }
+        }
+        // The meter's callbacks are all there, each in an iteration (alone or merged).
+        let meter = items.reduce(0) { sum, slice in
+            sum + (slice.args["items"] as? [String] ?? [slice.name]).filter { $0 == "fps meter" }.count
+        }
+        #expect(meter >= 80, "\(meter)")
     }
 }
