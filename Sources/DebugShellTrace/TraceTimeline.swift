@@ -85,6 +85,9 @@ struct TraceTimeline {
     /// The last value written of each counter, to write only changes.
     var lastBusy: Int64 = -1
     var lastPresented: Int64 = -1
+    /// The tools' counters' last values, by interned name: those not 0 drop to 0 when the
+    /// simulation ends.
+    var toolCounterValues: [Int32: Int64] = [:]
     /// The display rate last written (V6), in thousandths of a hertz; -1 before the display was
     /// first seen adaptive: a fixed display's trace has no rate counter.
     var lastDisplayRate: Int64 = -1
@@ -193,6 +196,7 @@ struct TraceTimeline {
     mutating func endSimulation(at now: Int64, device: any SimulatedDevice) {
         guard simulations > 0 else { return }
         closeOpenSpans(at: now, device: device)
+        endToolCounters(at: now)
         offset += now
     }
 

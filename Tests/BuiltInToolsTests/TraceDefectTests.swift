@@ -118,4 +118,26 @@ import Testing
         }
         #expect(meter >= 80, "\(meter)")
     }
+
+    /// Issue 32: the FPS meter's `label reading` counter held its last value after `fps stop` and
+    /// across a reset, and each reading stood a window after the presented FPS of the same span.
+    /// A reading is written at its window's start, as a second's presented FPS is at the second's,
+    /// and the counter drops to 0 when the meter stops and when the simulation ends.
+    @Test func theLabelReadingIsAlignedAndDropsWhenItsSourceStops() throws {
+        let ms: Int64 = 1_000_000
+        let (_, trace, _) = try base.traced([
+            "trace start", "fps start --window 250ms", "animate 3s", "load gpu 20ms", "run 1100ms", "fps stop",
+            "run 500ms", "fps start --window 250ms", "run 600ms", "reset", "animate 1s", "run 1s",
+        ])
+        let label = trace.counters.filter { $0.track == "fps: label reading" }.map { ($0.ts / ms, $0.value) }
+        // The first meter's windows [0, 250) … [750, 1000) ms, each read at its start; then 0 at its
+        // stop (1.1 s); the second's from its start (1.6 s) until the reset (2.2 s), then nothing.
+        #expect(label.map(\.0) == [0, 250, 500, 750, 1100, 1600, 1850, 2200], "\(label)")
+        #expect(label.map(\.1) == [60, 60, 60, 60, 0, 60, 60, 0], "\(label)")
+        // Beside it, the presented FPS of the first second from the same instant.
+        let presented = trace.counters.filter { $0.track == "Presented FPS" }
+        #expect(presented.first?.ts == 0 && presented.first.map { $0.value < 40 } == true)
+        // The next simulation's label track says nothing: its last value is the 0 of the reset.
+        #expect(label.last.map { $0.1 == 0 && $0.0 <= 2200 } == true)
+    }
 }
