@@ -171,6 +171,8 @@ public final class FPSMeter: DebugTool {
         guard let id = link else { throw notRunning() }
         skippedAtStop = skipped
         closeTracking(at: device.now)
+        // No reading from now on: the trace's counter drops to 0 rather than hold the last.
+        if host.isTracing { host.traceCounter("label reading", MetricNumber(0), at: device.now) }
         device.invalidate(id)
         if let token = observer { device.removeObserver(token) }
         link = nil
@@ -184,6 +186,7 @@ public final class FPSMeter: DebugTool {
     /// `fps reset`: clears readings and statistics, keeping the link and its pending slot (F2).
     private func resetStatistics() throws(CommandError) -> CommandOutput {
         guard let id = link else { throw notRunning() }
+        if host.isTracing, reading != nil { host.traceCounter("label reading", MetricNumber(0), at: device.now) }
         clearStatistics()
         skippedBase = device.timerInfo(id)?.skipped ?? 0
         return CommandOutput(json: .fields(["since_ns": JSONValue(self.since)]))
@@ -301,8 +304,10 @@ public final class FPSMeter: DebugTool {
                 presents: presents))
         // F3: setting the label's text dirties the UI, so a commit follows.
         if configuration.label { device.markUIDirty() }
-        // In a trace, the label's reading is a counter beside the presented FPS.
-        if host.isTracing { host.traceCounter("label reading", MetricNumber(value), at: time) }
+        // In a trace, the label's reading is a counter beside the presented FPS, written when its
+        // window closes at the window's start, as the presented FPS of a second is at the
+        // second's: the two measure the same span side by side (docs/Trace.md, "Counters").
+        if host.isTracing { host.traceCounter("label reading", MetricNumber(value), at: closed.from) }
         if watch.windows {
             host.emit(
                 ToolEvent(

@@ -6,15 +6,18 @@ struct TraceRecord {
     enum Kind: UInt8 {
         /// A main-thread item; primary: its `MainThreadItem.Kind` index, secondary: its iteration.
         case mainItem
-        /// A main-thread item that is a timer's callback or handler: primary its scheduled time,
-        /// secondary its data, reference the timer, code the item's kind index × 256 + the cause
-        /// of its lateness (0 none).
+        /// A main-thread item that is a timer's callback or handler: primary its scheduled time
+        /// (on the trace's clock, as every time a record holds), secondary its data, reference the
+        /// timer, code the item's kind index × 256 + the cause of its lateness (0 none).
         case timerItem
         /// Zero-cost main-thread items of one instant, as one slice of no length (several slices
         /// of no length at one instant would nest in one another); reference: how many, the
-        /// names beside the ring.
+        /// items themselves beside the ring (`TraceTimeline.mergedItems`): its name and arguments
+        /// are built from them when saved.
         case mergedItems
-        /// A run-loop iteration enclosing its items; primary: its number.
+        /// A run-loop iteration enclosing its items; primary: its number, secondary: the last
+        /// iteration it stands for (an iteration of no length that later ones at its instant
+        /// joined), else its number.
         case iteration
         /// A background dispatch handler on its queue's track; primary: scheduled, secondary:
         /// data, reference: the timer, code: cause.

@@ -138,7 +138,11 @@ struct TraceWriter {
             return
         }
         out.raw("{\"name\": ")
-        out.text(name(r))
+        if r.kind == .mergedItems {
+            mergedName(r, sequence: sequence, to: &out)
+        } else {
+            out.text(name(r))
+        }
         out.raw(", \"cat\": \"")
         out.raw(TraceRecorder.category(of: r.kind))
         switch r.kind {
@@ -170,32 +174,17 @@ struct TraceWriter {
             out.raw("\", \"iteration\": ")
             out.int(r.secondary)
         case .timerItem, .queueHandler:
-            out.raw("\"kind\": \"")
-            out.text(r.kind == .queueHandler ? "dispatch" : TraceTimeline.itemKinds[Int(r.code >> 8)].rawValue)
-            out.raw("\", \"timer\": ")
-            out.int(Int64(r.reference))
-            out.raw(", \"scheduled_ns\": ")
-            out.int(r.primary)
-            out.raw(", \"lateness_ns\": ")
-            out.int(max(0, r.start - r.primary))
-            out.raw(", \"cause\": ")
-            let cause = Int(r.code & 0xFF)
-            if cause == 0 {
-                out.raw("null")
-            } else {
-                out.raw("\"")
-                out.text(TraceTimeline.causes[cause - 1].rawValue)
-                out.raw("\"")
-            }
-            out.raw(", \"data\": ")
-            out.int(r.secondary)
+            timerFields(r, to: &out)
         case .mergedItems:
-            out.raw("\"count\": ")
-            out.int(Int64(r.reference))
-            extraFields(sequence, leadingComma: true, to: &out)
+            mergedFields(r, sequence: sequence, to: &out)
         case .iteration:
             out.raw("\"iteration\": ")
             out.int(r.primary)
+            if r.secondary > r.primary {
+                // An iteration of no length that the items of later ones at its instant joined.
+                out.raw(", \"through_iteration\": ")
+                out.int(r.secondary)
+            }
         case .render:
             out.raw("\"frame\": ")
             out.int(r.primary)
@@ -238,6 +227,76 @@ struct TraceWriter {
             }
         }
         out.raw("}}")
+    }
+
+    /// A timer's callback's or handler's arguments: its kind, the timer, when it was scheduled
+    /// and how late it started (both on the trace's clock), why, and its data.
+    private func timerFields(_ r: TraceRecord, to out: inout JSONBytes) {
+        out.raw("\"kind\": \"")
+        out.text(r.kind == .queueHandler ? "dispatch" : TraceTimeline.itemKinds[Int(r.code >> 8)].rawValue)
+        out.raw("\", \"timer\": ")
+        out.int(Int64(r.reference))
+        out.raw(", \"scheduled_ns\": ")
+        out.int(r.primary)
+        out.raw(", \"lateness_ns\": ")
+        out.int(max(0, r.start - r.primary))
+        out.raw(", \"cause\": ")
+        let cause = Int(r.code & 0xFF)
+        if cause == 0 {
+            out.raw("null")
+        } else {
+            out.raw("\"")
+            out.text(TraceTimeline.causes[cause - 1].rawValue)
+            out.raw("\"")
+        }
+        out.raw(", \"data\": ")
+        out.int(r.secondary)
+    }
+
+    /// Whether a merged item is a commit, or a timer's callback that started late.
+    private static func isCommit(_ item: TraceRecord) -> Bool {
+        item.kind == .mainItem && TraceTimeline.itemKinds[Int(item.primary)] == .commit
+    }
+
+    private static func isLate(_ item: TraceRecord) -> Bool { item.kind == .timerItem && item.start > item.primary }
+
+    /// A merged slice's name says what it holds, so that a search finds it: `3 zero-cost items`,
+    /// `3 zero-cost items: commit`, `4 zero-cost items: commit, 2 late`, `2 zero-cost items: 1 late`.
+    private func mergedName(_ r: TraceRecord, sequence: Int64, to out: inout JSONBytes) {
+        let items = timeline.mergedItems[sequence] ?? []
+        let commits = items.count { TraceWriter.isCommit($0) }
+        let late = items.count { TraceWriter.isLate($0) }
+        var text = "\(items.count) zero-cost items"
+        var parts: [String] = []
+        if commits > 0 { parts.append(commits == 1 ? "commit" : "\(commits) commits") }
+        if late > 0 { parts.append("\(late) late") }
+        if !parts.isEmpty { text += ": " + parts.joined(separator: ", ") }
+        out.text(JSONValue.string(text).serialized)
+    }
+
+    /// A merged slice's arguments: how many items, their names (`items`, in the order they ran),
+    /// and each late timer's callback with its arguments (`late`: name, kind, timer, scheduled
+    /// and lateness in ns, cause, data) — on-time items are only named, to keep the trace small.
+    private func mergedFields(_ r: TraceRecord, sequence: Int64, to out: inout JSONBytes) {
+        let items = timeline.mergedItems[sequence] ?? []
+        out.raw("\"count\": ")
+        out.int(Int64(items.count))
+        out.raw(", \"items\": [")
+        for (k, item) in items.enumerated() {
+            if k > 0 { out.raw(", ") }
+            out.text(name(item))
+        }
+        out.raw("]")
+        var first = true
+        for item in items where TraceWriter.isLate(item) {
+            out.raw(first ? ", \"late\": [{\"name\": " : ", {\"name\": ")
+            first = false
+            out.text(name(item))
+            out.raw(", ")
+            timerFields(item, to: &out)
+            out.raw("}")
+        }
+        if !first { out.raw("]") }
     }
 
     private func name(_ r: TraceRecord) -> String {

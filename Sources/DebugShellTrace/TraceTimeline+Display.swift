@@ -57,7 +57,8 @@ extension TraceTimeline {
             let cause: Int32 = (p.commitLate ? 1 : 0) | (p.renderLate ? 2 : 0)
             record(
                 .hitch, track: TraceTimeline.hitchTrack, name: Fixed.hitch.rawValue + cause,
-                start: t - p.hitch.nanoseconds, end: t, primary: p.frame, secondary: p.expectedPresent.nanoseconds,
+                start: t - p.hitch.nanoseconds, end: t, primary: p.frame,
+                secondary: p.expectedPresent.nanoseconds + offset,
                 reference: cause)
         }
     }

@@ -35,9 +35,12 @@ extension TraceTimeline {
     }
 
     /// Writes the iteration gathered so far, then its items: the iteration first, so that a
-    /// viewer nests the items in it even when the first starts with it and ends with it. An
-    /// iteration of no length is not written (it would nest in its own items), and items of no
-    /// length at one instant become one slice.
+    /// viewer nests the items in it even when the first starts with it and ends with it. Items of
+    /// no length at one instant become one slice. Those at the iteration's end — all of an
+    /// iteration of no length's — would stand beside it (a viewer closes a slice where the next
+    /// begins) or, after an item of no length there, inside that item: they are written in an
+    /// iteration of no length at that instant, written before them, which the items of no length
+    /// of the iterations that follow at the same instant join.
     mutating func closeIteration() {
         guard let current = iteration else { return }
         iteration = nil
@@ -45,8 +48,9 @@ extension TraceTimeline {
         if current.end > current.start {
             record(
                 .iteration, track: TraceTimeline.mainTrack, name: Fixed.iteration.rawValue, start: current.start,
-                end: current.end, primary: current.number)
+                end: current.end, primary: current.number, secondary: current.number)
             lastZeroLength = nil
+            zeroLengthIteration = nil
         }
         for item in iterationItems {
             if item.end > item.start {
@@ -55,29 +59,44 @@ extension TraceTimeline {
                     primary: item.primary, secondary: item.secondary, reference: item.reference, code: item.code)
                 lastZeroLength = nil
             } else {
+                if item.start == current.end { zeroLengthIteration(at: item.start, number: current.number) }
                 zeroLengthItem(item)
             }
         }
         iterationItems.removeAll(keepingCapacity: true)
     }
 
+    /// The iteration of no length at `t` (the simulation's) that the items of no length there
+    /// are written in: written now, or the one already written at `t`, which then runs through
+    /// iteration `number` too.
+    private mutating func zeroLengthIteration(at t: Int64, number: Int64) {
+        if let open = zeroLengthIteration, open.time == t + offset {
+            if let index = ringIndex(of: open.sequence) { ring[index].secondary = max(ring[index].secondary, number) }
+            return
+        }
+        let kept = record(
+            .iteration, track: TraceTimeline.mainTrack, name: Fixed.iteration.rawValue, start: t, end: t,
+            primary: number, secondary: number)
+        zeroLengthIteration = kept ? (recorded - 1, t + offset) : nil
+        lastZeroLength = nil
+    }
+
     /// An item of no length: a slice of its own, unless another of no length was just written at
-    /// the same instant — then both are one slice that names them (`2 zero-cost items`).
+    /// the same instant — then both are one slice that holds them (``TraceRecord/Kind/mergedItems``,
+    /// named and described from its items when the trace is saved).
     private mutating func zeroLengthItem(_ item: TraceRecord) {
         let t = item.start + offset
         if let last = lastZeroLength, last.time == t, let index = ringIndex(of: last.sequence) {
-            let merged = ring[index]
-            var items: [JSONValue]
-            if merged.kind == .mergedItems {
-                if case .array(let list)? = extras[last.sequence]?.first?.1 { items = list } else { items = [] }
-            } else {
-                items = [.string(displayName(merged))]
+            var joining = item
+            joining.start = t
+            joining.end = t
+            if ring[index].kind != .mergedItems {
+                mergedItems[last.sequence] = [ring[index]]
+                ring[index].kind = .mergedItems
+                ring[index].reference = 1
             }
-            items.append(.string(displayName(item)))
-            ring[index].kind = .mergedItems
-            ring[index].reference = Int32(items.count)
-            ring[index].name = intern("\(items.count) zero-cost items")
-            extras[last.sequence] = [("items", .array(items))]
+            mergedItems[last.sequence, default: []].append(joining)
+            ring[index].reference += 1
             return
         }
         let kept = record(
@@ -93,18 +112,13 @@ extension TraceTimeline {
         return (ringStart + Int(sequence - first)) % ring.count
     }
 
-    /// A main-thread item's name as a viewer shows it.
-    private func displayName(_ r: TraceRecord) -> String {
-        r.name >= 0 && Int(r.name) < names.count ? names[Int(r.name)] : "item"
-    }
-
     mutating func timerFired(_ f: TimerFiring, device: any SimulatedDevice) {
         let cause = Int16(f.cause.map { TraceTimeline.causes.firstIndex(of: $0).map { $0 + 1 } ?? 0 } ?? 0)
         if f.kind == .dispatchTimer, let track = queueTrack(f.id, device: device) {
             guard categories.contains(.queues) else { return }
             record(
                 .queueHandler, track: track, name: timerName(f.id, device: device), start: f.start.nanoseconds,
-                end: f.end.nanoseconds, primary: f.scheduled.nanoseconds, secondary: f.data,
+                end: f.end.nanoseconds, primary: f.scheduled.nanoseconds + offset, secondary: f.data,
                 reference: Int32(truncatingIfNeeded: f.id.rawValue), code: cause)
             return
         }
@@ -115,7 +129,9 @@ extension TraceTimeline {
         let itemKind = Int16(truncatingIfNeeded: iterationItems[last].primary)
         iterationItems[last].name = timerName(f.id, device: device)
         iterationItems[last].kind = .timerItem
-        iterationItems[last].primary = f.scheduled.nanoseconds
+        // The scheduled time on the trace's clock, as the item's start will be: lateness is the
+        // difference of two times on one clock.
+        iterationItems[last].primary = f.scheduled.nanoseconds + offset
         iterationItems[last].secondary = f.data
         iterationItems[last].reference = Int32(truncatingIfNeeded: f.id.rawValue)
         iterationItems[last].code = itemKind << 8 | cause

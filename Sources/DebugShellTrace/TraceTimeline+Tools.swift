@@ -37,8 +37,20 @@ extension TraceTimeline {
 
     mutating func toolCounter(toolName: String, _ name: String, _ value: MetricNumber, at time: SimTime) {
         guard categories.contains(.counters) else { return }
+        let counter = intern("\(toolName): \(name)")
+        toolCounterValues[counter] = value.thousandths
         record(
-            .counter, track: 0, name: intern("\(toolName): \(name)"), start: time.nanoseconds,
-            end: time.nanoseconds, primary: value.thousandths)
+            .counter, track: 0, name: counter, start: time.nanoseconds, end: time.nanoseconds,
+            primary: value.thousandths)
+    }
+
+    /// The tools' counters drop to 0 at `t` (the simulation's) as their simulation ends (a
+    /// `reset`, `trace stop`): a value held past it would read as a measure of the next one. A
+    /// JSON counter cannot end, so 0 stands for no value. In order of name, for the same bytes.
+    mutating func endToolCounters(at t: Int64) {
+        for (counter, value) in toolCounterValues.sorted(by: { $0.key < $1.key }) where value != 0 {
+            record(.counter, track: 0, name: counter, start: t, end: t, primary: 0)
+        }
+        toolCounterValues.removeAll()
     }
 }

@@ -24,8 +24,12 @@ struct TraceTimeline {
 
     var ring: [TraceRecord] = []
     private var head = 0
-    /// Arguments by record sequence number: tools' events and slices, merged items.
+    /// Arguments by record sequence number: tools' events and slices.
     var extras: [Int64: [(String, JSONValue)]] = [:]
+    /// The items a merged record (``TraceRecord/Kind/mergedItems``) holds, by its sequence number,
+    /// each as it would have been written alone (on the trace's clock): its arguments, name and
+    /// whether it is a commit or late are built from them when the trace is saved.
+    var mergedItems: [Int64: [TraceRecord]] = [:]
     /// Interned names.
     private(set) var names: [String] = []
     private var nameIndex: [String: Int32] = [:]
@@ -59,9 +63,13 @@ struct TraceTimeline {
     /// both start together.
     var iteration: (number: Int64, start: Int64, end: Int64)?
     var iterationItems: [TraceRecord] = []
-    /// The last slice of no length on the main thread, by sequence number, and its time: another
-    /// at the same instant joins it.
+    /// The last slice of no length on the main thread, by sequence number, and its time (the
+    /// trace's): another at the same instant joins it.
     var lastZeroLength: (sequence: Int64, time: Int64)?
+    /// The run-loop iteration of no length written last on the main thread, at this time (the
+    /// trace's): the items of no length at an iteration's end gather in it, so that a viewer nests
+    /// them in an iteration rather than beside it or in a sibling.
+    var zeroLengthIteration: (sequence: Int64, time: Int64)?
     /// The start of the current mode's span, and the mode.
     private var modeSince: (time: Int64, mode: RunLoopMode) = (0, .default)
     /// The last vsync the device processed, in the simulation's time.
@@ -77,6 +85,9 @@ struct TraceTimeline {
     /// The last value written of each counter, to write only changes.
     var lastBusy: Int64 = -1
     var lastPresented: Int64 = -1
+    /// The tools' counters' last values, by interned name: those not 0 drop to 0 when the
+    /// simulation ends.
+    var toolCounterValues: [Int32: Int64] = [:]
     /// The display rate last written (V6), in thousandths of a hertz; -1 before the display was
     /// first seen adaptive: a fixed display's trace has no rate counter.
     var lastDisplayRate: Int64 = -1
@@ -172,6 +183,7 @@ struct TraceTimeline {
         timerNames = []
         queueTracks = []
         lastZeroLength = nil
+        zeroLengthIteration = nil
         lastPresent = nil
         // Tracks the open spans of a save need, named before it writes its metadata.
         if categories.contains(.main) { name(track: TraceTimeline.mainTrack) }
@@ -184,6 +196,7 @@ struct TraceTimeline {
     mutating func endSimulation(at now: Int64, device: any SimulatedDevice) {
         guard simulations > 0 else { return }
         closeOpenSpans(at: now, device: device)
+        endToolCounters(at: now)
         offset += now
     }
 
@@ -229,6 +242,7 @@ struct TraceTimeline {
             limitReached = true
             let old = ring[head]
             extras.removeValue(forKey: sequence - Int64(limit))
+            if old.kind == .mergedItems { mergedItems.removeValue(forKey: sequence - Int64(limit)) }
             windowStart = max(windowStart, old.end)
             ring[head] = record
             head = head + 1 == limit ? 0 : head + 1
@@ -332,6 +346,7 @@ struct TraceTimeline {
     var memoryBytes: Int {
         max(ring.count, min(limit, 1 << 16)) * MemoryLayout<TraceRecord>.stride
             + names.reduce(0) { $0 + $1.utf8.count + 16 } + extras.count * 96
+            + mergedItems.values.reduce(0) { $0 + 32 + $1.count * MemoryLayout<TraceRecord>.stride }
     }
 
     /// The kept records, oldest first, each with its sequence number.
