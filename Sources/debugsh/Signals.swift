@@ -27,8 +27,14 @@ private func onLoopSignal(_ signal: Int32) {
     wakeInteractiveLoop(signal)
 }
 
-/// Only sets the flag: `debugsh test`'s SIGTERM and SIGHUP, and its child's SIGTERM.
+/// The SIGTERM or SIGHUP that stopped a script (0: none): its exit status is 128 + it.
+let stopSignal = Atomic<Int32>(0)
+
+/// Only sets the flag: `debugsh test`'s SIGTERM and SIGHUP, its child's SIGTERM, and a script's
+/// SIGTERM and SIGHUP, which stop it as Ctrl-C does, so that its recording and `--trace` file
+/// are written.
 private func onStopRequest(_ signal: Int32) {
+    stopSignal.store(signal, ordering: .relaxed)
     interruptFlag.store(true, ordering: .relaxed)
 }
 
@@ -47,6 +53,20 @@ enum Signals {
     /// with it blocked (as some test runners and process launchers do).
     static func catchInterrupts() {
         install(onInterrupt, for: SIGINT)
+    }
+
+    /// A script's SIGTERM (a CI job cancelled, `timeout`) and SIGHUP (its terminal gone) stop it
+    /// as Ctrl-C does — time stops, the script ends — so that what it records is kept: the
+    /// recording and the `--trace` file are written, and it exits with 128 + the signal. (The
+    /// default action ended the process at once, losing both.)
+    static func catchStopRequests() {
+        for signal in [SIGTERM, SIGHUP] { install(onStopRequest, for: signal) }
+    }
+
+    /// The exit status of a run that was stopped: 128 + the signal that stopped it.
+    static var stoppedStatus: Int32 {
+        let signal = stopSignal.load(ordering: .relaxed)
+        return 128 + (signal != 0 ? signal : SIGINT)
     }
 
     /// Opens the self-pipe the interactive loop polls and routes SIGINT, SIGWINCH, SIGHUP and

@@ -142,6 +142,7 @@ func main() -> Int32 {
 /// Runs the scripts, the commands, stdin or the interactive session; returns the exit status.
 func run(_ session: Session, options: DebugshOptions, sink: TerminalSink, interactive goInteractive: Bool) -> Int32 {
     Signals.catchInterrupts()
+    if options.testReport == nil { Signals.catchStopRequests() }
     session.isInterrupted = { Signals.isInterrupted }
     defer {
         // A recording is complete however the run ends: `exit`, a failure, Ctrl-C.
@@ -154,7 +155,7 @@ func run(_ session: Session, options: DebugshOptions, sink: TerminalSink, intera
         case .finished: return nil
         case .failed: return 1
         case .exited(let status): return status
-        case .interrupted: return 130
+        case .interrupted: return Signals.stoppedStatus
         }
     }
 
@@ -165,7 +166,7 @@ func run(_ session: Session, options: DebugshOptions, sink: TerminalSink, intera
         } catch {
             if Signals.isInterrupted {
                 session.output.frontEndMessage("interrupted while reading '\(path)'")
-                return 130
+                return Signals.stoppedStatus
             }
             session.output.unreadableScript(error.message, path: path, line: error.line)
             return 1

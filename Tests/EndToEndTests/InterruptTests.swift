@@ -188,4 +188,28 @@ import Testing
         // Whole: every line ends, and the last is a command the script ran.
         #expect(text.hasSuffix("\necho x\n"), "\(text.suffix(200))")
     }
+
+    /// SIGTERM (a cancelled CI job, `timeout`) and SIGHUP (a closed terminal) stop a script as
+    /// Ctrl-C does, so that its recording and its `--trace` file are written (issue 36, 9: the
+    /// default action lost both); the exit status is 128 + the signal.
+    @Test(arguments: [SIGTERM, SIGHUP])
+    func aStopSignalKeepsTheRecordingAndTheTrace(_ signal: Int32) throws {
+        let dir = try Binary.folder([
+            "long.dsh": "record r.dsh\ntimer nstimer a --interval 100ms\nrun 1s\n"
+                + InterruptTests.longScript(lines: 1_000_000)
+        ])
+        let child = try Spawned(["--no-rc", "--trace", "t.json", "long.dsh"], directory: dir, keepStdout: false)
+        #expect(child.waitForStdout("started\nx\n"))
+        child.send(signal)
+        let end = child.wait(seconds: 60)
+        #expect(end.status == 128 + signal, "\(end)")
+        #expect(end.stderr.contains("long.dsh:"), "\(end)")
+        #expect(end.stderr.contains(": error: interrupted at "), "\(end)")
+        let text = try String(contentsOf: dir.appendingPathComponent("r.dsh"), encoding: .utf8)
+        #expect(text.contains("\ntimer nstimer a --interval 100ms\nrun to 1s\necho started\n"), "\(text.prefix(2000))")
+        #expect(text.hasSuffix("\necho x\n"), "\(text.suffix(200))")
+        let trace = try Data(contentsOf: dir.appendingPathComponent("t.json"))
+        let object = try JSONSerialization.jsonObject(with: trace) as? [String: Any]
+        #expect((object?["traceEvents"] as? [Any])?.isEmpty == false)
+    }
 }

@@ -140,6 +140,9 @@ final class Spawned {
     /// Sends SIGINT, as Ctrl-C in a terminal does.
     func interrupt() { kill(pid, SIGINT) }
 
+    /// Sends `signal` (SIGTERM, SIGHUP) to the child.
+    func send(_ signal: Int32) { kill(pid, signal) }
+
     /// Waits for the process to end, killing it at the time limit.
     func wait(seconds: Double) -> Ended {
         let deadline = Date().addingTimeInterval(seconds)
