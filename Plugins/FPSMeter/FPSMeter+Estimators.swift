@@ -5,6 +5,8 @@ import DebugShellCore
 struct WindowCounter {
     private(set) var last: SimTime?
     private(set) var count: Int64 = 0
+    /// The newest timestamp fed: where the open window's callbacks end (`fps plot`).
+    private(set) var newest: SimTime?
 
     /// A window that closed: its start and end timestamps and the callbacks counted in it.
     struct Closed: Equatable {
@@ -24,6 +26,7 @@ struct WindowCounter {
 
     /// Feeds one callback's timestamp; returns the window when it closes.
     mutating func feed(_ timestamp: SimTime, window: SimDuration) -> Closed? {
+        newest = timestamp
         guard let start = last else {
             last = timestamp
             return nil

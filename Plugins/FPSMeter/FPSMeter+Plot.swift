@@ -46,7 +46,19 @@ extension FPSMeter {
             throw CommandError("nothing to plot between \(from) and \(to): no frame time and no window there")
         }
 
-        let chart = frameChart(from: from, to: to, frames: timed, windows: shownWindows, spans: spans)
+        let open = openWindow(from: from, to: to)
+        let chart = frameChart(
+            from: from, to: to, frames: timed, windows: shownWindows, open: open, spans: spans)
+        let tallest = timed.map(frameTime).max()
+        var openJSON = JSONValue.null
+        if let open {
+            openJSON = .fields([
+                "from_ns": JSONValue(open.from), "to_ns": JSONValue(open.to),
+                "callbacks": .int(open.callbacks), "presents": .int(open.presents),
+                "reading": .int(open.reading),
+            ])
+        }
+        let tallestJSON: JSONValue = tallest.map { .int($0) } ?? .null
         let hitchCounts = HitchCause.allCases.map { cause in kept.filter { $0.hitch > 0 && $0.cause == cause }.count }
         let hitchTotal = hitchCounts.reduce(0, +)
         func count(_ n: Int, _ one: String, _ many: String) -> String { "\(n) \(n == 1 ? one : many)" }
@@ -67,8 +79,56 @@ extension FPSMeter {
                         "both": JSONValue(hitchCounts[2]),
                     ])
                 ),
-                ("windows", JSONValue(shownWindows.count)), ("tracking_spans", JSONValue(spans.count)),
+                ("windows", JSONValue(shownWindows.count)),
+                ("open_window", openJSON), ("max_frame_ns", tallestJSON),
+                ("tracking_spans", JSONValue(spans.count)),
             ])
+    }
+
+    /// A bar's height: the frame's own time. The interval since the previous counted present
+    /// when the app animated all the way from that present to this frame's update (its newest
+    /// tick, else its commit's start); after time without animation (A2) — an idle display —
+    /// the interval would span the idle time, so the frame's time is its own expected interval,
+    /// the refresh interval it was presented at, plus its lateness past its expected present
+    /// (R3): R4's hitch, measured from x since no earlier present was due before it. Never more
+    /// than the interval.
+    func frameTime(_ f: FrameRecord) -> Int64 {
+        let previous = f.present - SimDuration(nanoseconds: f.interval)
+        let update = f.tick ?? f.commitStart
+        guard update > previous else { return f.interval }
+        let animating = device.animatingTime(from: previous) - device.animatingTime(from: update)
+        guard animating < update - previous else { return f.interval }
+        let own = f.refresh.nanoseconds + max(0, (f.present - f.expected).nanoseconds)
+        return min(f.interval, own)
+    }
+
+    /// The window of the reading still open when the chart ends at the meter's end (now or the
+    /// stop): drawn as it stands, up to the chart's end, when its callbacks so far span at least
+    /// half a window — F1 over them (from its first timestamp to its newest), the frames
+    /// presented over the same span.
+    func openWindow(from: SimTime, to: SimTime) -> OpenWindow? {
+        guard to == measuredAt, let start = counter.last, let newest = counter.newest, start < to, to > from
+        else { return nil }
+        let span = newest - start
+        guard span > .zero, span.nanoseconds * 2 >= configuration.window.nanoseconds else { return nil }
+        let callbacks = counter.count
+        let rate = Int64(
+            clamping: SimFormat.roundedDivide(Int128(callbacks) * 1_000_000_000, by: Int128(span.nanoseconds)))
+        return OpenWindow(
+            from: start, to: to, newest: newest, callbacks: callbacks,
+            presents: ledger.span(after: start, through: newest).presents,
+            reading: min(rate, Int64(device.displayRefresh.maximum)))
+    }
+
+    /// The window still open at the chart's end (``openWindow(from:to:)``).
+    struct OpenWindow {
+        var from: SimTime
+        var to: SimTime
+        /// The newest callback's timestamp: the counts are over `(from, newest]`.
+        var newest: SimTime
+        var callbacks: Int64
+        var presents: Int64
+        var reading: Int64
     }
 
     /// `--from` and `--to`: by default from the start (or the oldest present kept) to now (or the
@@ -94,7 +154,8 @@ extension FPSMeter {
     /// The meter's data in range, as the chart draws it: frame times by present, hitches by
     /// cause, the label's reading over the frames presented per window, tracking shaded.
     private func frameChart(
-        from: SimTime, to: SimTime, frames timed: [FrameRecord], windows shown: [WindowRecord], spans: [TrackingSpan]
+        from: SimTime, to: SimTime, frames timed: [FrameRecord], windows shown: [WindowRecord], open: OpenWindow?,
+        spans: [TrackingSpan]
     ) -> Chart {
         let rates = device.displayRefreshes(from: from, to: to)
         let first = rates.first?.refresh ?? device.displayRefresh
@@ -121,7 +182,7 @@ extension FPSMeter {
             spans: spans)
         data.bars = timed.map { f in
             FrameChartData.Bar(
-                present: f.present, interval: f.interval,
+                present: f.present, interval: frameTime(f),
                 late: f.hitch > 0 ? f.cause.flatMap { HitchCause.allCases.firstIndex(of: $0) } : nil)
         }
         data.presented = shown.map { w in
@@ -130,6 +191,16 @@ extension FPSMeter {
             return FrameChartData.Window(from: w.from, to: w.to, value: rateShown)
         }
         data.readings = shown.map { FrameChartData.Window(from: $0.from, to: $0.to, value: Double($0.reading)) }
+        if let open {
+            let span = open.newest - open.from
+            data.presented?.append(
+                FrameChartData.Window(
+                    from: open.from, to: open.to, value: Double(open.presents) * 1e9 / Double(span.nanoseconds)))
+            data.readings?.append(FrameChartData.Window(from: open.from, to: open.to, value: Double(open.reading)))
+            data.notes.append(
+                "the last window, from \(open.from) to \(open.to), is still open: drawn as it stands "
+                    + "(\(open.callbacks) callbacks, \(open.presents) presented to \(open.newest))")
+        }
         // The default span starts at the oldest present kept: say so when older ones were dropped.
         if frames.dropped > 0, let oldest = frames.first, from <= oldest.present {
             data.notes.append(
@@ -183,11 +254,14 @@ extension FPSMeter {
                 distinct.count <= 1
                 ? "\(multiple)× budget \(distinct.first.map(interval) ?? "")"
                 : "\(multiple)× budget " + distinct.map { "\(interval($0)) at \($0.rateText)" }.joined(separator: ", ")
+            // When the rate changes, each stretch of the 1× line names its own rate.
+            let named = multiple == 1 && distinct.count > 1
             return ChartRule(
                 y: refreshes.first.map(budgetSeconds) ?? 0, label: label, color: color,
                 changes: refreshes.dropFirst().map {
-                    ChartRule.Change(x: seconds($0.time), y: budgetSeconds($0))
-                }, tag: "\(multiple)×")
+                    ChartRule.Change(x: seconds($0.time), y: budgetSeconds($0), label: named ? $0.rateText : nil)
+                }, tag: "\(multiple)×", levelLabel: named ? refreshes.first?.rateText : nil,
+                scalesWithDataOnly: true)
         }
         let frameTimes = ChartPanel(
             yAxis: ChartAxis(label: data.barsAxis, lower: 0, quantity: .duration),

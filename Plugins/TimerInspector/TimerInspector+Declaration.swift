@@ -230,7 +230,9 @@ extension TimerInspector {
                         + "coloured by their K2 cause — mode, busy, coalesced, paused — and drawn in the terminal as m, b, "
                         + "c, p (on time: ·). With a file, a standalone SVG is written atomically; without one, the chart "
                         + "is drawn at the terminal's width (80 columns in scripts). By default the chart runs from the "
-                        + "timer's creation (or the oldest firing kept) to now; --from and --to choose scheduled times.",
+                        + "timer's creation (or the oldest firing kept) to now; --from and --to choose scheduled times. "
+                        + "A display link's title gives what it asks for and the rate it fired at; the time after a "
+                        + "timer's invalidation is shaded.",
                     arguments: [existingTimer, plotFile],
                     options: [plotFrom, plotTo, plotWidth, plotHeight],
                     examples: TimerInspectorExamples.plot)

@@ -18,6 +18,9 @@ struct TimerEntry {
     var countdown: Countdown?
     /// When the command that made it ran: where `timer plot` starts by default.
     let created: SimTime
+    /// When it was invalidated (by `timer invalidate` or its weak target's deinit, K1): where
+    /// `timer plot` marks its end.
+    var invalidatedAt: SimTime? = nil
 }
 
 /// The verbs of `timer` that make a timer: what a listing says made it (`nstimer`, `gcd`, …).

@@ -10,6 +10,8 @@ import DebugShellCore
 extension TimerInspector {
     static let onTimeColor = RGB(120, 144, 156)
     static let thresholdColor = RGB(200, 60, 60)
+    /// The time after a timer's invalidation, shaded.
+    static let invalidatedColor = RGB(238, 226, 226)
 
     /// How each K2 cause of a late firing is drawn: its legend name, colour and terminal symbol.
     static let causeStyles: [(cause: LatenessCause?, name: String, color: RGB, symbol: Character)] = [
@@ -77,9 +79,39 @@ extension TimerInspector {
             notes.append(
                 "only the last \(kept.count) of \(total) firings are kept: none before \(oldest.record.scheduled)")
         }
+        // A display link: what it asks for and the rate it fired at over the span drawn.
+        var title = "timer plot: \(name), \(from) to \(to)"
+        var rateJSON: JSONValue = .null
+        if entries[index].kind == .displayLink, let info = info(index) {
+            let asked =
+                info.frameRateRange.map { "range \($0)" }
+                ?? (info.preferredFramesPerSecond == 0
+                    ? "no range" : "preferred \(info.preferredFramesPerSecond) fps")
+            var fired: MetricNumber?
+            let elapsed = (last.record.scheduled - first.record.scheduled).nanoseconds
+            if shown.count > 1, elapsed > 0 {
+                // Firings per second between the first and the last drawn, to the thousandth.
+                let millihertz = SimFormat.roundedDivide(
+                    Int128(shown.count - 1) * 1_000_000_000_000, by: Int128(elapsed))
+                fired = MetricNumber(thousandths: Int64(clamping: millihertz))
+            }
+            title += " · \(asked)" + (fired.map { ", fired at \($0) Hz" } ?? "")
+            rateJSON = .fields(["asked": .string(asked), "fired_hz": fired.map { .string("\($0)") } ?? .null])
+        }
+        // Where it was invalidated: the rest of the span shaded from that instant.
+        let invalidated = entries[index].invalidatedAt
+        var spans: [ChartSpan] = []
+        if let at = invalidated, at >= from, at <= to {
+            if at < to {
+                spans.append(
+                    ChartSpan(
+                        from: seconds(at), to: seconds(to), label: "invalidated",
+                        color: TimerInspector.invalidatedColor))
+            }
+        }
         let threshold = Double(lateThreshold.nanoseconds) / 1e9
         let chart = Chart(
-            title: "timer plot: \(name), \(from) to \(to)",
+            title: title,
             xAxis: ChartAxis(label: "scheduled time (s)", unit: "s", lower: seconds(from), upper: seconds(to)),
             panels: [
                 ChartPanel(
@@ -92,7 +124,7 @@ extension TimerInspector {
                             y: threshold, label: "late threshold \(Format.duration(lateThreshold))",
                             color: TimerInspector.thresholdColor, tag: "late")
                     ])
-            ], notes: notes)
+            ], spans: spans, notes: notes)
 
         let lateTotal = lateCounts.reduce(0, +)
         let causes = TimerInspector.causeStyles.indices.filter { lateCounts[$0] > 0 }.map {
@@ -103,6 +135,7 @@ extension TimerInspector {
             "\(shown.count) \(shown.count == 1 ? "firing" : "firings") (\(numbers)), \(lateTotal) late"
             + (causes.isEmpty ? "" : " (\(causes.joined(separator: ", ")))")
             + ", max lateness \(Format.duration(maxLateness)), from \(from) to \(to)"
+            + (invalidated.map { ", invalidated at \($0)" } ?? "")
         var causeJSON: [(String, JSONValue)] = []
         for (k, style) in TimerInspector.causeStyles.enumerated() where style.cause != nil || lateCounts[k] > 0 {
             causeJSON.append((style.cause?.rawValue ?? "none", JSONValue(lateCounts[k])))
@@ -115,6 +148,7 @@ extension TimerInspector {
                 ("firings", JSONValue(shown.count)), ("first", .int(first.number)), ("last", .int(last.number)),
                 ("late", JSONValue(lateTotal)), ("causes", .object(causeJSON)),
                 ("max_late_ns", JSONValue(maxLateness)), ("threshold_ns", JSONValue(lateThreshold)),
+                ("link", rateJSON), ("invalidated_ns", invalidated.map { JSONValue($0) } ?? .null),
             ])
     }
 }

@@ -129,6 +129,7 @@ public final class TimerInspector: DebugTool {
     func invalidateTimer(_ index: Int) {
         let running = entries[index].kind == .runLoopTimer && info(index)?.inCallback == true
         device.invalidate(entries[index].id)
+        entries[index].invalidatedAt = device.now
         if running { log.clearNewestExtra(index, fires: info(index)?.fires ?? 0) }
     }
 

@@ -272,8 +272,8 @@ import Testing
         #expect(result["columns"] is NSNull)
         #expect(
             Set(result.keys) == [
-                "from_ns", "to_ns", "presents", "frame_times", "hitches", "windows", "tracking_spans", "file", "bytes",
-                "columns",
+                "from_ns", "to_ns", "presents", "frame_times", "hitches", "windows", "open_window", "max_frame_ns",
+                "tracking_spans", "file", "bytes", "columns",
             ])
     }
 }

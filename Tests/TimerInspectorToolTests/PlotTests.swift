@@ -306,3 +306,47 @@ func terminalTicks(_ text: String) -> [[Double]] {
     if let ticks = current { panels.append(ticks) }
     return panels
 }
+
+/// Issue 32: a display link's chart names what it asks for and the rate it fired at, and marks
+/// where it was invalidated.
+@Suite struct TimerPlotLinkTests {
+    static let link = [
+        "display adaptive --min 10Hz --max 120Hz", "settings set app.high_frame_rates on",
+        "timer displaylink g --range 80,120,120", "run 500ms", "scroll 200ms", "run 300ms", "timer invalidate g",
+        "run 500ms",
+    ]
+
+    @Test func aLinksRateAndInvalidationAreShown() throws {
+        let d = try Driver()
+        for line in TimerPlotLinkTests.link { d.run(line) }
+        let plot = try result(d, "timer plot g")
+        let link = try #require(plot["link"] as? [String: Any])
+        #expect(link["asked"] as? String == "range 80,120,120" && link["fired_hz"] as? String == "120")
+        #expect(plot["invalidated_ns"] as? Int == 800_000_000)
+        let text = d.run("timer plot g")
+        #expect(text.hasPrefix("timer plot: g, 0s to 1.3s · range 80,120,120, fired at 120 Hz\n"), "\(text)")
+        #expect(text.contains("░ invalidated") && text.contains("invalidated\nat 800ms"), "\(text)")
+
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("debugsh-tplot-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("g.svg").path
+        _ = d.run("timer plot g \(path)")
+        let svg = try String(contentsOfFile: path, encoding: .utf8)
+        _ = try SVGCheck.renderPNG(svg)
+        let chart = SVGChart(svg)
+        #expect(chart.title == "timer plot: g, 0s to 1.3s · range 80,120,120, fired at 120 Hz")
+        // The time after the invalidation is shaded from its instant to the right edge.
+        let shade = try #require(chart.elements.first { $0.name == "rect" && $0["fill"] == "#eee2e2" })
+        let at = try #require(chart.x(0.8))
+        let panel = try #require(chart.panels.first)
+        #expect(Swift.abs((shade.number("x") ?? 0) - at) < 0.01, "\(shade)")
+        #expect(Swift.abs((shade.number("x") ?? 0) + (shade.number("width") ?? 0) - panel.right) < 0.01)
+
+        // A timer that is not a link, never invalidated: neither.
+        d.run("timer nstimer t --interval 100ms --repeats")
+        d.run("run 300ms")
+        let plain = try result(d, "timer plot t")
+        #expect(plain["link"] is NSNull && plain["invalidated_ns"] is NSNull)
+    }
+}

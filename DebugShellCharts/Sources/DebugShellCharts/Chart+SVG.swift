@@ -179,6 +179,16 @@ private struct SVGCanvas {
             line(
                 "<path d=\"\(path)\" fill=\"none\" stroke=\"\(hex(rule.color))\" stroke-width=\"1.5\"\(dash)/>")
             if rule.tag != nil, last.to >= x.upper { tags.append((py(last.y), rule)) }
+            // Each level's own label just above it at its left end, over a white halo, where the
+            // level is wide enough for the words.
+            for level in levels {
+                guard let text = level.label, !text.isEmpty else { continue }
+                let a = px(level.from)
+                guard px(level.to) - a >= Double(text.count) * SVGCanvas.tagGlyphWidth + 8 else { continue }
+                line(
+                    "<text x=\"\(n(a + 4))\" y=\"\(n(py(level.y) - 4))\" font-size=\"11\" fill=\"\(hex(rule.color))\" stroke=\"#ffffff\" stroke-width=\"3\" paint-order=\"stroke\">\(escape(text))</text>"
+                )
+            }
         }
         drawTags(tags, top: top, bottom: bottom)
         if !panel.hasData(lower: x.lower, upper: x.upper) {

@@ -329,6 +329,25 @@ private struct TextCanvas {
             }
         }
 
+        // Each level's own label (a rate), on the row above the level at its left end, where the
+        // level is wide enough and the row there is empty.
+        for rule in panel.rules {
+            for level in rule.levels(lower: grid.lower, upper: grid.upper) {
+                guard let text = level.label, !text.isEmpty, let r = row(level.y), r + 1 < rows else { continue }
+                let columns = (0..<grid.columns).filter {
+                    grid.centre($0) >= level.from && grid.centre($0) < level.to
+                }
+                guard let first = columns.first, let last = columns.last, last - first + 1 >= text.count + 1
+                else { continue }
+                let line = rows - 1 - (r + 1)
+                let span = first..<(first + text.count)
+                guard span.allSatisfy({ cells[line][$0].character == " " }) else { continue }
+                for (c, character) in zip(span, text) {
+                    cells[line][c] = TextCell(character: character, color: rule.color)
+                }
+            }
+        }
+
         if !panel.hasData(lower: grid.lower, upper: grid.upper) {
             writeNote(panel.emptyNote, into: &cells)
         }

@@ -204,10 +204,14 @@ public struct ChartRule: Sendable {
     public struct Change: Sendable, Hashable {
         public var x: Double
         public var y: Double
+        /// Written on the rule at the start of the level that begins here (`120 Hz`), where the
+        /// level is wide enough for it; nil: none.
+        public var label: String?
 
-        public init(x: Double, y: Double) {
+        public init(x: Double, y: Double, label: String? = nil) {
             self.x = x
             self.y = y
+            self.label = label
         }
     }
 
@@ -223,9 +227,17 @@ public struct ChartRule: Sendable {
     /// (`1×`, `threshold`): in an SVG in the margin right of the plot, in the terminal after the
     /// row's last column. Nil: the legend alone names the rule.
     public var tag: String?
+    /// Written on the rule at the start of its first level, as ``Change/label`` is at each later
+    /// one: each stretch of a rule that steps names its own level (`60 Hz`, then `120 Hz`).
+    public var levelLabel: String?
+    /// Whether only the levels over the panel's data set the y axis: a level where nothing is
+    /// drawn (a budget while the display idles at 10 Hz) then does not stretch the axis past the
+    /// data, and is not drawn when it lies above it. A panel without data counts every level.
+    public var scalesWithDataOnly: Bool
 
     public init(
-        y: Double, label: String, color: RGB, dashed: Bool = true, changes: [Change] = [], tag: String? = nil
+        y: Double, label: String, color: RGB, dashed: Bool = true, changes: [Change] = [], tag: String? = nil,
+        levelLabel: String? = nil, scalesWithDataOnly: Bool = false
     ) {
         self.y = y
         self.label = label
@@ -233,6 +245,8 @@ public struct ChartRule: Sendable {
         self.dashed = dashed
         self.changes = changes
         self.tag = tag
+        self.levelLabel = levelLabel
+        self.scalesWithDataOnly = scalesWithDataOnly
     }
 
     /// The rule's value at `x`: the last change at or before it, else ``y``.
@@ -244,21 +258,24 @@ public struct ChartRule: Sendable {
 
     /// The levels the rule takes across `[lower, upper]`: each from its x to the next's, the first
     /// from `lower`, the last to `upper`. Values that are not finite are left out.
-    func levels(lower: Double, upper: Double) -> [(from: Double, to: Double, y: Double)] {
-        var result: [(from: Double, to: Double, y: Double)] = []
+    func levels(lower: Double, upper: Double) -> [(from: Double, to: Double, y: Double, label: String?)] {
+        var result: [(from: Double, to: Double, y: Double, label: String?)] = []
         var from = lower
         var level = y
+        var label = levelLabel
         for change in changes where change.x.isFinite {
             if change.x <= lower {
                 level = change.y
+                label = change.label
                 continue
             }
             if change.x >= upper { break }
-            if change.x > from { result.append((from, change.x, level)) }
+            if change.x > from { result.append((from, change.x, level, label)) }
             from = change.x
             level = change.y
+            label = change.label
         }
-        if upper > from { result.append((from, upper, level)) }
+        if upper > from { result.append((from, upper, level, label)) }
         return result.filter { $0.y.isFinite }
     }
 
@@ -324,8 +341,7 @@ struct ChartScale {
     /// A panel's y scale: the axis's range, or 0 (or the data's lowest, when below 0) up to the
     /// data's and the rules' highest (the rules' levels within `x`), rounded up to a tick.
     static func y(_ panel: ChartPanel, x: ChartScale, target: Int) -> ChartScale {
-        var values: [Double] = []
-        for rule in panel.rules { values += rule.levels(lower: x.lower, upper: x.upper).map(\.y) }
+        var values = panel.ruleValues(lower: x.lower, upper: x.upper)
         for series in panel.series { values += series.points.map(\.y) }
         let finite = values.filter(\.isFinite)
         let axis = panel.yAxis
@@ -344,8 +360,7 @@ struct ChartScale {
         let axis = panel.yAxis
         let bands = panel.series.contains { $0.style == .bars }
         guard axis.upper == nil, axis.ticks == nil, rows >= 2 else { return nil }
-        var values: [Double] = []
-        for rule in panel.rules { values += rule.levels(lower: x.lower, upper: x.upper).map(\.y) }
+        var values = panel.ruleValues(lower: x.lower, upper: x.upper)
         for series in panel.series { values += series.points.map(\.y) }
         let finite = values.filter(\.isFinite)
         var lower = axis.lower.flatMap { $0.isFinite ? $0 : nil } ?? min(0, finite.min() ?? 0)
@@ -598,6 +613,31 @@ extension Chart {
 extension ChartPanel {
     /// Whether any series has a point drawn within `[lower, upper]` of x: else the panel shows its
     /// ``emptyNote``.
+    /// The rules' levels within `[lower, upper]` that set the y axis: every level, but of a rule
+    /// that ``ChartRule/scalesWithDataOnly`` only those over some point of the data (when
+    /// there is any).
+    func ruleValues(lower: Double, upper: Double) -> [Double] {
+        var values: [Double] = []
+        let data = hasData(lower: lower, upper: upper)
+        for rule in rules {
+            let levels = rule.levels(lower: lower, upper: upper)
+            guard rule.scalesWithDataOnly && data else {
+                values += levels.map(\.y)
+                continue
+            }
+            let covered = levels.filter { level in
+                series.contains { series in
+                    series.points.contains { p in
+                        p.x.isFinite && p.y.isFinite && (p.start ?? p.x) < level.to && p.x > level.from
+                    }
+                }
+            }
+            // No level under the data (a bar at the very edge): every level, as any rule.
+            values += (covered.isEmpty ? levels : covered).map(\.y)
+        }
+        return values
+    }
+
     func hasData(lower: Double, upper: Double) -> Bool {
         series.contains { series in
             series.points.contains { p in
