@@ -338,10 +338,10 @@ extension FPSMeterExamples {
                 0 ┼──────────────────────────────────────────────────
             hitch │rrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrr
             fps per window: the label's reading, the frames presented
-               60 ┤━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
+               60 ┤━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
                50 ┤
                40 ┤
-               30 ┤──────────────────────────────────
+               30 ┤──────────────────────────────────────────────────
                20 ┤
                10 ┤
                 0 ┤
@@ -352,6 +352,8 @@ extension FPSMeterExamples {
             b commit and render hitch  ╌ 1× budget 16.667ms
             ╌ 2× budget 33.333ms  ─ frames presented per second
             ━ FPS label's reading
+            the last window, from 2s to 3s, is still open: drawn as it
+            stands (59 callbacks, 30 presented to 2.983333333s)
             89 presents, 88 frame times, 89 hitches (commit 0, render
             89, both 0), 2 windows, from 0s to 3s
             """),

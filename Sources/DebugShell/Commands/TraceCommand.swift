@@ -47,12 +47,12 @@ struct TraceCommand: BuiltInCommand {
                             > trace start --limit 5 --keep first
                             > animate 1s
                             > run 1s
-                            warning: trace: 5 events reached at 33.333333ms: the trace ends there ('trace start --limit <n>' keeps more, '--keep last' the newest)
+                            warning: trace: 5 events reached at 16.666666ms: the trace ends there ('trace start --limit <n>' keeps more, '--keep last' the newest)
                             > trace
-                            trace: full at 33.333333ms (recording since 0s)
+                            trace: full at 16.666666ms (recording since 0s)
                             categories: display, main, render, queues, modes, counters, tools
-                            events: 8 (limit 5 reached at 33.333333ms: the first kept, and what was open then)
-                            memory: 1010 bytes
+                            events: 10 (limit 5 reached at 16.666666ms: the first kept, and what was open then)
+                            memory: 1009 bytes
                             """),
                     ])
             case .stop:
