@@ -42,6 +42,13 @@ public struct ScriptChecker {
     /// The scripts a note about a plugin's commands was given for.
     private var notedPluginScripts = Set<String>()
 
+    /// Polled before each line: Ctrl-C (and a script's SIGTERM or SIGHUP) stops the check there.
+    public var isInterrupted: () -> Bool = { false }
+    /// Where an interrupt stopped the check, if one did: nothing after it was checked.
+    private(set) var interruptedAt: SourceLocation?
+    /// Whether an interrupt stopped the check.
+    public var wasInterrupted: Bool { interruptedAt != nil }
+
     public init(session: Session, pluginsMayAdd: Bool = false) {
         self.session = session
         self.pluginsMayAdd = pluginsMayAdd
@@ -52,11 +59,16 @@ public struct ScriptChecker {
 
     /// Checks a script's text, read from `origin`.
     public mutating func check(_ text: String, origin: ScriptOrigin, firstLine: Int = 1) {
+        guard interruptedAt == nil else { return }
         if let name = origin.name { checkedFiles.insert(name) }
         Lexer.forEachLogicalLine(text, firstLine: firstLine) { result in
             switch result {
             case .success(let commands):
                 for command in commands {
+                    guard !isInterrupted() else {
+                        interruptedAt = SourceLocation(origin: origin, line: command.line)
+                        return false
+                    }
                     check(command.words[...], at: SourceLocation(origin: origin, line: command.line), scheduled: false)
                 }
             case .failure(let error):
@@ -80,9 +92,15 @@ public struct ScriptChecker {
     }
 
     private mutating func checkScript(at path: String, origin: ScriptOrigin) {
+        guard interruptedAt == nil else { return }
         do {
-            check(try FileIO.readScript(path), origin: origin)
+            let interrupted = isInterrupted
+            check(try FileIO.readScript(path, interrupted: interrupted), origin: origin)
         } catch {
+            if isInterrupted() {
+                interruptedAt = SourceLocation(origin: origin, line: 1)
+                return
+            }
             problems.append(
                 ScriptProblem(
                     severity: .error, message: error.message,
@@ -96,6 +114,10 @@ public struct ScriptChecker {
     public func report() {
         for problem in problems {
             session.output.checked(problem.message, severity: problem.severity.rawValue, location: problem.location)
+        }
+        if let at = interruptedAt {
+            session.output.checked(
+                "interrupted: the check stopped here; nothing after it was checked", severity: "error", location: at)
         }
         session.output.checkSummary(
             errors: problems.count { $0.severity == .error }, notes: problems.count { $0.severity == .note })

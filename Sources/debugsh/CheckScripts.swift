@@ -13,16 +13,21 @@ func checkScripts(_ session: Session, options: DebugshOptions) -> Int32 {
     }
     let folderHasPlugins = !options.noPlugins && !PluginFolder.libraries(in: StatePaths().pluginFolder).isEmpty
     var checker = ScriptChecker(session: session, pluginsMayAdd: folderHasPlugins || !options.plugins.isEmpty)
-    for path in options.scripts { checker.checkFile(path) }
+    // Ctrl-C stops a long check, as it stops a run (a test runner's child has its own handlers).
+    Signals.catchInterrupts()
+    if options.testReport == nil { Signals.catchStopRequests() }
+    checker.isInterrupted = { Signals.isInterrupted }
+    for path in options.scripts where !checker.wasInterrupted { checker.checkFile(path) }
     var firstLine = 1
-    for command in options.commands {
+    for command in options.commands where !checker.wasInterrupted {
         checker.check(command, origin: ScriptOrigin(name: "<command-line>"), firstLine: firstLine)
         firstLine += max(1, command.split(separator: "\n", omittingEmptySubsequences: false).count)
     }
-    if options.scripts.isEmpty && options.commands.isEmpty {
+    if options.scripts.isEmpty && options.commands.isEmpty && !checker.wasInterrupted {
         checker.checkStandardInput()
     }
     checker.report()
     session.output.flush()
+    if checker.wasInterrupted { return Signals.stoppedStatus }
     return checker.failed ? 1 : 0
 }

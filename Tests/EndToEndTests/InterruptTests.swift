@@ -212,4 +212,37 @@ import Testing
         let object = try JSONSerialization.jsonObject(with: trace) as? [String: Any]
         #expect((object?["traceEvents"] as? [Any])?.isEmpty == false)
     }
+    /// Ctrl-C stops `--check` (issue 36, 10): a check of standard input that never ends (a FIFO
+    /// whose writer stays) stops at the interrupt, saying where, with status 130.
+    @Test func sigintStopsACheck() throws {
+        let dir = try Binary.folder([:])
+        let fifo = dir.appendingPathComponent("in").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        // The writer end stays open: the check waits for more.
+        let writer = open(fifo, O_RDWR)
+        defer { close(writer) }
+        let lines = String(repeating: "get clock.now\n", count: 100)
+        _ = lines.withCString { write(writer, $0, strlen($0)) }
+        let child = try Spawned(["--no-rc", "--check"], directory: dir, stdinPath: fifo)
+        // The sign: debugsh catches SIGINT (its SigCgt mask has the bit), so the check has begun.
+        var caught = false
+        for _ in 0..<12_000 where !caught {
+            // Once it is debugsh: before the exec it is the shell that starts it.
+            if let status = try? String(contentsOfFile: "/proc/\(child.pid)/status", encoding: .utf8),
+                status.hasPrefix("Name:\tdebugsh\n"),
+                let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigCgt:") }),
+                let mask = UInt64(line.dropFirst("SigCgt:".count).trimmingCharacters(in: .whitespaces), radix: 16),
+                (mask >> UInt64(SIGINT - 1)) & 1 == 1
+            {
+                caught = true
+            } else {
+                usleep(5_000)
+            }
+        }
+        #expect(caught, "debugsh never caught SIGINT")
+        child.interrupt()
+        let end = child.wait(seconds: 20)
+        #expect(end.status == 130, "\(end)")
+        #expect(end.stderr.contains("<stdin>:1: error: interrupted: the check stopped here"), "\(end)")
+    }
 }

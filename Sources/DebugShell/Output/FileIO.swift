@@ -63,6 +63,8 @@ public enum FileIO {
         var line = 1
         var lineLength = 0
         while true {
+            // An interrupt that came before this read would not end a wait for a pipe's writer.
+            if isPipe && interrupted() { throw Failure("cannot read '\(path)': interrupted") }
             let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
             if n < 0 {
                 if errno == EINTR && !interrupted() { continue }
