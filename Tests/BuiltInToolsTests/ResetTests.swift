@@ -27,3 +27,15 @@ import Testing
         #expect(result.matches, "\(result)")
     }
 }
+
+/// A trap outside any call into a tool's code (debugsh's own, a plugin's thread, a `deinit` at
+/// `reset`) is stamped with the device's time, not 0.000s (issue 36, 16).
+@Suite struct TrapStampTests {
+    @Test func aTrapOutsideToolCodeReadsTheDevicesTime() throws {
+        let session = try Session(tools: BuiltInTools.all, sink: MemorySink())
+        _ = session.runLine("run 1.5s")
+        let words = session.trapDescription(signal: 4)  // SIGILL
+        #expect(words.hasPrefix("debugsh trapped at 1.500s"), "\(words)")
+        #expect(words.hasSuffix("a bug in debugsh; please report it, with the recording if there is one"), "\(words)")
+    }
+}

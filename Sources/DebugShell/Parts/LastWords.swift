@@ -32,7 +32,9 @@ struct LastWords {
             who = "debugsh"
             ours = true
         }
-        let at = code.time.eventStamp
+        // Outside the calls into a tool's code the record of what runs says nothing of when:
+        // the device's clock does (a trap at 1.5 s read 0.000s).
+        let at = (code.kind == .shell ? engine.now : code.time).eventStamp
         let label = tools.callLabel.map { " '\(VisibleText.escaped($0))'" } ?? ""
         let timer: String = {
             guard code.detail >= 0, let info = engine.timerInfo(TimerID(rawValue: code.detail)),
