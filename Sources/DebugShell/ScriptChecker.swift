@@ -41,6 +41,8 @@ public struct ScriptChecker {
     private var checkedFiles = Set<String>()
     /// The scripts a note about a plugin's commands was given for.
     private var notedPluginScripts = Set<String>()
+    /// The scheduled commands the command being checked found (``schedule(_:at:)``).
+    private var scheduledFound: [(words: ArraySlice<Word>, location: SourceLocation)] = []
 
     /// Polled before each line: Ctrl-C (and a script's SIGTERM or SIGHUP) stops the check there.
     public var isInterrupted: () -> Bool = { false }
@@ -125,12 +127,28 @@ public struct ScriptChecker {
 
     // MARK: One command
 
+    /// Checks a command, then the commands it schedules (an `after`'s command or block), and
+    /// theirs, in the order a run would meet them: with a stack of its own, not by recursion, so
+    /// that 100,000 nested levels check as they run (it crashed at about 5,000).
     mutating func check(_ words: ArraySlice<Word>, at location: SourceLocation, scheduled: Bool) {
-        do throws(CommandError) {
-            try checkCommand(words, at: location, scheduled: scheduled)
-        } catch {
-            problems.append(ScriptProblem(severity: .error, message: error.message, location: location))
+        var stack = [(words: words, location: location, scheduled: scheduled)]
+        while let next = stack.popLast() {
+            scheduledFound = []
+            do throws(CommandError) {
+                try checkCommand(next.words, at: next.location, scheduled: next.scheduled)
+            } catch {
+                problems.append(ScriptProblem(severity: .error, message: error.message, location: next.location))
+            }
+            let found = scheduledFound
+            scheduledFound = []
+            for command in found.reversed() { stack.append((command.words, command.location, true)) }
         }
+    }
+
+    /// A scheduled command a command's check found (``BuiltInCommand/check(_:in:)`` of `after`,
+    /// `at`, `every`): checked next, at the scheduling line.
+    mutating func schedule(_ words: ArraySlice<Word>, at location: SourceLocation) {
+        scheduledFound.append((words, location))
     }
 
     /// Checks one command as running it would read it: aliases, the parser and its typed values,

@@ -195,4 +195,24 @@ import Testing
         #expect(r.stderr == "")
         #expect(r.status == 0)
     }
+    /// `--check` reads nesting as deep as a run takes (issue 36, 6: it crashed with SIGSEGV at
+    /// about 5,000 levels, which a run handles at 100,000): a chain of 100,000 `after`s, and
+    /// nested blocks with an error at the bottom, found at the line, in the order a run meets it.
+    @Test func deepNestingIsChecked() throws {
+        let chain = String(repeating: "after 1ns ", count: 100_000) + "expect clock.mode == tracknig\n"
+        let blocks =
+            "after 1ms " + String(repeating: "{ after 1ms ", count: 3_000) + "bogus"
+            + String(repeating: " }", count: 3_000) + "\nafter 1ms { echo a; run 1s }\n"
+        let dir = try Binary.folder(["chain.dsh": chain, "blocks.dsh": blocks])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try Binary.run(["--check", "chain.dsh", "blocks.dsh"], directory: dir)
+        #expect(r.status == 1, "\(r)")
+        let errors = r.stderr.split(separator: "\n").filter { $0.contains(": error: ") }
+        #expect(
+            errors == [
+                "chain.dsh:1: error: 'tracknig' is not a value of clock.mode; it is one of default, tracking (did you mean 'tracking'?)",
+                "blocks.dsh:1: error: unknown command 'bogus' (try 'help')",
+                "blocks.dsh:2: error: 'run' cannot be scheduled: only commands that neither move time nor end the session can",
+            ], "\(r)")
+    }
 }

@@ -126,9 +126,9 @@ extension ScheduleCommand {
         let rest = call.rest
         guard !rest.isEmpty else { throw CommandError("'\(call.command)' needs a command to run") }
         if let block = try CommandScheduler.block(rest) {
-            for command in block { checker.check(command, at: call.location, scheduled: true) }
+            for command in block { checker.schedule(command, at: call.location) }
         } else {
-            try checker.checkCommand(rest, at: call.location, scheduled: true)
+            checker.schedule(rest, at: call.location)
         }
     }
 
