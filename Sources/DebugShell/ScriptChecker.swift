@@ -214,6 +214,17 @@ public struct ScriptChecker {
         if unknownNamespace { notePlugin(at: location) }
     }
 
+    /// `break on <event>`: declared by a tool, or (when a plugin may declare it) noted.
+    mutating func checkEvent(_ name: String, at location: SourceLocation) throws(CommandError) {
+        let registry = vocabulary.registry
+        do throws(CommandError) {
+            _ = try BreakCommand.event(name, in: registry)
+        } catch {
+            guard pluginsMayAdd, registry.toolIndex(forNamespace: name) == nil else { throw error }
+            notePlugin(at: location)
+        }
+    }
+
     /// `source <file>`: the file is checked in its place, once.
     mutating func checkSource(_ path: String, at location: SourceLocation) throws(CommandError) {
         let resolved = FileIO.join(location.origin.directory, path)

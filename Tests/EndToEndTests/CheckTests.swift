@@ -215,4 +215,21 @@ import Testing
                 "blocks.dsh:2: error: 'run' cannot be scheduled: only commands that neither move time nor end the session can",
             ], "\(r)")
     }
+    /// `--check` refuses what a run refuses, with the same words, from the same declarations
+    /// (issue 36, 15: `every 0s` and an unknown `break on` event passed the check).
+    @Test(arguments: [
+        "every 0s echo a", "break on bogus.event", "break on fps.hitc", "fps start --range 60,10",
+        "stall -1ms", "every 999ns --times 2 echo b",
+    ])
+    func checkRefusesWhatARunRefuses(_ line: String) throws {
+        let run = try Binary.run(["--no-plugins", "-c", line])
+        let check = try Binary.run(["--no-plugins", "--check", "-c", line])
+        #expect(run.status == 1 && check.status == 1, "\(run)\n\(check)")
+        func errors(_ text: String) -> [String] {
+            text.split(separator: "\n").filter { $0.contains(": error: ") }.map {
+                String($0.replacingOccurrences(of: "at 1ms: ", with: ""))
+            }
+        }
+        #expect(!errors(check.stderr).isEmpty && errors(check.stderr) == errors(run.stderr), "\(run)\n\(check)")
+    }
 }

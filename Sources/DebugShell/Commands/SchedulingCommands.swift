@@ -66,12 +66,20 @@ struct EveryCommand: ScheduleCommand {
         examples: [Example("> every 100ms --times 2 echo tick\n> run 1s\ntick\ntick")])
 
     static func start(_ call: BuiltInCall, in context: CommandContext) throws(CommandError) -> (SimTime, SimDuration) {
+        let interval = try checkedInterval(call)
+        return (try later(context.engine.now, by: interval), interval)
+    }
+
+    /// The interval, at least 1 µs: a run and `--check` refuse the same.
+    static func checkedInterval(_ call: BuiltInCall) throws(CommandError) -> SimDuration {
         let interval = call[interval]
         guard interval >= .minimumRepeatInterval else {
             throw CommandError("every needs an interval of at least 1us (got \(interval))")
         }
-        return (try later(context.engine.now, by: interval), interval)
+        return interval
     }
+
+    static func checkTiming(_ call: BuiltInCall) throws(CommandError) { _ = try checkedInterval(call) }
 
     static func runs(_ call: BuiltInCall) -> Int64 { call[times] ?? Int64.max }
 }
@@ -83,12 +91,16 @@ protocol ScheduleCommand: BuiltInCommand {
     static func start(_ call: BuiltInCall, in context: CommandContext) throws(CommandError) -> (SimTime, SimDuration)
     /// How many times it runs.
     static func runs(_ call: BuiltInCall) -> Int64
+    /// What `--check` can refuse of the timing without a device (`every 0s`); nothing by default.
+    static func checkTiming(_ call: BuiltInCall) throws(CommandError)
 }
 
 extension ScheduleCommand {
     static var traits: CommandTraits { .takesCommand }
 
     static func runs(_ call: BuiltInCall) -> Int64 { 1 }
+
+    static func checkTiming(_ call: BuiltInCall) throws(CommandError) {}
 
     static func run(_ call: BuiltInCall, in context: CommandContext) throws -> CommandOutput {
         let words = call.rest
@@ -125,6 +137,7 @@ extension ScheduleCommand {
     static func check(_ call: BuiltInCall, in checker: inout ScriptChecker) throws(CommandError) {
         let rest = call.rest
         guard !rest.isEmpty else { throw CommandError("'\(call.command)' needs a command to run") }
+        try checkTiming(call)
         if let block = try CommandScheduler.block(rest) {
             for command in block { checker.schedule(command, at: call.location) }
         } else {
