@@ -144,7 +144,10 @@ struct TraceWriter {
             out.text(name(r))
         }
         out.raw(", \"cat\": \"")
-        out.raw(TraceRecorder.category(of: r.kind))
+        // Zero-cost handlers of a background lane, merged, are the queues' (not the main thread's).
+        out.raw(
+            r.kind == .mergedItems && r.track >= TraceTimeline.queueTrackBase
+                ? "queues" : TraceRecorder.category(of: r.kind))
         switch r.kind {
         case .present, .vsync, .toolEvent:
             out.raw("\", \"ph\": \"i\", \"s\": \"t\", \"ts\": ")

@@ -114,12 +114,31 @@ extension TraceTimeline {
 
     mutating func timerFired(_ f: TimerFiring, device: any SimulatedDevice) {
         let cause = Int16(f.cause.map { TraceTimeline.causes.firstIndex(of: $0).map { $0 + 1 } ?? 0 } ?? 0)
-        if f.kind == .dispatchTimer, let track = queueTrack(f.id, device: device) {
+        if f.kind == .dispatchTimer, isBackground(f.id, device: device) {
             guard categories.contains(.queues) else { return }
-            record(
-                .queueHandler, track: track, name: timerName(f.id, device: device), start: f.start.nanoseconds,
-                end: f.end.nanoseconds, primary: f.scheduled.nanoseconds + offset, secondary: f.data,
+            let t = f.start.nanoseconds + offset
+            let track = lane(from: t, to: f.end.nanoseconds + offset)
+            let k = Int(track - TraceTimeline.queueTrackBase)
+            let name = timerName(f.id, device: device)
+            let zero = f.start == f.end
+            if zero, let last = laneZeroLength[k], last.time == t, let index = ringIndex(of: last.sequence) {
+                let joining = TraceRecord(
+                    start: t, end: t, primary: f.scheduled.nanoseconds + offset, secondary: f.data, name: name,
+                    track: track, reference: Int32(truncatingIfNeeded: f.id.rawValue), code: cause, kind: .queueHandler)
+                if ring[index].kind != .mergedItems {
+                    mergedItems[last.sequence] = [ring[index]]
+                    ring[index].kind = .mergedItems
+                    ring[index].reference = 1
+                }
+                mergedItems[last.sequence, default: []].append(joining)
+                ring[index].reference += 1
+                return
+            }
+            let kept = record(
+                .queueHandler, track: track, name: name, start: f.start.nanoseconds, end: f.end.nanoseconds,
+                primary: f.scheduled.nanoseconds + offset, secondary: f.data,
                 reference: Int32(truncatingIfNeeded: f.id.rawValue), code: cause)
+            laneZeroLength[k] = zero && kept ? (recorded - 1, t) : nil
             return
         }
         // A main-thread firing: its item was just gathered; it gains the timer's arguments.
@@ -137,21 +156,34 @@ extension TraceTimeline {
         iterationItems[last].code = itemKind << 8 | cause
     }
 
-    /// The track of a dispatch timer's background queue, named at its first handler; nil for a
-    /// timer on the main queue.
-    private mutating func queueTrack(_ id: TimerID, device: any SimulatedDevice) -> Int32? {
+    /// Whether a dispatch timer runs on a background queue (not the main queue).
+    private mutating func isBackground(_ id: TimerID, device: any SimulatedDevice) -> Bool {
         let i = id.rawValue
-        guard i >= 0 else { return nil }
-        if i < queueTracks.count, queueTracks[i] != 0 { return queueTracks[i] > 0 ? queueTracks[i] : nil }
+        guard i >= 0 else { return false }
+        if i < queueTracks.count, queueTracks[i] != 0 { return queueTracks[i] > 0 }
         if i >= queueTracks.count { queueTracks += Array(repeating: 0, count: i + 1 - queueTracks.count) }
-        guard device.timerInfo(id)?.queue == .background else {
-            queueTracks[i] = -1
-            return nil
+        let background = device.timerInfo(id)?.queue == .background
+        queueTracks[i] = background ? 1 : -1
+        return background
+    }
+
+    /// The background lane a handler from `start` to `end` (the trace's clock) goes on: the first
+    /// whose last handler has ended by `start` — one of no length at `start` too, as Perfetto
+    /// stacks slices of no length — named when first used.
+    private mutating func lane(from start: Int64, to end: Int64) -> Int32 {
+        var k = 0
+        while k < laneEnds.count, laneEnds[k] > start { k += 1 }
+        if k == laneEnds.count {
+            if k < TraceTimeline.maxLanes {
+                laneEnds.append(end)
+                laneZeroLength.append(nil)
+                let track = TraceTimeline.queueTrackBase + Int32(k)
+                trackNames[track] = k == 0 ? "Background queues" : "Background queues (\(k + 1))"
+                return track
+            }
+            k -= 1
         }
-        let track = TraceTimeline.queueTrackBase + queuesNamed
-        queuesNamed += 1
-        queueTracks[i] = track
-        if categories.contains(.queues) { trackNames[track] = "Queue \(label(id, device: device))" }
-        return track
+        laneEnds[k] = max(laneEnds[k], end)
+        return TraceTimeline.queueTrackBase + Int32(k)
     }
 }

@@ -53,11 +53,19 @@ struct TraceTimeline {
     /// Tools' slices that have not ended (handed with an end at or past the horizon), in the
     /// simulation's time: written, ending where recording ends, by ``closeOpenSpans(at:device:)``.
     var unfinishedToolSlices: [(track: Int32, name: Int32, start: Int64, args: [(String, JSONValue)])] = []
-    /// Each dispatch timer's background queue track, by timer id in this simulation: 0 not known
-    /// yet, -1 not a background queue. A timer's queue never changes: the device is asked once.
+    /// Whether each dispatch timer runs on a background queue, by timer id in this simulation: 0
+    /// not known yet, 1 background, -1 not. A timer's queue never changes: the device is asked once.
     var queueTracks: [Int32] = []
-    /// Background queue tracks handed out in all: tracks of different simulations differ.
-    var queuesNamed: Int32 = 0
+    /// Where the last handler on each background lane ends, on the trace's clock: a handler goes
+    /// on the first lane free at its start, so handlers that overlap get lanes of their own and a
+    /// hundred thousand timers' handlers take as many tracks as ever ran at once (docs/Trace.md).
+    var laneEnds: [Int64] = []
+    /// Each lane's last handler of no length, if it was the lane's last handler: another of no
+    /// length at the same instant joins it, as the main thread's zero-cost items are one slice
+    /// (Perfetto stacks slices of no length at one instant into a staircase).
+    var laneZeroLength: [(sequence: Int64, time: Int64)?] = []
+    /// The most background lanes: a handler that finds every lane busy shares the last.
+    static let maxLanes = 64
     /// The iteration being gathered, in the simulation's time, and its items, held until it ends so
     /// that it is written before them: a viewer nests a slice in the one written before it when
     /// both start together.

@@ -123,22 +123,60 @@ import Testing
             #expect(fires > 0, "\(name)")
             #expect(slices.count == Int(fires), "\(name): \(slices.count) slices, \(fires) fires")
         }
-        // The background timer's handlers are on its own queue's track, the others on the main thread.
+        // The background timer's handlers are on the background queues' track, the others on the
+        // main thread.
         let bg = trace.slices.filter { $0.name == "bg" }
         #expect(Set(bg.map(\.tid)).count == 1)
-        #expect(trace.threadNames[1]?[bg.first?.tid ?? 0] == "Queue bg")
+        #expect(trace.threadNames[1]?[bg.first?.tid ?? 0] == "Background queues")
         // Tool events are instants with their fields as arguments.
         let settled = trace.slices.filter { $0.name == "layout.settled" }
         #expect(settled.count == 1)
         #expect(settled.first?.args["message"] as? String != nil)
     }
 
+    /// Background GCD handlers share lanes (issue 32): 2,000 zero-cost timers are one track; two
+    /// timers whose handlers overlap take lanes of their own, and no slice of theirs overlaps
+    /// another on its lane (Perfetto would drop it).
+    @Test func backgroundHandlersShareLanes() throws {
+        var lines = ["trace start --categories queues"]
+        for k in 0..<2_000 { lines.append("timer gcd g\(k) --interval \(10 + k % 7)ms --queue background") }
+        lines.append("run 200ms")
+        let (session, many, _) = try traced(lines)
+        let tracks = Set(many.slices.map(\.tid))
+        #expect(tracks.count == 1, "\(tracks.count) tracks")
+        #expect(many.threadNames[1]?[tracks.first ?? 0] == "Background queues")
+        // Every handler is there: in a slice of its own, or named in a merged one's `items`.
+        var fires: Int64 = 0
+        for k in 0..<2_000 { fires += metric(session, "timer.g\(k).fires") }
+        let handlers = many.slices.reduce(0) { $0 + (($1.args["items"] as? [Any])?.count ?? 1) }
+        #expect(Int64(handlers) == fires)
+        #expect(many.slices.contains { $0.name.hasSuffix("zero-cost items") && $0.category == "queues" })
+
+        let (pair, two, _) = try traced([
+            "trace start --categories queues", "timer gcd a --interval 10ms --queue background --cost 15ms",
+            "timer gcd b --interval 10ms --queue background --cost 15ms", "run 100ms",
+        ])
+        let lanes = Dictionary(grouping: two.slices, by: \.tid)
+        #expect(lanes.count >= 2, "\(lanes.keys)")
+        let names = Set(lanes.keys.compactMap { two.threadNames[1]?[$0] })
+        #expect(names.contains("Background queues") && names.contains("Background queues (2)"), "\(names)")
+        // No two slices of a lane overlap: Perfetto would drop the second.
+        for (_, slices) in lanes {
+            let sorted = slices.sorted { $0.ts < $1.ts }
+            for (a, b) in zip(sorted, sorted.dropFirst()) { #expect(a.ts + a.dur <= b.ts, "\(a) \(b)") }
+        }
+        for name in ["a", "b"] {
+            #expect(Int64(two.slices.filter { $0.name == name }.count) == metric(pair, "timer.\(name).fires"))
+        }
+    }
+
     /// The tracks and counters are named as Perfetto shows them, without a `value` series.
     @Test func tracksAndCountersAreNamed() throws {
         let (_, trace, _) = try traced()
         let named = Set(trace.threadNames[1, default: [:]].values)
-        for track in ["Main thread", "Render server", "Display", "Hitches", "Run loop mode", "Tool events", "Queue bg"]
-        {
+        for track in [
+            "Main thread", "Render server", "Display", "Hitches", "Run loop mode", "Tool events", "Background queues",
+        ] {
             #expect(named.contains(track), "\(track) in \(named)")
         }
         #expect(Set(trace.counters.map(\.track)) == ["Presented FPS", "Main thread busy", "fps: label reading"])
@@ -188,7 +226,7 @@ import Testing
         let stall60 = try #require(trace.slices.first { $0.name == "stall 60ms" })
         #expect(stall60.ts == 1_500_000_000, "the second simulation starts where the first stopped")
         #expect(trace.slices(onThread: "Run loop mode").contains { $0.name == "tracking" })
-        #expect(trace.slices(onThread: "Queue sync").count > 10)
+        #expect(trace.slices(onThread: "Background queues").filter { $0.name == "sync" }.count > 10)
     }
 
     /// Issue 26: trace processes were once numbered in a byte, so that simulation 257 shared pid 1
