@@ -64,7 +64,7 @@ public struct HelpRenderer {
                 label: spec.name, abstract: spec.abstract, discussion: spec.discussion, examples: only.examples,
                 detail: detail
             ) { examples, _ in
-                var out = "\nUSAGE: " + CommandParser.usage(only, label: spec.name) + "\n"
+                var out = "\n" + usageLine(CommandParser.usage(only, label: spec.name), label: spec.name) + "\n"
                 out += details(only, examples: examples)
                 if !spec.aliases.isEmpty { out += "\nALIASES: \(spec.aliases.joined(separator: ", "))\n" }
                 let described = [spec.abstract, spec.discussion ?? ""] + descriptions(only)
@@ -109,7 +109,7 @@ public struct HelpRenderer {
             label: label, abstract: verb.abstract, discussion: verb.discussion, examples: verb.examples,
             detail: detail
         ) { examples, _ in
-            var out = "\nUSAGE: " + CommandParser.usage(verb, label: label) + "\n"
+            var out = "\n" + usageLine(CommandParser.usage(verb, label: label), label: label) + "\n"
             out += details(verb, examples: examples)
             return out + rulesCited(in: descriptions(verb).joined(separator: "\n"))
         }
@@ -126,7 +126,8 @@ public struct HelpRenderer {
         body: ([Example], _ compact: Bool) -> String
     ) -> String {
         func head(_ discussion: String?) -> String {
-            var out = "\(label) — \(abstract)\n"
+            // The title wraps between words, its lines after the first under the abstract.
+            var out = wrap("\(label) — \(abstract)", indent: 0, hanging: label.count + 3) + "\n"
             if let discussion { out += "\n" + wrap(discussion, indent: 0, hanging: 0) + "\n" }
             return out
         }
@@ -293,6 +294,44 @@ public struct HelpRenderer {
             }
         }
         return out
+    }
+
+    /// `USAGE: layout watch [<root>] [--quiet <duration>] …` wrapped to the width between its
+    /// parts — never inside `[--quiet <duration>]` — the lines after the first under the first
+    /// part after the command's name (a terminal cut `<duratio` / `n>]` at 80 columns).
+    func usageLine(_ usage: String, label: String) -> String {
+        let head = "USAGE: " + label
+        guard usage.hasPrefix(label) else { return "USAGE: " + usage }
+        // The parts after the name, split at spaces outside brackets.
+        var parts: [String] = []
+        var current = ""
+        var depth = 0
+        for c in usage.dropFirst(label.count) {
+            if c == "[" || c == "<" || c == "(" { depth += 1 }
+            if c == "]" || c == ">" || c == ")" { depth = max(0, depth - 1) }
+            if c == " " && depth == 0 {
+                if !current.isEmpty { parts.append(current) }
+                current = ""
+            } else {
+                current.append(c)
+            }
+        }
+        if !current.isEmpty { parts.append(current) }
+        let hanging = String(repeating: " ", count: head.count + 1)
+        var lines: [String] = []
+        var line = head
+        var lineHasPart = false
+        for part in parts {
+            if lineHasPart && line.count + 1 + part.count > width {
+                lines.append(line)
+                line = hanging + part
+            } else {
+                line += " " + part
+            }
+            lineHasPart = true
+        }
+        lines.append(line)
+        return lines.joined(separator: "\n")
     }
 
     /// Wraps words to the width; the first line indented by `indent`, the others by `hanging`.

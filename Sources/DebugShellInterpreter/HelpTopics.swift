@@ -164,11 +164,32 @@ public struct HelpTopics {
     /// text). Only when nothing matches so does the phrase anywhere inside a word count. Ties
     /// keep the order of `help`.
     public func apropos(_ phrase: String) -> CommandOutput {
-        let needle = Array(phrase.lowercased().unicodeScalars)
+        let whole = apropos(phrase, needles: [Array(phrase.lowercased().unicodeScalars)])
+        // Several words that do not stand together anywhere (`timer scroll`): the topics whose
+        // help mentions every one of them, each where it may, ranked by the word found worst.
+        let words = phrase.lowercased().split(separator: " ").map { Array($0.unicodeScalars) }
+        guard whole == nil, words.count > 1 else {
+            return whole ?? CommandOutput(text: "nothing matches '\(phrase)'", json: .array([]))
+        }
+        return apropos(phrase, needles: words)
+            ?? CommandOutput(text: "nothing matches '\(phrase)', as a phrase or word by word", json: .array([]))
+    }
+
+    /// The topics every needle matches, best first; nil when none.
+    private func apropos(_ phrase: String, needles: [[Unicode.Scalar]]) -> CommandOutput? {
         var hits: [(rank: Int, topic: String, abstract: String)] = []
+        /// The rank of a topic for every needle (the worst of them); nil when one is not mentioned.
+        func rank(name: String, abstract: String, _ texts: String...) -> Int? {
+            var worst = 0
+            for needle in needles {
+                guard let r = rank(of: needle, name: name, abstract: abstract, texts) else { return nil }
+                worst = max(worst, r)
+            }
+            return worst
+        }
         /// The rank of a topic: its name, its abstract, then the rest of its help; nil when
         /// nothing mentions the phrase.
-        func rank(name: String, abstract: String, _ texts: String...) -> Int? {
+        func rank(of needle: [Unicode.Scalar], name: String, abstract: String, _ texts: [String]) -> Int? {
             let inName = AproposMatch.quality(of: needle, in: name)
             if let inName, inName < AproposMatch.substring { return inName }
             let inAbstract = AproposMatch.quality(of: needle, in: abstract)
@@ -214,15 +235,17 @@ public struct HelpTopics {
         if hits.contains(where: { $0.rank < AproposMatch.inside }) {
             hits.removeAll { $0.rank == AproposMatch.inside }
         }
-        guard !hits.isEmpty else {
-            return CommandOutput(text: "nothing matches '\(phrase)'", json: .array([]))
-        }
+        guard !hits.isEmpty else { return nil }
         // A stable sort: within a rank, the order of `help`.
         let ranked = hits.enumerated().sorted { a, b in
             a.element.rank != b.element.rank ? a.element.rank < b.element.rank : a.offset < b.offset
         }.map(\.element)
         return CommandOutput(
-            text: ranked.map { "\($0.topic) — \($0.abstract)" }.joined(separator: "\n"),
+            // Each line wraps between words at the width, its rest indented under the topic.
+            text: ranked.map {
+                HelpRenderer(registry: registry, width: width).wrap(
+                    "\($0.topic) — \($0.abstract)", indent: 0, hanging: 4)
+            }.joined(separator: "\n"),
             json: .array(
                 ranked.map {
                     .fields([

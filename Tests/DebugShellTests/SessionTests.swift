@@ -200,7 +200,8 @@ func runScript(_ script: String, options: SessionOptions = SessionOptions()) thr
         try expectTranscript(
             """
             > help counter tick
-            counter tick — Count vsync callbacks of a display link; emit an event at a target.
+            counter tick — Count vsync callbacks of a display link; emit an event at a
+                           target.
 
             USAGE: counter tick [--until <n>] [--mode common|default|tracking]
 
@@ -223,13 +224,17 @@ func runScript(_ script: String, options: SessionOptions = SessionOptions()) thr
             > help counter fly
             error: unknown verb 'fly' for 'counter' (verbs: add, show, tick)
             > apropos vsync callbacks
-            counter tick — Count vsync callbacks of a display link; emit an event at a target.
+            counter tick — Count vsync callbacks of a display link; emit an event at a
+                target.
             > apropos callbacks
             metric rec.callbacks — Display-link callbacks the recording logged.
-            import csv — Import a CSV log: a display link's callbacks (timestamp, …) or frames (vsync, commit, render, present, …).
-            counter tick — Count vsync callbacks of a display link; emit an event at a target.
+            import csv — Import a CSV log: a display link's callbacks (timestamp, …) or
+                frames (vsync, commit, render, present, …).
+            counter tick — Count vsync callbacks of a display link; emit an event at a
+                target.
             option --until of counter tick — Emit counter.reached at this many callbacks.
-            recording save — Write the recording as a Chrome trace for Perfetto's UI (atomically); 'import chrome' reads it back whole.
+            recording save — Write the recording as a Chrome trace for Perfetto's UI
+                (atomically); 'import chrome' reads it back whole.
             rule DL8 — One wake-up for all links
             rule DL-A — Worked example: the FPS meter under a stall
             rule L4 — Quiet mode

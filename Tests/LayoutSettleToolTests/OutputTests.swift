@@ -129,7 +129,8 @@ import Testing
         let out = s.run("help layout watch")
         #expect(
             out.contains(
-                "USAGE: layout watch [<root>] [--quiet <duration>] [--timeout <duration>] [--mode quiet|seed]"),
+                "USAGE: layout watch [<root>] [--quiet <duration>] [--timeout <duration>]\n                    [--mode quiet|seed]"
+            ),
             "\(out)")
         #expect(out.contains("[0.500s] layout: settled (window, 2 views, last change 300ms)"))
         #expect(s.run("help view").contains("grow"))

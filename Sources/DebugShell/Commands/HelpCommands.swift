@@ -96,7 +96,9 @@ struct AproposCommand: BuiltInCommand {
         discussion:
             "Best matches first: the word as a whole word of a name (main.hangs for 'hangs'), starting a word of "
             + "a name (main.hangs for 'hang'), a whole word of the help text, starting a word of it, then anywhere. "
-            + "Several words, or a quoted phrase, are searched as one phrase.",
+            + "Several words, or a quoted phrase, are searched as one phrase; when nothing holds the phrase, "
+            + "each word on its own, and the topics that mention every one of them are listed "
+            + "(apropos scroll timers). Each line wraps at the terminal's width.",
         arguments: [
             word
         ],
@@ -104,9 +106,11 @@ struct AproposCommand: BuiltInCommand {
             Example(
                 """
                 > apropos coalesc
-                setting runloop.coalescing — Coalesce timer wake-ups within tolerance and leeway (T5, D2).
+                setting runloop.coalescing — Coalesce timer wake-ups within tolerance and leeway
+                    (T5, D2).
                 rule T5 — Tolerance and coalescing
-                timer plot — Chart a timer's lateness per firing over time, late firings by cause (K2).
+                timer plot — Chart a timer's lateness per firing over time, late firings by
+                    cause (K2).
                 rule D2 — Leeway
                 rule K2 — Lateness and its cause
                 """)
