@@ -37,7 +37,8 @@ import Testing
                 layout —
                 timers 0 · late 0 · leaks 0 · wakeups 1
                 hangs 2 · longest 300ms (stall 300ms) · over 100ms
-                hangs start — Start the watchdog: every --poll it checks what the main thread runs.
+                hangs start — Start the watchdog: every --poll it checks what the main thread
+                    runs.
                 option --poll of hangs start — How often the watchdog looks.
                 hangs stop — Stop the watchdog; what it found stays.
                 metric hangs.count — Hangs the watchdog has seen.
