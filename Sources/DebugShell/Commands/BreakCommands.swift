@@ -59,8 +59,9 @@ struct BreakCommand: BuiltInCommand {
                         "Stop time after the instant at which a tool says an event (optionally with given words).",
                     discussion:
                         "The event is any a tool declares (see 'help <tool>'): fps.hitch, fps.window, "
-                        + "layout.settled, timer.fired, a plugin's. A tool says an event while you watch for it "
-                        + "('fps watch hitches', 'layout watch', 'timer watch on'); the event prints, then the stop.",
+                        + "layout.settled, timer.fired, a plugin's. The FPS meter says fps.hitch while it runs "
+                        + "('fps start'), watched or not; the others while you watch for them ('fps watch windows', "
+                        + "'layout watch', 'timer watch on'). A watched event prints, then the stop.",
                     arguments: [BreakCommand.event, BreakCommand.text],
                     examples: [
                         Example(
