@@ -154,31 +154,15 @@ public enum RecordingTrace {
     ) {
         if let start = f.commitStart, let end = f.commitEnd {
             open(&out)
-            out.raw("{\"name\": \"commit\", \"cat\": \"main\", \"ph\": \"X\", \"ts\": ")
-            out.micros(start.nanoseconds)
-            out.raw(", \"dur\": ")
-            out.micros((end - start).nanoseconds)
-            out.raw(", \"pid\": 1, \"tid\": 1, \"args\": {\"kind\": \"commit\", \"frame\": ")
-            out.int(key)
-            out.raw(", \"start_ns\": ")
-            out.int(start.nanoseconds)
-            out.raw(", \"end_ns\": ")
-            out.int(end.nanoseconds)
-            out.raw("}}")
+            phase(
+                "{\"name\": \"commit\", \"cat\": \"main\", \"ph\": \"X\", \"ts\": ",
+                ", \"pid\": 1, \"tid\": 1, \"args\": {\"kind\": \"commit\", \"frame\": ", start, end, key, to: &out)
         }
         if let start = f.renderStart, let end = f.renderEnd {
             open(&out)
-            out.raw("{\"name\": \"render\", \"cat\": \"render\", \"ph\": \"X\", \"ts\": ")
-            out.micros(start.nanoseconds)
-            out.raw(", \"dur\": ")
-            out.micros((end - start).nanoseconds)
-            out.raw(", \"pid\": 1, \"tid\": 2, \"args\": {\"frame\": ")
-            out.int(key)
-            out.raw(", \"start_ns\": ")
-            out.int(start.nanoseconds)
-            out.raw(", \"end_ns\": ")
-            out.int(end.nanoseconds)
-            out.raw("}}")
+            phase(
+                "{\"name\": \"render\", \"cat\": \"render\", \"ph\": \"X\", \"ts\": ",
+                ", \"pid\": 1, \"tid\": 2, \"args\": {\"frame\": ", start, end, key, to: &out)
         }
         open(&out)
         out.raw("{\"name\": \"present\", \"cat\": \"display\", \"ph\": \"i\", \"s\": \"t\", \"ts\": ")
@@ -202,6 +186,21 @@ public enum RecordingTrace {
         }
         out.optional("swap_id", f.swapID)
         out.optional("surface_id", f.surfaceID)
+        out.raw("}}")
+    }
+
+    /// A frame's commit or render as a slice (`head`, its times, `track`'s start of the arguments,
+    /// the frame's key): drawn for the eye; the present's arguments are what is read back.
+    private static func phase(
+        _ head: StaticString, _ track: StaticString, _ start: SimTime, _ end: SimTime, _ key: Int64,
+        to out: inout JSONBytes
+    ) {
+        out.raw(head)
+        out.micros(start.nanoseconds)
+        out.raw(", \"dur\": ")
+        out.micros((end - start).nanoseconds)
+        out.raw(track)
+        out.int(key)
         out.raw("}}")
     }
 

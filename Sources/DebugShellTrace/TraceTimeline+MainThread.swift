@@ -86,23 +86,33 @@ extension TraceTimeline {
     /// named and described from its items when the trace is saved).
     private mutating func zeroLengthItem(_ item: TraceRecord) {
         let t = item.start + offset
-        if let last = lastZeroLength, last.time == t, let index = ringIndex(of: last.sequence) {
-            var joining = item
-            joining.start = t
-            joining.end = t
-            if ring[index].kind != .mergedItems {
-                mergedItems[last.sequence] = [ring[index]]
-                ring[index].kind = .mergedItems
-                ring[index].reference = 1
-            }
-            mergedItems[last.sequence, default: []].append(joining)
-            ring[index].reference += 1
-            return
+        if join(item, to: lastZeroLength, at: t) { return }
+        lastZeroLength = record(item) ? (recorded - 1, t) : nil
+    }
+
+    /// Joins `item`, of no length at `t` (the trace's clock), to `last` — the kept record of no
+    /// length written just before it on its track — when that is at the same instant: the two
+    /// become one ``TraceRecord/Kind/mergedItems`` record. False when they cannot be joined.
+    private mutating func join(_ item: TraceRecord, to last: (sequence: Int64, time: Int64)?, at t: Int64) -> Bool {
+        guard let last, last.time == t, let index = ringIndex(of: last.sequence) else { return false }
+        var joining = item
+        joining.start = t
+        joining.end = t
+        if ring[index].kind != .mergedItems {
+            mergedItems[last.sequence] = [ring[index]]
+            ring[index].kind = .mergedItems
+            ring[index].reference = 1
         }
-        let kept = record(
+        mergedItems[last.sequence, default: []].append(joining)
+        ring[index].reference += 1
+        return true
+    }
+
+    /// Records `item`, whose times are the simulation's; whether it was kept.
+    private mutating func record(_ item: TraceRecord) -> Bool {
+        record(
             item.kind, track: item.track, name: item.name, start: item.start, end: item.end, primary: item.primary,
             secondary: item.secondary, reference: item.reference, code: item.code)
-        lastZeroLength = kept ? (recorded - 1, t) : nil
     }
 
     /// The ring's index of a kept record's sequence number.
@@ -119,26 +129,13 @@ extension TraceTimeline {
             let t = f.start.nanoseconds + offset
             let track = lane(from: t, to: f.end.nanoseconds + offset)
             let k = Int(track - TraceTimeline.queueTrackBase)
-            let name = timerName(f.id, device: device)
+            let handler = TraceRecord(
+                start: f.start.nanoseconds, end: f.end.nanoseconds, primary: f.scheduled.nanoseconds + offset,
+                secondary: f.data, name: timerName(f.id, device: device), track: track,
+                reference: Int32(truncatingIfNeeded: f.id.rawValue), code: cause, kind: .queueHandler)
             let zero = f.start == f.end
-            if zero, let last = laneZeroLength[k], last.time == t, let index = ringIndex(of: last.sequence) {
-                let joining = TraceRecord(
-                    start: t, end: t, primary: f.scheduled.nanoseconds + offset, secondary: f.data, name: name,
-                    track: track, reference: Int32(truncatingIfNeeded: f.id.rawValue), code: cause, kind: .queueHandler)
-                if ring[index].kind != .mergedItems {
-                    mergedItems[last.sequence] = [ring[index]]
-                    ring[index].kind = .mergedItems
-                    ring[index].reference = 1
-                }
-                mergedItems[last.sequence, default: []].append(joining)
-                ring[index].reference += 1
-                return
-            }
-            let kept = record(
-                .queueHandler, track: track, name: name, start: f.start.nanoseconds, end: f.end.nanoseconds,
-                primary: f.scheduled.nanoseconds + offset, secondary: f.data,
-                reference: Int32(truncatingIfNeeded: f.id.rawValue), code: cause)
-            laneZeroLength[k] = zero && kept ? (recorded - 1, t) : nil
+            if zero && join(handler, to: laneZeroLength[k], at: t) { return }
+            laneZeroLength[k] = record(handler) && zero ? (recorded - 1, t) : nil
             return
         }
         // A main-thread firing: its item was just gathered; it gains the timer's arguments.
