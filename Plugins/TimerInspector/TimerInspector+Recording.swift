@@ -175,28 +175,6 @@ struct RecordedLink {
         let millihertz = SimFormat.roundedDivide(1_000_000_000_000, by: Int128(max(1, d.nanoseconds)))
         return "\(SimFormat.decimal(Int64(clamping: millihertz), scaleDigits: 3, minFraction: 0)) Hz"
     }
-
-    /// Where the recording's refresh interval was read, as `import` says it.
-    static func sourceText(_ source: RecordedTimeline.RefreshSource) -> String {
-        switch source {
-        case .displayInfo(let hertz): return "device-display-info: \(hertz) Hz"
-        case .hitchRows: return "the hitch rows' refresh interval"
-        case .vsyncMedian: return "the median vsync gap"
-        case .declared: return "as the file declares"
-        case .assumed: return "assumed: the recording does not say"
-        }
-    }
-
-    /// The same in one word, for JSON (as `recording` writes it).
-    static func sourceWord(_ source: RecordedTimeline.RefreshSource) -> String {
-        switch source {
-        case .displayInfo: return "device-display-info"
-        case .hitchRows: return "hitch-rows"
-        case .vsyncMedian: return "vsync-median"
-        case .declared: return "declared"
-        case .assumed: return "assumed"
-        }
-    }
 }
 
 extension TimerInspector {
@@ -226,7 +204,7 @@ extension TimerInspector {
         }
         var lines = [header]
         if let refresh = timeline.refreshInterval {
-            let source = timeline.refreshSource.map { ", \(RecordedLink.sourceText($0))" } ?? ""
+            let source = timeline.refreshSource.map { ", \($0.text)" } ?? ""
             lines.append("display: refresh \(Format.duration(refresh)) (\(RecordedLink.hertz(refresh))\(source))")
         }
         var stats = ["fires \(count)", "skipped \(link.skipped)"]
@@ -266,7 +244,7 @@ extension TimerInspector {
                 "interval_ns": optional(link.interval) { JSONValue($0) },
                 "interval_source": optional(link.intervalSource) { .string($0.word) },
                 "refresh_interval_ns": optional(timeline.refreshInterval) { JSONValue($0) },
-                "refresh_source": optional(timeline.refreshSource) { .string(RecordedLink.sourceWord($0)) },
+                "refresh_source": optional(timeline.refreshSource) { .string($0.word) },
             ]),
             "fires": JSONValue(count), "skipped": .int(link.skipped),
             "max_late_ns": count > 1 ? JSONValue(link.maxLate) : .null, "early": JSONValue(link.early),

@@ -41,7 +41,7 @@ public enum RecordingTrace {
         }
         if let source = t.refreshSource {
             out.raw(", \"refresh_source\": ")
-            out.string(word(source))
+            out.string(source.word)
             if case .displayInfo(let hertz) = source {
                 out.raw(", \"refresh_hz\": ")
                 out.int(Int64(hertz))
@@ -236,17 +236,6 @@ public enum RecordingTrace {
             out.string(process)
         }
         out.raw("}}")
-    }
-
-    /// The refresh source's word in `otherData`, as `recording --json` says it.
-    public static func word(_ source: RecordedTimeline.RefreshSource) -> String {
-        switch source {
-        case .displayInfo: return "device-display-info"
-        case .hitchRows: return "hitch-rows"
-        case .vsyncMedian: return "vsync-median"
-        case .declared: return "declared"
-        case .assumed: return "assumed"
-        }
     }
 }
 

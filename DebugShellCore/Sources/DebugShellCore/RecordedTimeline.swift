@@ -31,6 +31,29 @@ public struct RecordedTimeline: Sendable, Equatable {
         case declared
         /// Nothing in the recording says: 60 Hz is assumed, and said.
         case assumed
+
+        /// The source in one word, as JSON and a saved recording write it: `device-display-info`,
+        /// `hitch-rows`, `vsync-median`, `declared`, `assumed`.
+        public var word: String {
+            switch self {
+            case .displayInfo: return "device-display-info"
+            case .hitchRows: return "hitch-rows"
+            case .vsyncMedian: return "vsync-median"
+            case .declared: return "declared"
+            case .assumed: return "assumed"
+            }
+        }
+
+        /// Where the interval was read, as `import` and `recording` say it.
+        public var text: String {
+            switch self {
+            case .displayInfo(let hertz): return "device-display-info: \(hertz) Hz"
+            case .hitchRows: return "the hitch rows' refresh interval"
+            case .vsyncMedian: return "the median vsync gap"
+            case .declared: return "as the file declares"
+            case .assumed: return "assumed: the recording does not say"
+            }
+        }
     }
 
     /// The format, and the files read (in the order given).

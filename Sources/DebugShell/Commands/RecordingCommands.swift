@@ -172,7 +172,7 @@ struct RecordingCommand: BuiltInCommand {
                 "format": .string(t.format.rawValue), "sources": .array(t.sources.map { .string($0) }),
                 "start_ns": .int(t.start.nanoseconds), "end_ns": .int(t.end.nanoseconds),
                 "refresh_interval_ns": t.refreshInterval.map { .int($0.nanoseconds) } ?? .null,
-                "refresh_source": JSONValue(t.refreshSource.map(RecordingTrace.word)),
+                "refresh_source": JSONValue(t.refreshSource.map(\.word)),
                 "vsyncs": .int(Int64(t.vsyncs.count)),
                 "frames": .int(Int64(a.frameCount)), "hitches": a.hasHitchList ? .int(Int64(a.hitches.count)) : .null,
                 "hitch_time_ns": a.hasHitchList ? .int(a.hitchTime.nanoseconds) : .null,
@@ -186,18 +186,8 @@ struct RecordingCommand: BuiltInCommand {
         guard let interval = t.refreshInterval, interval > .zero else { return "refresh rate unknown" }
         let hertz = SimFormat.roundedDivide(1_000_000_000_000, by: Int128(interval.nanoseconds))
         let rate = SimFormat.decimal(Int64(clamping: hertz), scaleDigits: 3, minFraction: 0)
-        let source = t.refreshSource.map { " (\(sourceText($0)))" } ?? ""
+        let source = t.refreshSource.map { " (\($0.text))" } ?? ""
         return "\(rate) Hz\(source), refresh interval \(interval)"
-    }
-
-    static func sourceText(_ source: RecordedTimeline.RefreshSource) -> String {
-        switch source {
-        case .displayInfo(let hertz): return "device-display-info: \(hertz) Hz"
-        case .hitchRows: return "the hitch rows' refresh interval"
-        case .vsyncMedian: return "the median vsync gap"
-        case .declared: return "as the file declares"
-        case .assumed: return "assumed: the recording does not say"
-        }
     }
 
     /// The Xcode Organizer's tiers (`fps.tiers apple`): good ≤ 10 ms/s, warning ≤ 25, critical

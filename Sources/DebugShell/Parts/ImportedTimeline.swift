@@ -32,29 +32,9 @@ public final class ImportedTimeline {
         guard let timeline else {
             throw CommandError("no recording to save: 'import xctrace|csv|chrome <file>' reads one")
         }
-        try TraceSession.checkPath(path)
-        var stopped = false
-        var size: Int64 = 0
-        do {
-            let file = try FileIO.AtomicFile(path)
-            try RecordingTrace.encode(timeline, generator: "debugsh \(DebugShellVersion.text)") {
-                bytes throws(FileIO.Failure) in
-                if interrupted() {
-                    stopped = true
-                    file.discard()
-                    throw FileIO.Failure("interrupted")
-                }
-                try file.write(bytes)
-                size += Int64(bytes.count)
-            }
-            try file.commit()
-        } catch let failure as FileIO.Failure {
-            if stopped { return nil }
-            throw CommandError(failure.message)
-        } catch {
-            throw CommandError("\(error)")
+        return try TraceSession.writeJSON(to: path, stoppingWhen: interrupted) { chunk in
+            try RecordingTrace.encode(timeline, generator: "debugsh \(DebugShellVersion.text)", chunk: chunk)
         }
-        return size
     }
 }
 

@@ -70,18 +70,37 @@ public final class TraceSession {
     ///   file is left as it was).
     func save(to path: String, stoppingWhen interrupted: () -> Bool) throws(CommandError) -> Int? {
         guard let trace = recorder else { throw CommandError("no trace to save: 'trace start' records one") }
-        try TraceSession.checkPath(path)
+        let written = try TraceSession.writeJSON(to: path, stoppingWhen: interrupted) { chunk in
+            try trace.encode(generator: "debugsh \(DebugShellVersion.text)", chunk: chunk)
+        }
+        return written.map { _ in trace.kept }
+    }
+
+    /// Writes a JSON file (`trace save`, `recording save`) atomically from `encode`, which hands
+    /// it a chunk at a time, looking for an interrupt before each: an interrupt drops the file,
+    /// and the target stays as it was.
+    ///
+    /// - Returns: the bytes written, or nil when `interrupted` stopped the save.
+    static func writeJSON(
+        to path: String, stoppingWhen interrupted: () -> Bool,
+        _ encode: (_ chunk: ([UInt8]) throws -> Void) throws -> Void
+    ) throws(CommandError) -> Int64? {
+        try checkPath(path)
         // Set when an interrupt stopped the writing (thrown out of the writer's loop).
         var stopped = false
+        var size: Int64 = 0
         do {
             let file = try FileIO.AtomicFile(path)
-            try trace.encode(generator: "debugsh \(DebugShellVersion.text)") { bytes throws(FileIO.Failure) in
-                if interrupted() {
-                    stopped = true
-                    file.discard()
-                    throw FileIO.Failure("interrupted")
+            try withoutActuallyEscaping(interrupted) { interrupted in
+                try encode { bytes in
+                    if interrupted() {
+                        stopped = true
+                        file.discard()
+                        throw FileIO.Failure("interrupted")
+                    }
+                    try file.write(bytes)
+                    size += Int64(bytes.count)
                 }
-                try file.write(bytes)
             }
             try file.commit()
         } catch let failure as FileIO.Failure {
@@ -90,7 +109,7 @@ public final class TraceSession {
         } catch {
             throw CommandError("\(error)")
         }
-        return trace.kept
+        return size
     }
 
     /// Says once, after the command that made it happen, that the trace dropped its oldest events.
