@@ -47,7 +47,7 @@ extension FPSMeter {
     /// The meter's verbs: `run(_:)` switches over them, so a verb declared without behaviour does
     /// not compile. Help lists them in this order.
     enum Verb: String, ToolVerbs {
-        case show, start, stop, reset, frames, history, plot, compare, tiers, autohide, watch
+        case show, start, stop, reset, frames, hitches, history, plot, compare, tiers, autohide, watch
 
         var declaration: VerbSpec {
             switch self {
@@ -79,6 +79,15 @@ extension FPSMeter {
                         "The last 1000 presents are kept (the setting fps.frames-kept, up to 100000). Without --worst, the last 20 (or --last n) are shown in time order; --worst n shows the n longest hitches, longest first. --csv writes every kept present to a file instead, one row each with its times in ns since the simulation's start (frame, vsync, commit_start, commit_end, render_start, render_end, present, expected_present, hitch, cause, refresh_interval), atomically: the frame log 'import csv' reads back (docs/Import.md).",
                     options: [hitchesOnly, lastFrames, worst, framesCSV],
                     examples: FPSMeterExamples.frames)
+            case .hitches:
+                return VerbSpec(
+                    "hitches",
+                    abstract:
+                        "Each hitch as Instruments lists it: when, frame, how late, severity, type, the phases and what delayed it.",
+                    discussion:
+                        "The type is Instruments' (R8): of the time from the frame's earliest moment to its commit's end, the largest share names a late commit — the app's update ('Potentially expensive app update(s)', the tick's 'load frame'), the commit itself ('Expensive Commit(s)', layout, display, prepare and commit) or other main-thread work before it ('Pre-Commit(s) latency'); a commit on time whose render started late waited for the render server ('Commit to Render latency'); a render that overran its refresh intervals is 'Potentially expensive render, N offscreen passes' or 'Potentially expensive GPU work'. Severity counts refresh intervals late: at most one Low, more than one Moderate, more than two High. Phases are in ms (u update, l layout, d display, p prepare, c commit, rp render-prepare, g gpu, o offscreen passes). 'delayed by' is the work that delayed the frame: the longest other item for a pre-commit latency, the render it waited for, or its own tick, commit or render. As many hitches are kept as presents (fps.frames-kept).",
+                    options: [hitchType, hitchSeverity, lastHitches, worst],
+                    examples: FPSMeterExamples.hitches)
             case .history:
                 return VerbSpec(
                     "history",
@@ -158,6 +167,14 @@ extension FPSMeter {
     static let framesCSV = OptionSpec.path(
         "csv", abstract: "Write every kept present to this CSV file (ns), instead of the table.")
 
+    // fps hitches
+    static let hitchType = OptionSpec.choice(
+        "type", abstract: "Only hitches of this type (R8).", as: HitchTypeWord.self)
+    static let hitchSeverity = OptionSpec.choice(
+        "severity", abstract: "Only hitches of this severity (R8).", as: SeverityWord.self)
+    static let lastHitches = OptionSpec.integer(
+        "last", in: 1...1_000_000, abstract: "The last n hitches.", default: 20)
+
     // fps history
     static let lastWindows = OptionSpec.integer(
         "last", in: 1...1_000_000, abstract: "The last n windows.", default: 20)
@@ -204,4 +221,15 @@ extension FPSMeter {
 /// What `fps watch` prints: hitches, closed windows, or nothing.
 enum WatchedEvents: String, CommandLineChoice {
     case hitches, windows, off
+}
+
+/// A hitch type's word for `fps hitches --type` (R8).
+enum HitchTypeWord: String, CommandLineChoice {
+    case update, commit, preCommit = "pre-commit", wait
+    case offscreen, gpu, swap
+}
+
+/// A severity's word for `fps hitches --severity` (R8).
+enum SeverityWord: String, CommandLineChoice {
+    case low, moderate, high
 }

@@ -62,6 +62,12 @@ extension FPSMeter: DeviceObserver {
                 let cause = HitchCause(info)
                 record.cause = cause
                 hitches.add(hitch, cause: cause)
+                hitchLog.append(
+                    HitchRecord(
+                        frame: info.frame, present: info.present, expected: info.expectedPresent,
+                        earliest: info.earliest, hitch: hitch.nanoseconds, refresh: record.refresh,
+                        buffers: info.buffers, type: info.hitchType ?? .delayedSwap, cause: cause, phases: info.phases,
+                        delay: info.delay))
                 hitches.ratioTime += animatingPart(of: hitch, presentedAt: info.present)
                 let printed = watch.hitches && hitch > watch.over && watched(hitch, cause: cause, info)
                 // A breakpoint on fps.hitch stops at every hitch, printed or not.
@@ -107,13 +113,16 @@ extension FPSMeter {
 
     /// The event `fps.hitch` for one hitch.
     func hitchEvent(_ hitch: SimDuration, cause: HitchCause, _ info: PresentInfo, silent: Bool = false) -> ToolEvent {
-        ToolEvent(
+        let type = info.hitchType ?? .delayedSwap
+        let severity = HitchSeverity.of(hitch, interval: hitchLog.last?.refresh ?? hitch)
+        return ToolEvent(
             name: "fps.hitch", time: info.present,
             message:
-                "hitch \(FPSMeter.readable(hitch)) (\(cause.rawValue)), frame \(info.frame) expected at \(FPSMeter.readable(info.expectedPresent))",
+                "hitch \(FPSMeter.readable(hitch)) (\(cause.rawValue), \(severity.rawValue)): \(type.description); frame \(info.frame) expected at \(FPSMeter.readable(info.expectedPresent))",
             fields: [
                 ("frame", .int(info.frame)), ("hitch_ns", JSONValue(hitch)),
-                ("cause", .string(cause.rawValue)),
+                ("cause", .string(cause.rawValue)), ("type", .string(type.word)),
+                ("type_label", .string(type.description)), ("severity", .string(severity.rawValue.lowercased())),
                 ("present_ns", JSONValue(info.present)),
                 ("expected_ns", JSONValue(info.expectedPresent)),
             ], silent: silent)

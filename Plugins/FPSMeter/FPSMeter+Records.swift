@@ -88,6 +88,14 @@ struct FrameRecord {
     /// Whether the frame counts for hitch metrics (A2).
     var counted: Bool
     var cause: HitchCause?
+    /// Frames merged into it and never shown (R1, R9).
+    var dropped: Int32 = 0
+
+    /// R9: a hitch, late only because the frame before was, or on time; nil when not counted.
+    var verdict: FrameVerdict? {
+        guard counted else { return nil }
+        return hitch > 0 ? .hitch : (present > expected ? .stuffed : .onTime)
+    }
 
     init(_ info: PresentInfo, refresh: SimDuration) {
         frame = info.frame
@@ -99,6 +107,7 @@ struct FrameRecord {
         present = info.present
         expected = info.expectedPresent
         counted = info.counted
+        dropped = Int32(clamping: info.mergedFrames - 1)
         self.refresh = refresh
     }
 
@@ -115,4 +124,28 @@ struct FrameRecord {
     }
 
     static let zero = FrameRecord()
+}
+
+/// One hitch with what Instruments shows of it, for `fps hitches` (R8).
+struct HitchRecord {
+    var frame: Int64
+    var present: SimTime
+    var expected: SimTime
+    var earliest: SimTime
+    var hitch: Int64
+    var refresh: SimDuration
+    var buffers: Int
+    var type: HitchType
+    var cause: HitchCause
+    var phases: FramePhases
+    var delay: FrameDelay?
+
+    /// Low, Moderate or High by refresh intervals (R8).
+    var severity: HitchSeverity { .of(SimDuration(nanoseconds: hitch), interval: refresh) }
+    /// The acceptable latency: the buffer count in refresh intervals (R7).
+    var latencyAllowed: SimDuration { expected - earliest }
+
+    static let zero = HitchRecord(
+        frame: 0, present: .zero, expected: .zero, earliest: .zero, hitch: 0, refresh: .zero, buffers: 2,
+        type: .expensiveGPU, cause: .render, phases: .zero, delay: nil)
 }

@@ -145,14 +145,14 @@ extension FPSMeter {
                 : "no \(what(0)) among the \(frames.count) presents kept"
             return CommandOutput(text: none, json: json)
         }
-        var rows = [["frame", "commit end", "render start", "render end", "present", "expected", "hitch", "cause"]]
+        var rows = [["frame", "commit end", "render start", "render end", "present", "expected", "hitch", "verdict"]]
         for f in kept {
             rows.append([
                 String(f.frame), FPSMeter.fixedMilliseconds(f.commitEnd.nanoseconds),
                 FPSMeter.fixedMilliseconds(f.renderStart.nanoseconds),
                 FPSMeter.fixedMilliseconds(f.renderEnd.nanoseconds),
                 FPSMeter.fixedMilliseconds(f.present.nanoseconds), FPSMeter.fixedMilliseconds(f.expected.nanoseconds),
-                f.counted ? FPSMeter.fixedMilliseconds(f.hitch) : "-", f.cause?.rawValue ?? "-",
+                f.counted ? FPSMeter.fixedMilliseconds(f.hitch) : "-", Self.verdictText(f),
             ])
         }
         var text = "\(title); times in ms, hitch - = not animating (A2)\n" + FPSMeter.table(rows, right: Set(0...6))
@@ -162,6 +162,18 @@ extension FPSMeter {
                 + "set fps.frames-kept to keep more, up to \(FPSMeter.frameLimitMaximum))"
         }
         return CommandOutput(text: text, json: json)
+    }
+
+    /// R9's verdict in a word: the hitch's cause, `on time`, `stuffed` (late only because the frame
+    /// before was), `-` when not counted. (The frames dropped into it are in the JSON: the table
+    /// stays within 80 columns.)
+    static func verdictText(_ f: FrameRecord) -> String {
+        switch f.verdict {
+        case .hitch?: return f.cause?.rawValue ?? "render"
+        case .stuffed?: return "stuffed"
+        case .onTime?: return "on time"
+        case .dropped?, nil: return "-"
+        }
     }
 
     /// `fps frames --csv FILE`: every kept present as a row of a frame log, times in ns since the
@@ -212,6 +224,8 @@ extension FPSMeter {
             "render_end_ns": JSONValue(f.renderEnd), "present_ns": JSONValue(f.present),
             "expected_ns": JSONValue(f.expected), "counted": .bool(f.counted),
             "hitch_ns": f.counted ? .int(f.hitch) : .null, "cause": JSONValue(f.cause?.rawValue),
+            "verdict": JSONValue(f.verdict.map { $0 == .stuffed ? "stuffed" : $0.rawValue }),
+            "dropped": .int(Int64(f.dropped)),
         ])
     }
 

@@ -86,6 +86,8 @@ public final class FPSMeter: DebugTool {
     var hitches = HitchTally()
     var intervals = IntervalHistogram()
     var frames = Ring(capacity: FPSMeter.frameLimit, filler: FrameRecord.zero)
+    /// The hitches among them, with their types (R8): as many kept as presents.
+    var hitchLog = Ring(capacity: FPSMeter.frameLimit, filler: HitchRecord.zero)
     /// The previous counted present since start or reset (R4's p_{i−1}).
     var previousCountedPresent: SimTime?
     var ledger = VsyncLedger()
@@ -111,6 +113,7 @@ public final class FPSMeter: DebugTool {
         self.host = host
         self.device = host.device
         frames.resize(to: framesKept)
+        hitchLog.resize(to: framesKept)
     }
 
     /// Presents kept for `fps frames` and `fps plot`: the setting `fps.frames-kept`.
@@ -118,7 +121,10 @@ public final class FPSMeter: DebugTool {
 
     public func settingDidChange(_ name: String) {
         // A smaller number drops the oldest presents now; a larger one keeps more from now on.
-        if name == Self.framesKeptSetting.name { frames.resize(to: framesKept) }
+        if name == Self.framesKeptSetting.name {
+            frames.resize(to: framesKept)
+            hitchLog.resize(to: framesKept)
+        }
     }
 
     // MARK: - Commands
@@ -130,6 +136,7 @@ public final class FPSMeter: DebugTool {
         case .stop: return try stop()
         case .reset: return try resetStatistics()
         case .frames: return try framesTable(invocation)
+        case .hitches: return try hitchesTable(invocation)
         case .history: return try historyTable(invocation)
         case .plot: return try plot(invocation)
         case .compare: return try compareReport(recording: invocation[Self.fromRecording])
@@ -203,6 +210,7 @@ public final class FPSMeter: DebugTool {
         hitches = HitchTally()
         intervals.removeAll()
         frames.removeAll()
+        hitchLog.removeAll()
         previousCountedPresent = nil
         ledger.start(animating: device.isAnimating)
         lab = EstimatorLab()

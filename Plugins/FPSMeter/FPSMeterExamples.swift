@@ -116,7 +116,7 @@ enum FPSMeterExamples {
             > run 3s
             > fps frames --last 3
             the last 3 of 89 presents; times in ms, hitch - = not animating (A2)
-            frame  commit end  render start  render end   present  expected   hitch  cause
+            frame  commit end  render start  render end   present  expected   hitch  verdict
               173    2866.667      2883.333    2903.333  2916.667  2900.000  16.667  render
               175    2900.000      2916.667    2936.667  2950.000  2933.333  16.667  render
               177    2933.333      2950.000    2970.000  2983.333  2966.667  16.667  render
@@ -130,7 +130,7 @@ enum FPSMeterExamples {
             > run 700ms
             > fps frames --worst 1
             the 1 worst of 1 hitch; times in ms, hitch - = not animating (A2)
-            frame  commit end  render start  render end  present  expected   hitch  cause
+            frame  commit end  render start  render end  present  expected   hitch  verdict
                19     350.000       366.667     366.667  383.333   333.333  50.000  commit
             """),
         // --csv writes every kept present to a file (docs/Import.md, "CSV"); the table's choices
@@ -144,6 +144,34 @@ enum FPSMeterExamples {
             error: the frames are written as CSV: name the file <name>.csv (got 'frames.txt')
             > fps frames --csv frames.csv --worst 3
             error: --csv writes every kept present: --hitches, --last and --worst choose the table's rows
+            """),
+    ]
+
+    static let hitches: [Example] = [
+        Example(
+            """
+            > fps start
+            > animate 1s
+            > run 300ms
+            > stall 50ms
+            > run 700ms
+            > fps hitches
+            1 hitch; times in ms
+            present  frame   hitch  severity  type                   phases  delayed by
+            383.333     19  50.000  High      Pre-Commit(s) latency  -       block 'stall 50ms' 300.000–350.000
+            """),
+        // R-B: a render with offscreen passes overruns its refresh interval.
+        Example(
+            """
+            > fps start
+            > animate 1s
+            > after 510ms load offscreen 40 500us
+            > after 520ms load offscreen 0
+            > run 1s
+            > fps hitches --type offscreen
+            1 hitch; times in ms
+            present  frame   hitch  severity  type                                               phases   delayed by
+            550.000     31  16.667  Low       Potentially expensive render, 40 offscreen passes  o40×0.5  render of frame 31 516.667–536.667
             """),
     ]
 
@@ -287,7 +315,7 @@ enum FPSMeterExamples {
             > run 300ms
             > stall 100ms
             > run 300ms
-            [0.733s] fps: hitch 100ms (commit), frame 34 expected at 633.333ms
+            [0.733s] fps: hitch 100ms (commit, High): Pre-Commit(s) latency; frame 34 expected at 633.333ms
             > get fps.hitches
             fps.hitches = 2
             > fps watch off
@@ -302,14 +330,14 @@ enum FPSMeterExamples {
             > animate 10s
             > load gpu 20ms
             > run 2500ms
-            [0.050s] fps: hitch 16.667ms (render), frame 1 expected at 33.333ms
+            [0.050s] fps: hitch 16.667ms (render, Low): Potentially expensive GPU work; frame 1 expected at 33.333ms
             [1.000s] fps: 28 more hitches in [0s, 1s): 466.667ms (render 28), longest 16.667ms; --all lists each
             [2.000s] fps: 30 hitches in [1s, 2s): 500ms (render 30), longest 16.667ms
             > fps watch hitches --all
             > run 100ms
-            [2.517s] fps: hitch 16.667ms (render), frame 149 expected at 2.5s
-            [2.550s] fps: hitch 16.667ms (render), frame 151 expected at 2.533s
-            [2.583s] fps: hitch 16.667ms (render), frame 153 expected at 2.567s
+            [2.517s] fps: hitch 16.667ms (render, Low): Potentially expensive GPU work; frame 149 expected at 2.5s
+            [2.550s] fps: hitch 16.667ms (render, Low): Potentially expensive GPU work; frame 151 expected at 2.533s
+            [2.583s] fps: hitch 16.667ms (render, Low): Potentially expensive GPU work; frame 153 expected at 2.567s
             """),
     ]
 }

@@ -226,7 +226,10 @@ extension DeviceEngine {
         if display.grid.segments[v.segment].isAdaptive { v = chooseRate(at: v) }
         // DL7: each link fills its slot, in the order the links were added; the UI link first,
         // and only while the app animates (A1).
-        if runLoop.animations.contains(v.time) { timers.fill(uiLink, at: v) }
+        if runLoop.animations.contains(v.time) {
+            timers.fill(uiLink, at: v)
+            if main.watchFrom == nil { watchFrameWait(from: t) }
+        }
         for link in timers.activeLinks {
             if timers[link].stepSegment != v.segment {
                 timers[link].gridStep = linkStep(link, segment: v.segment)

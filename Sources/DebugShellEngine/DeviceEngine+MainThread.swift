@@ -261,6 +261,16 @@ extension DeviceEngine {
         start: SimTime, cost: SimDuration
     ) {
         let end = main.occupy(item, index: index, start: start, cost: cost)
+        // R8: while a frame is due, the longest other item is what delayed it.
+        // The commit starting now is its own frame's (its watch is over): one noted here is an
+        // older frame's, in the way of the next.
+        if main.watchFrom != nil && !(item == .link && index == uiLink) {
+            main.noteWait(
+                FrameDelay(
+                    kind: FrameDelay.Kind(kind),
+                    label: item == .commit ? main.runningFrame.map { "\($0.id)" } ?? "" : label(), start: start,
+                    end: end), start: start, end: end)
+        }
         if wants(.mainItem) {
             notify(
                 .mainItem,
@@ -278,6 +288,7 @@ extension DeviceEngine {
                 leave(saved)
             }
             if block.dirtiesUI { main.uiDirty = true }
+            main.runningBlockLabel = block.label
             begin(.block, index: -1, kind: .block, label: block.label, start: t, cost: block.cost)
         case .dispatchHandler(let i):
             timers[i].handlerEnqueued = false
@@ -369,6 +380,12 @@ extension DeviceEngine {
             cost = main.frameCost
             main.uiDirty = true
             main.noteTick(timestamp)
+            // R8: an older tick of the same frame is other work in its way.
+            if let older = main.pendingTickItem {
+                main.noteWait(older, start: older.start, end: older.end, isTick: true)
+            }
+            main.pendingTickItem = FrameDelay(
+                kind: .displayLink, label: timers[i].label, start: t, end: t + cost)
             if wants(.animationTick) { notify(.animationTick, .animationTick(timestamp: timestamp, start: t)) }
         }
         let lateness = t - timestamp
@@ -408,8 +425,15 @@ extension DeviceEngine {
 
     private func startCommit(at t: SimTime) {
         let id = render.nextFrameID()
-        main.takeFrame(id: id, at: t, counted: runLoop.animations.contains(t.nanoseconds))
-        begin(.commit, index: -1, kind: .commit, label: "commit", start: t, cost: main.commitCost)
+        let tick = main.pendingTickItem
+        let cost = main.takeFrame(id: id, at: t, counted: runLoop.animations.contains(t.nanoseconds))
+        // R8: a tick already waits (its slot filled while this frame's work ran): its frame is due
+        // from that vsync, and this frame's tick and commit are in its way.
+        if let slot = timers[uiLink].slot {
+            watchFrameWait(from: SimTime(nanoseconds: slot.time))
+            if let tick { main.noteWait(tick, start: tick.start, end: tick.end, isTick: true) }
+        }
+        begin(.commit, index: -1, kind: .commit, label: "commit", start: t, cost: cost)
     }
 
     /// The end of the current item: what happens when it returns.
@@ -426,7 +450,7 @@ extension DeviceEngine {
             // D4: it runs again as soon as it returns if data is pending.
             if timers[i].state == .scheduled && timers[i].pendingData > 0 { enqueueHandler(i) }
         case .commit:
-            guard var frame = main.runningFrame else { break }
+            guard let frame = main.runningFrame else { break }
             main.runningFrame = nil
             frame.commitEnd = end
             render.commits += 1
@@ -438,6 +462,34 @@ extension DeviceEngine {
         case .timer, .link:
             break
         }
+    }
+
+    /// R8: a frame is due from the vsync `v` of its first animation tick: the item running then
+    /// is the first in its way.
+    func watchFrameWait(from v: SimTime) {
+        guard main.watchFrom == nil else { return }
+        main.watchFrom = v
+        guard main.running != .none, main.busyUntil > v else { return }
+        let i = main.runningIndex
+        let item: FrameDelay
+        switch main.running {
+        case .none: return
+        case .commit:
+            item = FrameDelay(
+                kind: .commit, label: main.runningFrame.map { "\($0.id)" } ?? "", start: main.runningStart,
+                end: main.busyUntil)
+        case .block:
+            item =
+                i >= 0
+                ? FrameDelay(
+                    kind: .dispatchHandler, label: timers[i].label, start: main.runningStart, end: main.busyUntil)
+                : FrameDelay(kind: .block, label: main.runningBlockLabel, start: main.runningStart, end: main.busyUntil)
+        case .timer:
+            item = FrameDelay(kind: .timer, label: timers[i].label, start: main.runningStart, end: main.busyUntil)
+        case .link:
+            item = FrameDelay(kind: .displayLink, label: timers[i].label, start: main.runningStart, end: main.busyUntil)
+        }
+        main.noteWait(item, start: item.start, end: item.end, isTick: main.running == .link && i == uiLink)
     }
 
     // MARK: The main queue

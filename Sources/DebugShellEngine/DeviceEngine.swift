@@ -87,6 +87,40 @@ public final class DeviceEngine: SimulatedDevice {
         get { render.gpuCost }
         set { render.gpuCost = newValue }
     }
+    /// The commit's other phases and the render server's (R6).
+    public var layoutCost: SimDuration {
+        get { main.layoutCost }
+        set { main.layoutCost = newValue }
+    }
+    public var displayCost: SimDuration {
+        get { main.displayCost }
+        set { main.displayCost = newValue }
+    }
+    public var prepareCost: SimDuration {
+        get { main.prepareCost }
+        set { main.prepareCost = newValue }
+    }
+    public var renderPrepareCost: SimDuration {
+        get { render.renderPrepareCost }
+        set { render.renderPrepareCost = newValue }
+    }
+    /// Offscreen passes per frame and each one's GPU cost (R6).
+    public func setOffscreen(passes: Int, each cost: SimDuration) {
+        render.offscreenPasses = max(0, passes)
+        render.offscreenPassCost = cost
+    }
+    /// What a frame's stages cost now (`load`, R6); `update` is `load frame`.
+    public var framePhases: FramePhases {
+        FramePhases(
+            update: main.frameCost, layout: main.layoutCost, display: main.displayCost, prepare: main.prepareCost,
+            commit: main.commitCost, renderPrepare: render.renderPrepareCost, gpu: render.gpuCost,
+            offscreenPasses: render.offscreenPasses, offscreenPass: render.offscreenPassCost)
+    }
+    /// The buffers the render server uses for the renders it starts from now (R7): 2 or 3.
+    public var bufferCount: Int {
+        get { render.buffers }
+        set { render.buffers = min(3, max(2, newValue)) }
+    }
 
     public var hangs: Int64 { main.hangs }
     public var commits: Int64 { render.commits }
@@ -230,6 +264,15 @@ public final class DeviceEngine: SimulatedDevice {
     }
 
     public func markUIDirty() { main.uiDirty = true }
+
+    /// Marks the UI dirty with changes that cost the next commit more (a view's layout, R6).
+    public func markUIDirty(extra: FramePhases) {
+        main.uiDirty = true
+        main.extraPhases.layout = main.extraPhases.layout + extra.layout
+        main.extraPhases.display = main.extraPhases.display + extra.display
+        main.extraPhases.prepare = main.extraPhases.prepare + extra.prepare
+        main.extraPhases.commit = main.extraPhases.commit + extra.commit
+    }
 
     /// Changes the refresh rate at the first vsync at or after now (S2) that is still to come: a
     /// vsync at now whose instant is done (after `step`) happened at the old rate.

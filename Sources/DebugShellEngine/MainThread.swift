@@ -67,9 +67,28 @@ struct MainThread: ~Copyable {
     var busyTime = BusyTime()
     var hangs: Int64 = 0
 
-    /// The app's costs (`load`): each tick of the UI link, each commit.
+    /// The app's costs (`load`): each tick of the UI link, and the commit's phases (R6).
     var frameCost = SimDuration.zero
     var commitCost = SimDuration.zero
+    var layoutCost = SimDuration.zero
+    var displayCost = SimDuration.zero
+    var prepareCost = SimDuration.zero
+    /// Phase costs the UI's changes since the last commit added (a view's, R6).
+    var extraPhases = FramePhases.zero
+    /// The newest animation tick's item since the last commit (R8's app update).
+    var pendingTickItem: FrameDelay?
+
+    /// R8: from the vsync of the first animation tick since the last commit, the longest other
+    /// main-thread item in the frame's way; nil while no tick waits.
+    var watchFrom: SimTime?
+    var longestWait: FrameDelay?
+    /// Whether that item is an older animation tick (the app's update of a frame merged into this one).
+    var longestWaitIsTick = false
+    /// How much of the watch it took.
+    var longestWaitOverlap = SimDuration.zero
+    /// When the running item started, and a running plain block's label (R8).
+    var runningStart = SimTime.zero
+    var runningBlockLabel = ""
 
     init() {}
 
@@ -81,6 +100,7 @@ struct MainThread: ~Copyable {
         let end = start + cost
         running = item
         runningIndex = index
+        runningStart = start
         busyUntil = end
         if cost.nanoseconds >= 250_000_000 { hangs += 1 }  // RL6: Apple's hang threshold
         busyTime.add(start: start.nanoseconds, end: end.nanoseconds)
@@ -93,10 +113,38 @@ struct MainThread: ~Copyable {
     }
 
     /// RL4.2: the frame a commit starting at `t` carries; the UI is clean again.
-    mutating func takeFrame(id: Int64, at t: SimTime, counted: Bool) {
-        runningFrame = FrameDraft(id: id, commitStart: t, newestTick: pendingTick, counted: counted)
+    mutating func takeFrame(id: Int64, at t: SimTime, counted: Bool) -> SimDuration {
+        let frame = FrameDraft(id: id, commitStart: t, newestTick: pendingTick, counted: counted)
+        frame.phases = FramePhases(
+            update: pendingTickItem.map { $0.end - $0.start } ?? .zero,
+            layout: layoutCost + extraPhases.layout, display: displayCost + extraPhases.display,
+            prepare: prepareCost + extraPhases.prepare, commit: commitCost + extraPhases.commit)
+        frame.tickItem = pendingTickItem
+        frame.waitedFor = longestWait
+        frame.waitedForIsTick = longestWaitIsTick
+        runningFrame = frame
         uiDirty = false
         pendingTick = nil
+        pendingTickItem = nil
+        extraPhases = .zero
+        watchFrom = nil
+        longestWait = nil
+        longestWaitOverlap = .zero
+        return frame.phases.commitItem
+    }
+
+    /// R8: an item other than the frame's tick and commit ran from `start` to `end` while a frame
+    /// was due: the longest is what delayed it.
+    @inline(__always) mutating func noteWait(
+        _ item: @autoclosure () -> FrameDelay, start: SimTime, end: SimTime, isTick: Bool = false
+    ) {
+        guard let from = watchFrom else { return }
+        let overlap = end - max(start, from)
+        if overlap > longestWaitOverlap {
+            longestWait = item()
+            longestWaitIsTick = isTick
+            longestWaitOverlap = overlap
+        }
     }
 
     /// Busy time in the last whole second before `now`, or nil before one has passed (RL6).

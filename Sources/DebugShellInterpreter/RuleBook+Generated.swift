@@ -780,7 +780,7 @@ extension RuleBook {
             group: "R",
             parent: nil,
             text:
-                "A commit ending at c hands the render server a frame. The render server starts only at a vsync s that is after c (strictly) and not before the end of its previous render; at s it takes the newest frame handed to it (older waiting ones are merged into it); rendering takes `load gpu`, ending at e.",
+                "A commit ending at c hands the render server a frame. The render server starts only at a vsync s that is after c (strictly) and not before the end of its previous render; at s it takes the newest frame handed to it (older waiting ones are merged into it); rendering takes the render's cost (R6: `load gpu` alone by default), ending at e. With three buffers R7 relaxes the second condition.",
             sources: ["doc", "model"],
             why:
                 "[doc] Apple's render loop (tech talk \"Explore UI animation hitches and the render loop\"): the app commits in one frame, the render server renders in the next, each stage starting at a vsync. [model] A serial render server that takes the newest commit is the simplest model of what is not documented.",
@@ -788,6 +788,7 @@ extension RuleBook {
                 "load gpu",
                 "load commit",
                 "fps frames",
+                "display buffers",
             ]
         ),
         DeviceRule(
@@ -812,11 +813,14 @@ extension RuleBook {
             group: "R",
             parent: nil,
             text:
-                "The expected present x of a frame that contains an animation tick is the second vsync after the timestamp v of the newest tick in it (double buffering: commit in v's frame, render in the next, show at the one after); otherwise it is the vsync after the vsync after c.",
+                "The expected present x of a frame that contains an animation tick is the second vsync after the timestamp v of the newest tick in it (double buffering: commit in v's frame, render in the next, show at the one after); otherwise it is the vsync after the vsync after c. With B buffers (R7) it is the B-th vsync after v, or after c.",
             sources: ["doc", "model"],
             why:
-                "[doc] Double buffering as Apple describes it: the frame whose commit happens in frame N is rendered in frame N + 1 and shown at the start of frame N + 2. [model] Triple buffering, which the system may switch to, is not modelled.",
-            touches: ["fps frames"]
+                "[doc] Double buffering as Apple describes it: the frame whose commit happens in frame N is rendered in frame N + 1 and shown at the start of frame N + 2. [model] Triple buffering, which the system may switch to, is R7's.",
+            touches: [
+                "fps frames",
+                "display buffers",
+            ]
         ),
         DeviceRule(
             id: "R4",
@@ -870,6 +874,343 @@ extension RuleBook {
                 "fps.render",
                 "fps.hitches",
                 "fps.hitch_ratio",
+            ]
+        ),
+        DeviceRule(
+            id: "R6",
+            title: "Phases of a frame",
+            group: "R",
+            parent: nil,
+            text:
+                "A frame's work comes in phases, each with a cost a scenario sets (`load`):\n\n1. **R6.1** The app's update: the animation tick's callback, `load frame` (A1).\n2. **R6.2** The commit (RL4.2) runs layout, display (drawing), prepare (image decoding) and commit proper, `load layout`, `load display`, `load prepare`, `load commit`; the commit item costs their sum, read when the commit starts, plus what the UI's changes since the last commit added (a tool's `markUIDirty(extra:)`).\n3. **R6.3** The render (R1) runs the render server's prepare, `load render-prepare`, then the GPU's work, `load gpu`, and N offscreen passes of a cost each, `load offscreen N d`; the render takes their sum, read when it starts.\n\n`load commit` alone and `load gpu` alone keep the meaning they had before phases: the commit's and the render's whole cost. Phases nobody sets cost nothing.",
+            sources: ["doc", "model"],
+            why:
+                "[doc] Apple's render loop (\"Explore UI animation hitches and the render loop\", WWDC 2020 tech talks): the app handles events, then the commit phase runs layout, display, prepare and commit; the render server prepares and the GPU executes, with offscreen passes for shadows, masks and rounded corners among the costs it names. [model] The phases run one after another at the costs given; a phase's cost does not vary by frame unless the scenario changes it.",
+            touches: [
+                "load frame",
+                "load layout",
+                "load display",
+                "load prepare",
+                "load commit",
+                "load render-prepare",
+                "load gpu",
+                "load offscreen",
+                "fps hitches",
+            ]
+        ),
+        DeviceRule(
+            id: "R6.1",
+            title: "Phases of a frame, step 1",
+            group: "R",
+            parent: "R6",
+            text:
+                "The app's update: the animation tick's callback, `load frame` (A1).",
+            sources: ["doc", "model"],
+            why:
+                "",
+            touches: [
+                "load frame",
+                "load layout",
+                "load display",
+                "load prepare",
+                "load commit",
+                "load render-prepare",
+                "load gpu",
+                "load offscreen",
+                "fps hitches",
+            ]
+        ),
+        DeviceRule(
+            id: "R6.2",
+            title: "Phases of a frame, step 2",
+            group: "R",
+            parent: "R6",
+            text:
+                "The commit (RL4.2) runs layout, display (drawing), prepare (image decoding) and commit proper, `load layout`, `load display`, `load prepare`, `load commit`; the commit item costs their sum, read when the commit starts, plus what the UI's changes since the last commit added (a tool's `markUIDirty(extra:)`).",
+            sources: ["doc", "model"],
+            why:
+                "",
+            touches: [
+                "load frame",
+                "load layout",
+                "load display",
+                "load prepare",
+                "load commit",
+                "load render-prepare",
+                "load gpu",
+                "load offscreen",
+                "fps hitches",
+            ]
+        ),
+        DeviceRule(
+            id: "R6.3",
+            title: "Phases of a frame, step 3",
+            group: "R",
+            parent: "R6",
+            text:
+                "The render (R1) runs the render server's prepare, `load render-prepare`, then the GPU's work, `load gpu`, and N offscreen passes of a cost each, `load offscreen N d`; the render takes their sum, read when it starts.",
+            sources: ["doc", "model"],
+            why:
+                "",
+            touches: [
+                "load frame",
+                "load layout",
+                "load display",
+                "load prepare",
+                "load commit",
+                "load render-prepare",
+                "load gpu",
+                "load offscreen",
+                "fps hitches",
+            ]
+        ),
+        DeviceRule(
+            id: "R7",
+            title: "Buffers",
+            group: "R",
+            parent: nil,
+            text:
+                "`display buffers B` (B = 2 by default, or 3) sets how many buffers the render server uses for the renders it starts from then on. With B buffers:\n\n1. **R7.1** The render server takes a frame at a vsync s after its commit's end while fewer than B − 1 frames are being rendered or rendered and not yet shown (R1: with two, none).\n2. **R7.2** The GPU runs one render at a time: a render's work starts at s or at the end of the render before it, whichever is later, and takes R6.3's cost, ending at e.\n3. **R7.3** The frame is shown at the first vsync at or after e that is after s and not before the (B − 1)-th vsync after s (R2: with two, the vsync after s), one present per vsync, in order.\n4. **R7.4** Its expected present is the B-th vsync after its newest tick (or its commit's end, R3), and a render overruns when e is after the (B − 1)-th vsync after s.\n\nSo a third buffer gives a render two refresh intervals instead of one and lets the next frame's render start while one waits to be shown, at a price: every frame is shown one refresh interval later. The acceptable latency, Instruments' `latency-allowed`, is B refresh intervals.",
+            sources: ["doc", "model"],
+            why:
+                "[doc] Apple's render loop tech talk: with double buffering a frame is committed in one frame, rendered in the next and shown in the one after; the system can switch to triple buffering to give the render server an extra frame, and Instruments' hitch table reports a buffer count and an acceptable latency of about that many refresh intervals (`buffer-count` 2, `latency-allowed` 33.33 ms on recorded iPhones). [model] iOS chooses the buffer count itself, on undocumented grounds; here the scenario chooses, so that two runs that differ only by it compare.",
+            touches: [
+                "display buffers",
+                "load gpu",
+                "fps frames",
+                "fps hitches",
+            ]
+        ),
+        DeviceRule(
+            id: "R7.1",
+            title: "Buffers, step 1",
+            group: "R",
+            parent: "R7",
+            text:
+                "The render server takes a frame at a vsync s after its commit's end while fewer than B − 1 frames are being rendered or rendered and not yet shown (R1: with two, none).",
+            sources: ["doc", "model"],
+            why:
+                "",
+            touches: [
+                "display buffers",
+                "load gpu",
+                "fps frames",
+                "fps hitches",
+            ]
+        ),
+        DeviceRule(
+            id: "R7.2",
+            title: "Buffers, step 2",
+            group: "R",
+            parent: "R7",
+            text:
+                "The GPU runs one render at a time: a render's work starts at s or at the end of the render before it, whichever is later, and takes R6.3's cost, ending at e.",
+            sources: ["doc", "model"],
+            why:
+                "",
+            touches: [
+                "display buffers",
+                "load gpu",
+                "fps frames",
+                "fps hitches",
+            ]
+        ),
+        DeviceRule(
+            id: "R7.3",
+            title: "Buffers, step 3",
+            group: "R",
+            parent: "R7",
+            text:
+                "The frame is shown at the first vsync at or after e that is after s and not before the (B − 1)-th vsync after s (R2: with two, the vsync after s), one present per vsync, in order.",
+            sources: ["doc", "model"],
+            why:
+                "",
+            touches: [
+                "display buffers",
+                "load gpu",
+                "fps frames",
+                "fps hitches",
+            ]
+        ),
+        DeviceRule(
+            id: "R7.4",
+            title: "Buffers, step 4",
+            group: "R",
+            parent: "R7",
+            text:
+                "Its expected present is the B-th vsync after its newest tick (or its commit's end, R3), and a render overruns when e is after the (B − 1)-th vsync after s.",
+            sources: ["doc", "model"],
+            why:
+                "",
+            touches: [
+                "display buffers",
+                "load gpu",
+                "fps frames",
+                "fps hitches",
+            ]
+        ),
+        DeviceRule(
+            id: "R8",
+            title: "Hitch types and severity",
+            group: "R",
+            parent: nil,
+            text:
+                "A frame presented after its expected present x (R3) is given one of Instruments' hitch types. Its earliest time E is its newest tick's vsync v, or its commit's start when it has no tick; the time from E to its commit's end c is the update's (the newest tick's cost, and an older tick's in its way), the commit's (its own commit, and an older frame's commit in its way) and the rest's (other main-thread work). Then, in order:\n\n1. **R8.1** The commit ended at or after the vsync after v (R4's commit hitch): the largest of the three shares names it — the commit's `Expensive Commit(s)`, the update's `Potentially expensive app update(s)`, the rest's `Pre-Commit(s) latency`; ties in that order.\n2. **R8.2** Else, its render started after the vsync after c, or its GPU work after the render's start (R7.2): `Commit to Render latency`.\n3. **R8.3** Else, its render overran (R7.4): `Potentially expensive render, N offscreen passes` when it had N > 0 offscreen passes, else `Potentially expensive GPU work`.\n4. **R8.4** Else (only on an adaptive display, when the refresh after its render came later than the rate in force at v foresaw): `Commit to Render latency - Delay Frame Swap`.\n\nWhat delayed it: for R8.1 the longest of its share's items (its own tick or commit, or the older one in its way; for the rest, the longest other main-thread item from E on); for R8.2 the render before it; for R8.3 its own render. A hitch's severity counts refresh intervals (at the rate in force at its present): at most one `Low`, more than one `Moderate`, more than two `High`.",
+            sources: ["doc", "model"],
+            why:
+                "[doc] Instruments' Hitches instrument names these types (`hitches-summary`'s Hitch Type and the `hitches` table's description, as exported by `xctrace`) and splits hitches into commit and render hitches; its severity bands are 1× and 2× the refresh interval. [model] Instruments does not publish how it picks a type; \"the largest share, commit side first\" is this model's.",
+            touches: [
+                "fps hitches",
+                "fps frames",
+                "fps.hitches",
+                "load layout",
+                "load frame",
+                "load offscreen",
+            ]
+        ),
+        DeviceRule(
+            id: "R8.1",
+            title: "Hitch types and severity, step 1",
+            group: "R",
+            parent: "R8",
+            text:
+                "The commit ended at or after the vsync after v (R4's commit hitch): the largest of the three shares names it — the commit's `Expensive Commit(s)`, the update's `Potentially expensive app update(s)`, the rest's `Pre-Commit(s) latency`; ties in that order.",
+            sources: ["doc", "model"],
+            why:
+                "",
+            touches: [
+                "fps hitches",
+                "fps frames",
+                "fps.hitches",
+                "load layout",
+                "load frame",
+                "load offscreen",
+            ]
+        ),
+        DeviceRule(
+            id: "R8.2",
+            title: "Hitch types and severity, step 2",
+            group: "R",
+            parent: "R8",
+            text:
+                "Else, its render started after the vsync after c, or its GPU work after the render's start (R7.2): `Commit to Render latency`.",
+            sources: ["doc", "model"],
+            why:
+                "",
+            touches: [
+                "fps hitches",
+                "fps frames",
+                "fps.hitches",
+                "load layout",
+                "load frame",
+                "load offscreen",
+            ]
+        ),
+        DeviceRule(
+            id: "R8.3",
+            title: "Hitch types and severity, step 3",
+            group: "R",
+            parent: "R8",
+            text:
+                "Else, its render overran (R7.4): `Potentially expensive render, N offscreen passes` when it had N > 0 offscreen passes, else `Potentially expensive GPU work`.",
+            sources: ["doc", "model"],
+            why:
+                "",
+            touches: [
+                "fps hitches",
+                "fps frames",
+                "fps.hitches",
+                "load layout",
+                "load frame",
+                "load offscreen",
+            ]
+        ),
+        DeviceRule(
+            id: "R8.4",
+            title: "Hitch types and severity, step 4",
+            group: "R",
+            parent: "R8",
+            text:
+                "Else (only on an adaptive display, when the refresh after its render came later than the rate in force at v foresaw): `Commit to Render latency - Delay Frame Swap`.",
+            sources: ["doc", "model"],
+            why:
+                "",
+            touches: [
+                "fps hitches",
+                "fps frames",
+                "fps.hitches",
+                "load layout",
+                "load frame",
+                "load offscreen",
+            ]
+        ),
+        DeviceRule(
+            id: "R9",
+            title: "A frame's verdict",
+            group: "R",
+            parent: nil,
+            text:
+                "Every counted present (A2) has a verdict: *on time* when presented at or before x; a *hitch* (R4) of a type (R8); or *late only because the frame before was* — presented after x, with no hitch of its own because R4's floor, the vsync after the previous present, was later than x (Perfetto's \"buffer stuffing\"). A frame merged into a newer one (R1) was never shown: it is *dropped*. `fps frames` writes the verdict (`stuffed` for the third; its JSON counts the frames dropped into each present).",
+            sources: ["doc", "model"],
+            why:
+                "[doc] Perfetto's FrameTimeline gives each frame a present type and a jank type, Buffer Stuffing among them: \"more of a state than a jank\", frames late only because the queue was full. [model] The verdicts follow from R1, R3 and R4 alone.",
+            touches: [
+                "fps frames",
+                "fps hitches",
+                "fps.hitches",
+            ]
+        ),
+        DeviceRule(
+            id: "R-B",
+            title: "Worked example: one hitch of each type",
+            group: "R",
+            parent: nil,
+            text:
+                "Each scenario starts `fps start; animate 1s` at 60 Hz, then `run 1s; fps hitches`, and has exactly one hitch, 16.667 ms and `Low`, unless said: - **A long update**: `after 500ms load frame 40ms; after 510ms load frame 0s`. The tick of 500 runs to 540 and commits (frame 31); the tick of 516.667, its slot filled meanwhile, runs at 540 and commits at once; frame 31 is merged into it (R1, dropped). Frame 32 (v = 516.667, x = 550) misses the vsync after v: of E..c = 516.667..540 the older tick's 23.333 ms is the largest share: `Potentially expensive app update(s)`, presented at 566.667, delayed by the UI link's tick 500–540. - **A long layout**: `after 500ms load layout 40ms; after 510ms load layout 0s`. The same, but the commit of frame 31 runs 500–540: `Expensive Commit(s)`, delayed by the commit of frame 31. - **Other work**: `run 300ms; stall 50ms; run 700ms` (no `after`): the stall runs 300–350 before the tick of 300; frame 19 commits at 350 and is presented at 383.333 instead of 333.333: a 50 ms hitch, three refresh intervals, `High`, `Pre-Commit(s) latency`, delayed by the stall. - **Offscreen passes**: `after 510ms load offscreen 40 500us; after 520ms load offscreen 0`. Frame 31 (v = 500) renders from 516.667 for 40 × 0.5 ms to 536.667, past 533.333: presented at 550 instead of 533.333, `Potentially expensive render, 40 offscreen passes`. - **GPU work**: `after 510ms load gpu 20ms; after 520ms load gpu 0s`: the same frame, `Potentially expensive GPU work`. - **A late render start**: `display buffers 3` first, then `load gpu 20ms`. Renders start at every vsync (R7.1) but the GPU takes 20 ms each (R7.2) and falls 3.333 ms further behind per frame: nine frames in the second wait a refresh for the GPU — `fps.hitches = 9`, each `Commit to Render latency`, delayed by the render before it (the last: frame 54, presented at 950 instead of 933.333, its GPU work 916.667–936.667 after frame 53's 896.667–916.667) — and `fps.render = 48`.",
+            sources: [],
+            why:
+                "",
+            touches: [
+                "fps hitches",
+                "load frame",
+                "load layout",
+                "stall",
+                "load offscreen",
+                "load gpu",
+                "display buffers",
+            ]
+        ),
+        DeviceRule(
+            id: "R-C",
+            title: "Worked example: two buffers and three",
+            group: "R",
+            parent: nil,
+            text:
+                "`fps start; load gpu 10ms; animate 1s; after 500ms load gpu 25ms; after 510ms load gpu 10ms; run 1s`: one render, frame 30's from 500, takes 25 ms. With two buffers it ends at 525, after the vsync of 516.667, and frame 30 is presented at 533.333 instead of 516.667: `fps.hitches = 1`, `Potentially expensive GPU work`. With `display buffers 3` first, frame 30 may be shown from the second vsync after its render's start, 533.333, which is its expected present (third vsync after v = 483.333): `fps.hitches = 0` — and every frame is shown one refresh later: frame 57 (tick 933.333) at 983.333, against 966.667 with two buffers. Steadily GPU-bound (R-A's `animate 10s; load gpu 20ms; run 3s`), three buffers give `fps.render = 50` and `fps.hitches = 29` where two give 30 and 89.",
+            sources: [],
+            why:
+                "",
+            touches: [
+                "display buffers",
+                "load gpu",
+                "fps.hitches",
+                "fps.render",
+            ]
+        ),
+        DeviceRule(
+            id: "R-D",
+            title: "Worked example: a frame late because of the one before",
+            group: "R",
+            parent: nil,
+            text:
+                "`fps start; load gpu 10ms; animate 510ms; after 500ms load gpu 25ms; after 510ms load gpu 10ms; run 1s`: frame 30 hitches as in R-C. The animation's last tick, at 500, commits frame 31, whose render could start at 516.667 but waits for the server until 533.333; it is presented at 550, 16.667 ms after its expected 533.333, yet the vsync after frame 30's present is 550: no hitch of its own (R4). `fps.hitches = 1`, and `fps frames` shows frame 31 as `stuffed`.",
+            sources: [],
+            why:
+                "",
+            touches: [
+                "fps frames",
+                "fps.hitches",
+                "load gpu",
             ]
         ),
         DeviceRule(

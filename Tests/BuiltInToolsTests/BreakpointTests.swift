@@ -234,7 +234,7 @@ import Testing
             stopped at 83.333333ms by breakpoint 1, on fps.hitch; main thread: idle since 66.666666ms (last: commit 'commit')
             > fps watch hitches
             > c
-            [0.117s] fps: hitch 16.667ms (render), frame 5 expected at 100ms
+            [0.117s] fps: hitch 16.667ms (render, Low): Potentially expensive GPU work; frame 5 expected at 100ms
             stopped at 116.666666ms by breakpoint 1, on fps.hitch; main thread: idle since 100ms (last: commit 'commit')
             > c
             stopped at 150ms by breakpoint 1, on fps.hitch; main thread: idle since 133.333333ms (last: commit 'commit')

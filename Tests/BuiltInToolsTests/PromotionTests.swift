@@ -138,7 +138,7 @@ import Testing
             clock.rate = 60
             > fps frames --hitches --last 1
             the last 1 of 21 hitches; times in ms, hitch - = not animating (A2)
-            frame  commit end  render start  render end   present  expected   hitch  cause
+            frame  commit end  render start  render end   present  expected   hitch  verdict
               161    2010.000      2016.667    2016.667  2033.333  2008.333  16.667  commit
             """)
     }
@@ -155,7 +155,7 @@ import Testing
             > run 300ms
             > fps frames
             1 present; times in ms, hitch - = not animating (A2)
-            frame  commit end  render start  render end   present  expected  hitch  cause
+            frame  commit end  render start  render end   present  expected  hitch  verdict
                 1    1001.000      1100.000    1100.000  1116.667  1200.000      -  -
             > get clock.rate
             clock.rate = 10

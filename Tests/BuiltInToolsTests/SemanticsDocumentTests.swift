@@ -20,12 +20,13 @@ import Testing
         let defined = try SemanticsDocument.definedIDs(Self.document())
         var expected: [String] = []
         let families: [(String, ClosedRange<Int>)] = [
-            ("S", 1...4), ("RL", 1...6), ("DL", 1...8), ("T", 1...8), ("D", 1...6), ("A", 1...2), ("R", 1...5),
+            ("S", 1...4), ("RL", 1...6), ("DL", 1...8), ("T", 1...8), ("D", 1...6), ("A", 1...2), ("R", 1...9),
             ("F", 1...3), ("L", 1...4), ("K", 1...2),
         ]
         for (prefix, numbers) in families { expected += numbers.map { "\(prefix)\($0)" } }
         expected += (1...6).map { "S4.\($0)" } + (1...3).map { "RL4.\($0)" }
-        expected += ["DL-A", "T-A", "D-A", "R-A", "L-A"]
+        expected += ["DL-A", "T-A", "D-A", "R-A", "R-B", "R-C", "R-D", "L-A"]
+        expected += (1...3).map { "R6.\($0)" } + (1...4).map { "R7.\($0)" } + (1...4).map { "R8.\($0)" }
         #expect(Set(expected).subtracting(defined).sorted() == [])
     }
 

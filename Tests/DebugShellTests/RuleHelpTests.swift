@@ -110,7 +110,7 @@ import Testing
         let overview = try Transcript.run("help\n", tools: [CounterTool.self]).stdout
         #expect(
             overview.contains("RULES OF THE SIMULATED DEVICE (docs/Semantics.md):\n  S1–S4     time and ordering\n"))
-        #expect(overview.contains("\n  examples  DL-A, T-A, D-A, R-A, L-A\n"))
+        #expect(overview.contains("\n  examples  DL-A, T-A, D-A, R-A, R-B, R-C, R-D, L-A\n"))
     }
 
     @Test func helpCompletesRuleIDs() throws {

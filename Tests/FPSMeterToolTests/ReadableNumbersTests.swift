@@ -103,7 +103,7 @@ import Testing
         let printed = s.output("run 3500ms").split(separator: "\n")
         #expect(
             printed == [
-                "[0.050s] fps: hitch 16.667ms (render), frame 1 expected at 33.333ms",
+                "[0.050s] fps: hitch 16.667ms (render, Low): Potentially expensive GPU work; frame 1 expected at 33.333ms",
                 "[1.000s] fps: 28 more hitches in [0s, 1s): 466.667ms (render 28), longest 16.667ms; --all lists each",
                 "[2.000s] fps: 30 hitches in [1s, 2s): 500ms (render 30), longest 16.667ms",
                 "[3.000s] fps: 30 hitches in [2s, 3s): 500ms (render 30), longest 16.667ms",
@@ -118,7 +118,7 @@ import Testing
             "fps watch hitches\nfps start\nanimate 5s\nrun 300ms\nstall 50ms\nrun 1s\nstall 100ms")
         #expect(
             s.output("run 1s") == """
-                [1.433s] fps: hitch 100ms (commit), frame 76 expected at 1.333s
+                [1.433s] fps: hitch 100ms (commit, High): Pre-Commit(s) latency; frame 76 expected at 1.333s
 
                 """)
     }

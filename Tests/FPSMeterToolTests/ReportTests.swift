@@ -156,7 +156,7 @@ import Testing
         #expect(
             s.output("fps frames --hitches") == """
                 2 hitches; times in ms, hitch - = not animating (A2)
-                frame  commit end  render start  render end  present  expected    hitch  cause
+                frame  commit end  render start  render end  present  expected    hitch  verdict
                    19     350.000       366.667     366.667  383.333   333.333   50.000  commit
                    34     700.000       716.667     716.667  733.333   633.333  100.000  commit
 
@@ -164,7 +164,7 @@ import Testing
         #expect(
             s.output("fps frames --worst 1") == """
                 the 1 worst of 2 hitches; times in ms, hitch - = not animating (A2)
-                frame  commit end  render start  render end  present  expected    hitch  cause
+                frame  commit end  render start  render end  present  expected    hitch  verdict
                    34     700.000       716.667     716.667  733.333   633.333  100.000  commit
 
                 """)
@@ -243,7 +243,7 @@ import Testing
         #expect(
             keys(frame) == [
                 "frame", "commit_end_ns", "render_start_ns", "render_end_ns", "present_ns", "expected_ns", "counted",
-                "hitch_ns", "cause",
+                "hitch_ns", "cause", "verdict", "dropped",
             ])
         let history = try #require(results["fps history"])
         #expect(keys(history) == ["windows", "total", "kept", "limit"])
@@ -269,7 +269,14 @@ import Testing
         let window = try #require(events.first { $0["event"] as? String == "fps.window" })
         #expect(keys(window) == ["event", "t_ns", "message", "reading", "callbacks", "presents", "from_ns", "to_ns"])
         let hitch = try #require(events.first { $0["event"] as? String == "fps.hitch" })
-        #expect(keys(hitch) == ["event", "t_ns", "message", "frame", "hitch_ns", "cause", "present_ns", "expected_ns"])
+        #expect(
+            keys(hitch) == [
+                "event", "t_ns", "message", "frame", "hitch_ns", "cause", "type", "type_label", "severity",
+                "present_ns",
+                "expected_ns",
+            ])
+        #expect(hitch["type"] as? String == "pre-commit")
+        #expect(hitch["severity"] as? String == "high")
         #expect(hitch["hitch_ns"] as? Int == 50_000_000)
         #expect(hitch["cause"] as? String == "commit")
     }
@@ -281,14 +288,16 @@ import Testing
         let s = try meterSession("fps watch hitches --over 50ms\nfps start\nanimate 1s\nrun 300ms\nstall 50ms")
         #expect(s.output("run 700ms") == "")
         let t = try meterSession("fps watch hitches --over 49999999ns\nfps start\nanimate 1s\nrun 300ms\nstall 50ms")
-        #expect(t.output("run 700ms") == "[0.383s] fps: hitch 50ms (commit), frame 19 expected at 333.333ms\n")
+        #expect(
+            t.output("run 700ms")
+                == "[0.383s] fps: hitch 50ms (commit, High): Pre-Commit(s) latency; frame 19 expected at 333.333ms\n")
     }
 
     /// `fps watch windows` then `fps watch hitches` print both; `fps watch off` stops both.
     @Test func watchBothAndOff() throws {
         let s = try meterSession("fps watch windows\nfps watch hitches\nfps start\nanimate 2s\nrun 300ms\nstall 50ms")
         let printed = s.output("run 800ms")
-        #expect(printed.contains("fps: hitch 50ms (commit)"))
+        #expect(printed.contains("fps: hitch 50ms (commit, High)"))
         s.type("fps watch off")
         #expect(s.output("run 1s") == "")
     }

@@ -14,7 +14,9 @@ import Testing
         #expect(command.verbs.map(\.name) == FPSMeter.Verb.allCases.map(\.rawValue))
         #expect(
             command.verbs.map(\.name) == [
-                "show", "start", "stop", "reset", "frames", "history", "plot", "compare", "tiers", "autohide", "watch",
+                "show", "start", "stop", "reset", "frames", "hitches", "history", "plot", "compare", "tiers",
+                "autohide",
+                "watch",
             ])
         #expect(command.defaultVerb == FPSMeter.Verb.show.rawValue)
         for verb in FPSMeter.Verb.allCases {

@@ -421,57 +421,6 @@ public struct TimerInfo: Sendable {
     }
 }
 
-/// One frame presented on the display, with what an Instruments hitch analysis would show.
-public struct PresentInfo: Sendable {
-    public var frame: Int64
-    /// When the commit that made this frame (the newest merged one) started and ended.
-    public var commitStart: SimTime
-    public var commitEnd: SimTime
-    /// The timestamp of the newest animation tick in the frame, if any (R3).
-    public var newestTick: SimTime?
-    /// Render start (a vsync) and end (R1).
-    public var renderStart: SimTime
-    public var renderEnd: SimTime
-    /// The present (a vsync, R2) and the expected present (R3).
-    public var present: SimTime
-    public var expectedPresent: SimTime
-    /// Whether the frame's commit started during animating time (A2).
-    public var counted: Bool
-    /// The commit ended at or after the vsync after the newest tick: it missed its render vsync (R4).
-    public var commitLate: Bool
-    /// The render ended after the vsync after its start (R4).
-    public var renderLate: Bool
-    /// How many committed frames were merged into this one (R1); 1 when none were.
-    public var mergedFrames: Int
-    /// The previous counted present of the whole run, if any (R4's p_{i−1}).
-    public var previousCountedPresent: SimTime?
-    /// R4's hitch against the previous counted present of the whole run:
-    /// `max(0, p − max(x, the vsync after p_{i−1}))`, or `max(0, p − x)` for the first. A tool
-    /// that starts counting later uses `max(0, p − x)` for its own first present.
-    public var hitch: SimDuration
-
-    public init(
-        frame: Int64, commitStart: SimTime, commitEnd: SimTime, newestTick: SimTime?, renderStart: SimTime,
-        renderEnd: SimTime, present: SimTime, expectedPresent: SimTime, counted: Bool, commitLate: Bool,
-        renderLate: Bool, mergedFrames: Int, previousCountedPresent: SimTime?, hitch: SimDuration
-    ) {
-        self.frame = frame
-        self.commitStart = commitStart
-        self.commitEnd = commitEnd
-        self.newestTick = newestTick
-        self.renderStart = renderStart
-        self.renderEnd = renderEnd
-        self.present = present
-        self.expectedPresent = expectedPresent
-        self.counted = counted
-        self.commitLate = commitLate
-        self.renderLate = renderLate
-        self.mergedFrames = mergedFrames
-        self.previousCountedPresent = previousCountedPresent
-        self.hitch = hitch
-    }
-}
-
 /// A piece of main-thread work that ran (for traces and busy accounting).
 public struct MainThreadItem: Sendable {
     public enum Kind: String, Sendable {
@@ -505,6 +454,8 @@ public enum DeviceObservation: Sendable {
     case mainItem(MainThreadItem)
     case commit(frame: Int64, start: SimTime, end: SimTime, newestTick: SimTime?)
     case renderStarted(frame: Int64, start: SimTime, end: SimTime)
+    /// A frame reached the display. Boxed: every observation is as large as its largest case,
+    /// and the others (a timer's firing) are the hot ones.
     case presented(PresentInfo)
     /// An animation tick of the app's UI link (A1): its slot's vsync and when it ran.
     case animationTick(timestamp: SimTime, start: SimTime)
@@ -632,6 +583,12 @@ public protocol SimulatedDevice: AnyObject {
     var frameCost: SimDuration { get }
     var commitCost: SimDuration { get }
     var gpuCost: SimDuration { get }
+    /// What a frame's stages cost now (R6).
+    var framePhases: FramePhases { get }
+    /// The buffers the render server uses (R7): 2 or 3.
+    var bufferCount: Int { get }
+    /// Marks the UI dirty with changes that cost the next commit more (a view's layout, R6).
+    func markUIDirty(extra: FramePhases)
 
     func addObserver(_ observer: any DeviceObserver, kinds: ObservationKinds) -> ObserverToken
     /// Changes what an observer is told of, keeping its turn among the observers.
@@ -645,6 +602,13 @@ public protocol SimulatedDevice: AnyObject {
 }
 
 extension SimulatedDevice {
+    /// A device without phases: `load frame`, `load commit` and `load gpu` alone.
+    public var framePhases: FramePhases { FramePhases(update: frameCost, commit: commitCost, gpu: gpuCost) }
+    /// A device without a third buffer.
+    public var bufferCount: Int { 2 }
+    /// A device without phases marks the UI dirty.
+    public func markUIDirty(extra: FramePhases) { markUIDirty() }
+
     /// The display's refresh now (V1): on a fixed display, ``refreshRate`` with divisor 1. The
     /// engine answers for an adaptive display; a device that has none need not implement it.
     public var displayRefresh: DisplayRefresh { DisplayRefresh(maximum: refreshRate.hertz) }

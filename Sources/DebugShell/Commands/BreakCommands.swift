@@ -6,7 +6,10 @@ struct BreakCommand: BuiltInCommand {
     static let condition = ArgumentSpec.words("condition", abstract: "<metric> <op> <value>, joined by and/or.")
     static let event = ArgumentSpec.word("event", abstract: "An event's name, e.g. fps.hitch, layout.settled.")
     static let text = ArgumentSpec.words(
-        "text", abstract: "Only events whose message contains these words (e.g. a timer's name).", optional: true)
+        "text",
+        abstract:
+            "Only events whose message contains these words (e.g. a timer's name) and whose fields have each key=value given (e.g. type=gpu).",
+        optional: true)
     static let ids = ArgumentSpec.words("id", abstract: "Breakpoint numbers, or 'all'.", optional: true)
 
     enum Verb: String, ToolVerbs {
@@ -61,7 +64,9 @@ struct BreakCommand: BuiltInCommand {
                         "The event is any a tool declares (see 'help <tool>'): fps.hitch, fps.window, "
                         + "layout.settled, timer.fired, a plugin's. The FPS meter says fps.hitch while it runs "
                         + "('fps start'), watched or not; the others while you watch for them ('fps watch windows', "
-                        + "'layout watch', 'timer watch on'). A watched event prints, then the stop.",
+                        + "'layout watch', 'timer watch on'). A watched event prints, then the stop. A word "
+                        + "key=value matches one of the event's JSON fields instead of its message: "
+                        + "'break on fps.hitch type=gpu severity=high' (docs/FPSMeter.md lists fps.hitch's).",
                     arguments: [BreakCommand.event, BreakCommand.text],
                     examples: [
                         Example(

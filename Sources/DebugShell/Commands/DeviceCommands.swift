@@ -57,11 +57,13 @@ struct DisplayCommand: BuiltInCommand {
     static let minimum = OptionSpec.rate("min", abstract: "The lowest rate (V1).", defaultText: "10Hz")
     static let maximum = OptionSpec.rate(
         "max", abstract: "The highest rate, the grid of vsyncs (V1).", defaultText: "120Hz")
+    static let bufferCount = ArgumentSpec.integer("count", in: 2...3, abstract: "2 or 3.")
 
     enum Verb: String, ToolVerbs {
         case show = ""
         case rate
         case adaptive
+        case buffers
 
         var declaration: VerbSpec {
             switch self {
@@ -108,6 +110,20 @@ struct DisplayCommand: BuiltInCommand {
                             clock.rate = 24
                             """),
                     ])
+            case .buffers:
+                return VerbSpec(
+                    "buffers",
+                    abstract:
+                        "The render server's buffers, 2 (the default) or 3: a third gives a render two refresh intervals and every frame one more of latency (R7).",
+                    arguments: [DisplayCommand.bufferCount],
+                    examples: [
+                        Example(
+                            """
+                            > display buffers 3
+                            > display
+                            60 Hz · 3 buffers
+                            """)
+                    ])
             }
         }
     }
@@ -120,7 +136,9 @@ struct DisplayCommand: BuiltInCommand {
         let engine = context.engine
         switch try call.verb(Verb.self) {
         case .show:
-            var json: [(String, JSONValue)] = [("rate_hz", .int(Int64(engine.refreshRate.hertz)))]
+            var json: [(String, JSONValue)] = [
+                ("rate_hz", .int(Int64(engine.refreshRate.hertz))), ("buffers", .int(Int64(engine.bufferCount))),
+            ]
             if engine.displayRefresh.isAdaptive { json += adaptiveJSON(engine.displayRefresh) }
             if let pending = engine.pendingRate {
                 json += [
@@ -143,6 +161,9 @@ struct DisplayCommand: BuiltInCommand {
             engine.setAdaptive(minimum: minimum, maximum: maximum)
             return CommandOutput(
                 json: .fields(["min_hz": .int(Int64(minimum.hertz)), "max_hz": .int(Int64(maximum.hertz))]))
+        case .buffers:
+            engine.bufferCount = Int(call[bufferCount])
+            return CommandOutput(json: .fields(["buffers": .int(Int64(engine.bufferCount))]))
         }
     }
 
@@ -155,6 +176,7 @@ struct DisplayCommand: BuiltInCommand {
             let next = pending.refresh.isAdaptive ? "\(pending.refresh)" : pending.refresh.rateText
             text += " (\(next) from \(pending.at))"
         }
+        if engine.bufferCount != 2 { text += " · \(engine.bufferCount) buffers" }
         return text
     }
 
@@ -168,35 +190,73 @@ struct DisplayCommand: BuiltInCommand {
     }
 }
 
-/// `load`: the app's costs per animation tick, per commit and per frame on the GPU.
+/// `load`: what a frame's stages cost — the app's update, the commit's phases, the render
+/// server's (R6).
 struct LoadCommand: BuiltInCommand {
     static let cost = ArgumentSpec.duration("duration", abstract: "The cost.")
+    static let passes = ArgumentSpec.integer("count", in: 0...1000, abstract: "Offscreen passes per frame, 0…1000.")
+    static let passCost = ArgumentSpec.optional(
+        "each", .duration, abstract: "What each pass costs the GPU (default 500us).", as: SimDuration.self)
 
     enum Verb: String, ToolVerbs {
         case show = ""
-        case frame, commit, gpu, off
+        case frame, layout, display, prepare, commit
+        case renderPrepare = "render-prepare"
+        case gpu, offscreen, off
 
         var declaration: VerbSpec {
             switch self {
             case .show:
                 return VerbSpec(
-                    "", abstract: "Show the costs.",
-                    examples: [Example("> load gpu 20ms\n> load\nframe 0s · commit 0s · gpu 20ms")])
+                    "", abstract: "Show the costs: the classic three, then each other phase that costs something.",
+                    examples: [
+                        Example("> load gpu 20ms\n> load\nframe 0s · commit 0s · gpu 20ms"),
+                        Example(
+                            "> load layout 4ms\n> load offscreen 3 1ms\n> load\nframe 0s · commit 0s · gpu 0s · layout 4ms · offscreen 3 × 1ms"
+                        ),
+                    ])
             case .frame:
                 return VerbSpec(
-                    "frame", abstract: "Main-thread work per animation tick (A1).",
+                    "frame", abstract: "Main-thread work per animation tick: the app's update (A1, R6).",
                     arguments: [LoadCommand.cost],
                     examples: [Example("> load frame 4ms")])
+            case .layout:
+                return VerbSpec(
+                    "layout", abstract: "The commit's layout phase, per commit (R6).",
+                    arguments: [LoadCommand.cost],
+                    examples: [Example("> load layout 4ms")])
+            case .display:
+                return VerbSpec(
+                    "display", abstract: "The commit's display (drawing) phase, per commit (R6).",
+                    arguments: [LoadCommand.cost],
+                    examples: [Example("> load display 2ms")])
+            case .prepare:
+                return VerbSpec(
+                    "prepare", abstract: "The commit's prepare (image decoding) phase, per commit (R6).",
+                    arguments: [LoadCommand.cost],
+                    examples: [Example("> load prepare 1ms")])
             case .commit:
                 return VerbSpec(
-                    "commit", abstract: "Main-thread work per Core Animation commit (RL4.2).",
+                    "commit",
+                    abstract:
+                        "The commit phase proper, per Core Animation commit; the commit costs all four (RL4.2, R6).",
                     arguments: [LoadCommand.cost],
                     examples: [Example("> load commit 2ms")])
+            case .renderPrepare:
+                return VerbSpec(
+                    "render-prepare", abstract: "The render server's CPU work per frame before the GPU (R6).",
+                    arguments: [LoadCommand.cost],
+                    examples: [Example("> load render-prepare 3ms")])
             case .gpu:
                 return VerbSpec(
-                    "gpu", abstract: "Render-server time per frame (R1).",
+                    "gpu", abstract: "The render's GPU work per frame (R1, R6).",
                     arguments: [LoadCommand.cost],
                     examples: [Example("> load gpu 20ms")])
+            case .offscreen:
+                return VerbSpec(
+                    "offscreen", abstract: "Offscreen passes per frame on the GPU, each a cost (R6).",
+                    arguments: [LoadCommand.passes, LoadCommand.passCost],
+                    examples: [Example("> load offscreen 12 1ms")])
             case .off:
                 return VerbSpec(
                     "off", abstract: "Set every cost back to 0.",
@@ -206,26 +266,69 @@ struct LoadCommand: BuiltInCommand {
     }
 
     static let spec = CommandSpec(
-        "load", abstract: "Show or set the app's costs per animation tick, per commit and per frame on the GPU.",
+        "load",
+        abstract: "Show or set what a frame's stages cost: the app's update, the commit's phases, the render's.",
+        discussion: """
+            A frame's life (R6): an animation tick runs the app's update ('load frame'); the commit \
+            runs layout, display, prepare and commit, and costs their sum; the render server then \
+            prepares the frame ('load render-prepare') and the GPU renders it ('load gpu') with its \
+            offscreen passes ('load offscreen'). 'load commit' alone and 'load gpu' alone are the \
+            commit's and the render's whole cost. Which phase overran names a hitch's type (R8, \
+            'fps hitches').
+            """,
         verbs: Verb.declarations, defaultVerb: Verb.show.rawValue)
+
+    /// The default cost of an offscreen pass.
+    static let defaultPassCost = SimDuration(nanoseconds: 500_000)
 
     static func run(_ call: BuiltInCall, in context: CommandContext) throws -> CommandOutput {
         let engine = context.engine
         switch try call.verb(Verb.self) {
         case .show:
+            let phases = engine.framePhases
+            var text = "frame \(engine.frameCost) · commit \(engine.commitCost) · gpu \(engine.gpuCost)"
+            for (name, value) in [
+                ("layout", phases.layout), ("display", phases.display), ("prepare", phases.prepare),
+                ("render-prepare", phases.renderPrepare),
+            ] where value > .zero {
+                text += " · \(name) \(value)"
+            }
+            if phases.offscreenPasses > 0 { text += " · offscreen \(phases.offscreenPasses) × \(phases.offscreenPass)" }
             return CommandOutput(
-                text: "frame \(engine.frameCost) · commit \(engine.commitCost) · gpu \(engine.gpuCost)",
+                text: text,
                 json: .fields([
                     "frame_ns": .int(engine.frameCost.nanoseconds), "commit_ns": .int(engine.commitCost.nanoseconds),
-                    "gpu_ns": .int(engine.gpuCost.nanoseconds),
+                    "gpu_ns": .int(engine.gpuCost.nanoseconds), "layout_ns": .int(phases.layout.nanoseconds),
+                    "display_ns": .int(phases.display.nanoseconds), "prepare_ns": .int(phases.prepare.nanoseconds),
+                    "render_prepare_ns": .int(phases.renderPrepare.nanoseconds),
+                    "offscreen_passes": .int(Int64(phases.offscreenPasses)),
+                    "offscreen_pass_ns": .int(phases.offscreenPass.nanoseconds),
                 ]))
         case .frame: engine.frameCost = call[cost]
+        case .layout: engine.layoutCost = call[cost]
+        case .display: engine.displayCost = call[cost]
+        case .prepare: engine.prepareCost = call[cost]
         case .commit: engine.commitCost = call[cost]
+        case .renderPrepare: engine.renderPrepareCost = call[cost]
         case .gpu: engine.gpuCost = call[cost]
+        case .offscreen:
+            let count = call[passes]
+            let each = call[passCost] ?? defaultPassCost
+            // The passes together must stay a duration (S1's horizon).
+            let (total, overflow) = each.nanoseconds.multipliedReportingOverflow(by: count)
+            guard !overflow, total < SimTime.horizon.nanoseconds else {
+                throw CommandError("load offscreen: \(count) passes of \(each) go past the 2^62 ns horizon (S1)")
+            }
+            engine.setOffscreen(passes: Int(count), each: each)
         case .off:
             engine.frameCost = .zero
             engine.commitCost = .zero
             engine.gpuCost = .zero
+            engine.layoutCost = .zero
+            engine.displayCost = .zero
+            engine.prepareCost = .zero
+            engine.renderPrepareCost = .zero
+            engine.setOffscreen(passes: 0, each: .zero)
         }
         return .silent
     }

@@ -217,11 +217,36 @@ final class Breakpoints {
         guard advancing, hit == nil, events.contains(event.name) else { return }
         for (i, b) in all.enumerated() where b.enabled {
             guard case .on(let name, let text) = b.kind, name == event.name else { continue }
-            guard text.isEmpty || event.message.contains(text) else { continue }
+            guard text.isEmpty || Self.event(event, matches: text) else { continue }
             record(i, detail: "", on: engine)
             engine.stopAfterThisInstant()
             return
         }
+    }
+
+    /// Whether an event matches a `break on` text: each `key=value` word names one of the event's
+    /// fields and its value (`type=gpu`, `frame=12`, case-insensitive); the other words, as one
+    /// phrase, must be in its message.
+    static func event(_ event: ToolEvent, matches text: String) -> Bool {
+        var phrase: [Substring] = []
+        for word in text.split(separator: " ") {
+            guard let eq = word.firstIndex(of: "="), eq != word.startIndex else {
+                phrase.append(word)
+                continue
+            }
+            let key = word[..<eq]
+            let value = word[word.index(after: eq)...]
+            guard let field = event.fields.first(where: { $0.0 == key }) else { return false }
+            let actual: String
+            switch field.1 {
+            case .string(let s): actual = s
+            case .int(let n): actual = String(n)
+            case .bool(let b): actual = b ? "true" : "false"
+            default: return false
+            }
+            guard actual.lowercased() == value.lowercased() else { return false }
+        }
+        return phrase.isEmpty || event.message.contains(phrase.joined(separator: " "))
     }
 
     private func record(_ i: Int, detail: String, on engine: DeviceEngine) {
