@@ -22,7 +22,7 @@ public enum RecordingTrace {
 
     /// The trace as bytes, handed to `chunk` a megabyte at a time.
     public static func encode(
-        _ t: RecordedTimeline, generator: String, chunk: ([UInt8]) throws -> Void
+        _ t: RecordedTimeline, generator: String, chunk: (UnsafeRawBufferPointer) throws -> Void
     ) rethrows {
         var out = JSONBytes()
         out.raw("{\"displayTimeUnit\": \"ms\", \"otherData\": {\"generator\": ")
@@ -79,9 +79,8 @@ public enum RecordingTrace {
             out.raw("}}")
         }
         func flush(_ out: inout JSONBytes) throws {
-            guard out.bytes.count >= 1 << 20 else { return }
-            try chunk(out.bytes)
-            out.bytes.removeAll(keepingCapacity: true)
+            guard out.isFull else { return }
+            try out.flush(chunk)
         }
 
         for (index, vsync) in t.vsyncs.enumerated() {
@@ -143,7 +142,7 @@ public enum RecordingTrace {
             try flush(&out)
         }
         out.raw("\n]}\n")
-        try chunk(out.bytes)
+        try out.flush(chunk)
     }
 
     /// A frame: its present on the Display track, every field of the frame in its arguments (what
@@ -240,9 +239,6 @@ public enum RecordingTrace {
 }
 
 extension JSONBytes {
-    /// A string, quoted and escaped.
-    mutating func string(_ value: String) { text(JSONValue.string(value).serialized) }
-
     /// `, "key": value` when there is a value.
     mutating func optional(_ key: StaticString, _ value: Int64?) {
         guard let value else { return }

@@ -3,7 +3,7 @@
 /// Times are the trace's, which go on across a `reset`. Variable arguments (a tool's, a merged
 /// group's) live beside the ring, by sequence number.
 struct TraceRecord {
-    enum Kind: UInt8 {
+    enum Kind: UInt8, CaseIterable {
         /// A main-thread item; primary: its `MainThreadItem.Kind` index, secondary: its iteration.
         case mainItem
         /// A main-thread item that is a timer's callback or handler: primary its scheduled time

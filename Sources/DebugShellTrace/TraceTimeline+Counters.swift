@@ -13,6 +13,7 @@ extension TraceTimeline {
     mutating func countSeconds(upTo t: Int64, partial: Bool) {
         let length: Int64 = 1_000_000_000
         while (second + 1) * length <= t {
+            tally(1)
             let hi = (second + 1) * length
             let lo = max(second * length, simulationStart)
             writeSecond(from: lo, to: hi)
@@ -28,6 +29,7 @@ extension TraceTimeline {
             writeSecond(from: max(second * length, simulationStart), to: t)
         }
         if busyHead > 1024 {
+            tally(busyItems.count)
             busyItems.removeFirst(busyHead)
             busyHead = 0
         }
@@ -46,7 +48,9 @@ extension TraceTimeline {
     /// The main thread's busy time in `[lo, hi)`, and — when it was idle or busy all that time
     /// and will read the same until some later time — that time.
     private mutating func busyTime(from lo: Int64, to hi: Int64) -> (Int64, Int64?) {
+        let head = busyHead
         while busyHead < busyItems.count, busyItems[busyHead].end <= lo { busyHead += 1 }
+        tally(busyHead - head)
         if busyHead == busyItems.count { return (0, Int64.max) }
         let first = busyItems[busyHead]
         if first.start >= hi { return (0, first.start) }
@@ -57,6 +61,7 @@ extension TraceTimeline {
             busy += min(busyItems[k].end, hi) - max(busyItems[k].start, lo)
             k += 1
         }
+        tally(k - busyHead)
         return (busy, nil)
     }
 

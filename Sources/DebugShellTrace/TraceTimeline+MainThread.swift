@@ -29,7 +29,7 @@ extension TraceTimeline {
         }
         iterationItems.append(
             TraceRecord(
-                start: start, end: end, primary: Int64(TraceTimeline.itemKinds.firstIndex(of: item.kind) ?? 0),
+                start: start, end: end, primary: TraceTimeline.index(of: item.kind),
                 secondary: item.iteration, name: name, track: TraceTimeline.mainTrack, reference: 0, code: 0,
                 kind: .mainItem))
     }
@@ -52,6 +52,7 @@ extension TraceTimeline {
             lastZeroLength = nil
             zeroLengthIteration = nil
         }
+        tally(iterationItems.count)
         for item in iterationItems {
             if item.end > item.start {
                 record(
@@ -95,6 +96,7 @@ extension TraceTimeline {
     /// become one ``TraceRecord/Kind/mergedItems`` record. False when they cannot be joined.
     private mutating func join(_ item: TraceRecord, to last: (sequence: Int64, time: Int64)?, at t: Int64) -> Bool {
         guard let last, last.time == t, let index = ringIndex(of: last.sequence) else { return false }
+        tally(1)
         var joining = item
         joining.start = t
         joining.end = t
@@ -123,7 +125,7 @@ extension TraceTimeline {
     }
 
     mutating func timerFired(_ f: TimerFiring, device: any SimulatedDevice) {
-        let cause = Int16(f.cause.map { TraceTimeline.causes.firstIndex(of: $0).map { $0 + 1 } ?? 0 } ?? 0)
+        let cause = TraceTimeline.code(of: f.cause)
         if f.kind == .dispatchTimer, isBackground(f.id, device: device) {
             guard categories.contains(.queues) else { return }
             let t = f.start.nanoseconds + offset
@@ -142,15 +144,17 @@ extension TraceTimeline {
         guard categories.contains(.main), let last = iterationItems.indices.last,
             iterationItems[last].kind == .mainItem, iterationItems[last].start == f.start.nanoseconds
         else { return }
-        let itemKind = Int16(truncatingIfNeeded: iterationItems[last].primary)
-        iterationItems[last].name = timerName(f.id, device: device)
-        iterationItems[last].kind = .timerItem
+        var item = iterationItems[last]
+        let itemKind = Int16(truncatingIfNeeded: item.primary)
+        item.name = timerName(f.id, device: device)
+        item.kind = .timerItem
         // The scheduled time on the trace's clock, as the item's start will be: lateness is the
         // difference of two times on one clock.
-        iterationItems[last].primary = f.scheduled.nanoseconds + offset
-        iterationItems[last].secondary = f.data
-        iterationItems[last].reference = Int32(truncatingIfNeeded: f.id.rawValue)
-        iterationItems[last].code = itemKind << 8 | cause
+        item.primary = f.scheduled.nanoseconds + offset
+        item.secondary = f.data
+        item.reference = Int32(truncatingIfNeeded: f.id.rawValue)
+        item.code = itemKind << 8 | cause
+        iterationItems[last] = item
     }
 
     /// Whether a dispatch timer runs on a background queue (not the main queue).
@@ -158,7 +162,7 @@ extension TraceTimeline {
         let i = id.rawValue
         guard i >= 0 else { return false }
         if i < queueTracks.count, queueTracks[i] != 0 { return queueTracks[i] > 0 }
-        if i >= queueTracks.count { queueTracks += Array(repeating: 0, count: i + 1 - queueTracks.count) }
+        if i >= queueTracks.count { queueTracks.append(contentsOf: repeatElement(0, count: i + 1 - queueTracks.count)) }
         let background = device.timerInfo(id)?.queue == .background
         queueTracks[i] = background ? 1 : -1
         return background
@@ -170,6 +174,7 @@ extension TraceTimeline {
     private mutating func lane(from start: Int64, to end: Int64) -> Int32 {
         var k = 0
         while k < laneEnds.count, laneEnds[k] > start { k += 1 }
+        tally(k + 1)
         if k == laneEnds.count {
             if k < TraceTimeline.maxLanes {
                 laneEnds.append(end)

@@ -13,6 +13,11 @@ struct TraceTimeline {
     let keep: TraceKeep
     /// Events recorded in all, kept or dropped.
     private(set) var recorded: Int64 = 0
+    /// The recorder's steps beyond a constant few per observation — records kept, an iteration's
+    /// items written, items of no length joined, background lanes looked at, seconds counted, busy
+    /// items looked at or moved — so that a test can see its cost grow with what happened, not
+    /// with its square (thirty thousand timers firing at one instant once took minutes).
+    private(set) var work: Int64 = 0
     /// Set once the limit is reached.
     private(set) var limitReached = false
     /// A full trace that keeps its first events records nothing more.
@@ -22,7 +27,7 @@ struct TraceTimeline {
     /// Closing what is open as a full trace stops: those few records may pass the limit.
     private var finishing = false
 
-    var ring: [TraceRecord] = []
+    var ring: TraceRecordStore
     private var head = 0
     /// Arguments by record sequence number: tools' events and slices.
     var extras: [Int64: [(String, JSONValue)]] = [:]
@@ -142,14 +147,37 @@ struct TraceTimeline {
         }
     }
 
+    /// An item's kind is recorded as its index here, a lateness cause as its index here plus one.
     static let itemKinds: [MainThreadItem.Kind] = [.block, .commit, .timer, .displayLink, .dispatchHandler]
     static let causes: [LatenessCause] = [.mode, .busy, .coalesced, .paused]
+
+    /// A kind's index in ``itemKinds``, without searching it (once per item).
+    static func index(of kind: MainThreadItem.Kind) -> Int64 {
+        switch kind {
+        case .block: return 0
+        case .commit: return 1
+        case .timer: return 2
+        case .displayLink: return 3
+        case .dispatchHandler: return 4
+        }
+    }
+
+    /// A lateness cause's code: its index in ``causes`` plus one; 0 for none.
+    static func code(of cause: LatenessCause?) -> Int16 {
+        switch cause {
+        case nil: return 0
+        case .mode: return 1
+        case .busy: return 2
+        case .coalesced: return 3
+        case .paused: return 4
+        }
+    }
 
     init(categories: TraceCategories, limit: Int, keep: TraceKeep) {
         self.categories = categories
         self.limit = limit
         self.keep = keep
-        ring.reserveCapacity(min(limit, 1 << 16))
+        ring = TraceRecordStore(capacity: limit)
         for name in Fixed.allCases { _ = intern(name.text) }
         // The process's main thread is named in every trace, so that its id always marks it.
         name(track: TraceTimeline.mainTrack)
@@ -234,10 +262,15 @@ struct TraceTimeline {
 
     // MARK: Recording
 
+    /// Counts `steps` of work (``work``).
+    @inline(__always)
+    mutating func tally(_ steps: Int) { work &+= Int64(steps) }
+
     /// Keeps a record; false when a full trace keeps no more.
     @inline(__always) @discardableResult
     private mutating func append(_ record: TraceRecord, extra: [(String, JSONValue)]? = nil) -> Bool {
         guard !stoppedFull || finishing else { return false }
+        work &+= 1
         let sequence = recorded
         if ring.count < limit || finishing {
             ring.append(record)
@@ -249,7 +282,7 @@ struct TraceTimeline {
         } else {
             limitReached = true
             let old = ring[head]
-            extras.removeValue(forKey: sequence - Int64(limit))
+            if !extras.isEmpty { extras.removeValue(forKey: sequence - Int64(limit)) }
             if old.kind == .mergedItems { mergedItems.removeValue(forKey: sequence - Int64(limit)) }
             windowStart = max(windowStart, old.end)
             ring[head] = record
@@ -281,7 +314,7 @@ struct TraceTimeline {
     mutating func timerName(_ id: TimerID, device: any SimulatedDevice) -> Int32 {
         let i = id.rawValue
         if i < timerNames.count, timerNames[i] >= 0 { return timerNames[i] }
-        if i >= timerNames.count { timerNames += Array(repeating: -1, count: i + 1 - timerNames.count) }
+        if i >= timerNames.count { timerNames.append(contentsOf: repeatElement(-1, count: i + 1 - timerNames.count)) }
         let index = intern(label(id, device: device))
         timerNames[i] = index
         return index
@@ -360,10 +393,7 @@ struct TraceTimeline {
     /// The kept records, oldest first, each with its sequence number.
     func forEachRecord(_ body: (Int64, TraceRecord) throws -> Void) rethrows {
         let first = recorded - Int64(ring.count)
-        let start = ringStart
-        for k in 0..<ring.count {
-            try body(first + Int64(k), ring[(start + k) % ring.count])
-        }
+        try ring.forEach(from: ringStart) { k, record in try body(first + Int64(k), record) }
     }
 
     func extra(_ sequence: Int64) -> [(String, JSONValue)]? { extras[sequence] }

@@ -145,7 +145,15 @@ public enum FileIO {
     /// Writes bytes to a file atomically, as ``writeAtomically(_:to:mode:)`` does text.
     public static func writeAtomically(bytes: [UInt8], to path: String, mode: mode_t = 0o644) throws(Failure) {
         let file = try AtomicFile(path, mode: mode)
-        try file.write(bytes)
+        let failure: Failure? = bytes.withUnsafeBytes { raw in
+            do throws(Failure) {
+                try file.write(raw)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let failure { throw failure }
         try file.commit()
     }
 
@@ -215,11 +223,12 @@ public enum FileIO {
         }
 
         /// Appends bytes.
-        public func write(_ bytes: [UInt8]) throws(Failure) {
+        public func write(_ bytes: UnsafeRawBufferPointer) throws(Failure) {
             guard fd >= 0 else { throw Failure("cannot write '\(path)': already closed") }
+            guard let base = bytes.baseAddress else { return }
             var offset = 0
             while offset < bytes.count {
-                let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+                let n = Glibc.write(fd, base + offset, bytes.count - offset)
                 if n < 0 {
                     if errno == EINTR { continue }
                     throw abandon()

@@ -70,10 +70,11 @@ public final class TraceSession {
     ///   file is left as it was).
     func save(to path: String, stoppingWhen interrupted: () -> Bool) throws(CommandError) -> Int? {
         guard let trace = recorder else { throw CommandError("no trace to save: 'trace start' records one") }
+        var events = 0
         let written = try TraceSession.writeJSON(to: path, stoppingWhen: interrupted) { chunk in
-            try trace.encode(generator: "debugsh \(DebugShellVersion.text)", chunk: chunk)
+            events = try trace.encode(generator: "debugsh \(DebugShellVersion.text)", chunk: chunk)
         }
-        return written.map { _ in trace.kept }
+        return written.map { _ in events }
     }
 
     /// Writes a JSON file (`trace save`, `recording save`) atomically from `encode`, which hands
@@ -83,7 +84,7 @@ public final class TraceSession {
     /// - Returns: the bytes written, or nil when `interrupted` stopped the save.
     static func writeJSON(
         to path: String, stoppingWhen interrupted: () -> Bool,
-        _ encode: (_ chunk: ([UInt8]) throws -> Void) throws -> Void
+        _ encode: (_ chunk: (UnsafeRawBufferPointer) throws -> Void) throws -> Void
     ) throws(CommandError) -> Int64? {
         try checkPath(path)
         // Set when an interrupt stopped the writing (thrown out of the writer's loop).
