@@ -30,10 +30,12 @@ extension FPSMeter {
                 abstract: "The hitch ratio's tier: good, warning, critical or severe (fps.tiers)."),
             MetricSpec(
                 "fps.frame_p50", .duration,
-                abstract: "Median interval between consecutive counted presents (nearest rank)."),
-            MetricSpec("fps.frame_p95", .duration, abstract: "95th percentile of those intervals (nearest rank)."),
-            MetricSpec("fps.frame_p99", .duration, abstract: "99th percentile of those intervals (nearest rank)."),
-            MetricSpec("fps.frame_max", .duration, abstract: "The longest of those intervals."),
+                abstract:
+                    "Median frame time: the interval between consecutive counted presents, never across time without animation (nearest rank)."
+            ),
+            MetricSpec("fps.frame_p95", .duration, abstract: "95th percentile of those frame times (nearest rank)."),
+            MetricSpec("fps.frame_p99", .duration, abstract: "99th percentile of those frame times (nearest rank)."),
+            MetricSpec("fps.frame_max", .duration, abstract: "The longest of those frame times."),
         ],
         settings: [tiersSetting, autohideSetting, framesKeptSetting],
         events: [

@@ -54,7 +54,8 @@ extension FPSMeter: DeviceObserver {
             let hitch = previousCountedPresent == nil ? max(.zero, info.present - info.expectedPresent) : info.hitch
             if let previous = previousCountedPresent {
                 record.interval = (info.present - previous).nanoseconds
-                intervals.add(record.interval)
+                // A frame time never spans time without animation: the plot's bar (frameTime).
+                intervals.add(frameTime(record))
             }
             previousCountedPresent = info.present
             record.hitch = hitch.nanoseconds

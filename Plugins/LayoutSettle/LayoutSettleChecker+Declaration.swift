@@ -71,13 +71,13 @@ extension LayoutSettleChecker {
                 return VerbSpec(
                     "add", abstract: "Add a view (default parent window, frame 0,0,0,0, alpha 1, visible).",
                     arguments: [newView],
-                    options: [addParent, addFrame, addAlpha, addHidden],
+                    options: [addParent, addFrame, addAlpha, addHidden, layoutCost, displayCost],
                     examples: LayoutSettleExamples.add)
             case .set:
                 return VerbSpec(
                     "set", abstract: "Change a view's frame, alpha, hidden or parent (same values are no change, L1).",
                     arguments: [existingView],
-                    options: [setFrame, setAlpha, setHidden, setParent],
+                    options: [setFrame, setAlpha, setHidden, setParent, layoutCost, displayCost],
                     examples: LayoutSettleExamples.set)
             case .remove:
                 return VerbSpec(
@@ -159,6 +159,13 @@ extension LayoutSettleChecker {
     static let addAlpha = OptionSpec.decimal("alpha", abstract: "Opacity, 0…1.", default: ViewProperties.initial.alpha)
     static let addHidden = OptionSpec.boolean(
         "hidden", abstract: "Whether it is hidden.", default: ViewProperties.initial.hidden)
+
+    // view add, view set: what the view costs a commit in which it changed (R6)
+    static let layoutCost = OptionSpec.duration(
+        "layout-cost", abstract: "What laying it out adds to each commit in which it changed (R6).",
+        defaultText: "0s")
+    static let displayCost = OptionSpec.duration(
+        "display-cost", abstract: "What drawing it adds to each commit in which it changed (R6).", defaultText: "0s")
 
     // view set, animate, spin: an existing view
     static let existingView = ArgumentSpec.name("name", viewDomain, abstract: "The view.")

@@ -46,6 +46,7 @@ extension LayoutSettleChecker {
         properties.alpha = try checked(alpha: invocation[Self.addAlpha])
         properties.hidden = invocation[Self.addHidden]
         let slot = tree.add(name: name, parent: parent, properties: properties)
+        setCosts(of: slot, invocation)
         // L1: an added view is a change.
         changed(slot, .added, before: nil, at: device.now)
         return CommandOutput(json: self.viewJSON(slot))
@@ -56,10 +57,16 @@ extension LayoutSettleChecker {
     func setView(_ invocation: Invocation) throws(CommandError) -> CommandOutput {
         let name = invocation[Self.existingView]
         let slot = try resolve(name)
+        let costs = invocation.has(Self.layoutCost) || invocation.has(Self.displayCost)
         guard
             invocation.has(Self.setFrame) || invocation.has(Self.setAlpha) || invocation.has(Self.setHidden)
-                || invocation.has(Self.setParent)
-        else { throw CommandError("'view set' needs at least one of --frame, --alpha, --hidden, --parent") }
+                || invocation.has(Self.setParent) || costs
+        else {
+            throw CommandError(
+                "'view set' needs at least one of --frame, --alpha, --hidden, --parent, --layout-cost, --display-cost")
+        }
+        // A cost is what the view's changes will cost, not a change.
+        if costs { setCosts(of: slot, invocation) }
         let before = tree.properties(slot)
         var properties = before
         if let frame = invocation[Self.setFrame] {
@@ -105,6 +112,16 @@ extension LayoutSettleChecker {
         return CommandOutput(json: json)
     }
 
+    /// R6: the view's layout and display costs from `--layout-cost` and `--display-cost`; both 0
+    /// forget it.
+    private func setCosts(of slot: ViewSlot, _ invocation: Invocation) {
+        guard invocation.has(Self.layoutCost) || invocation.has(Self.displayCost) else { return }
+        var phases = viewCosts[slot]?.phases ?? .zero
+        if let layout = invocation[Self.layoutCost] { phases.layout = layout }
+        if let display = invocation[Self.displayCost] { phases.display = display }
+        viewCosts[slot] = phases == .zero ? nil : ViewCost(phases: phases, chargedAt: -1)
+    }
+
     // MARK: view remove
 
     func removeView(_ invocation: Invocation) throws(CommandError) -> CommandOutput {
@@ -134,6 +151,9 @@ extension LayoutSettleChecker {
             }
         }
         device.markUIDirty()
+        if !viewCosts.isEmpty {
+            for (s, _) in tree.preorder(from: slot, maxDepth: Int.max, limit: Int.max) { viewCosts[s] = nil }
+        }
         tree.remove(slot) { _ in }
         dropAnimationsOfRemovedViews()
         return CommandOutput(json: .fields(["name": .string(name), "removed": .int(Int64(count))]), warnings: warnings)

@@ -11,6 +11,9 @@ import DebugShellCore
 public final class LayoutSettleChecker: DebugTool {
     let host: any ToolHost
     var tree = ViewTree()
+    /// What each view with a cost adds to a commit in which it changed, and the frame it was last
+    /// charged to (R6).
+    var viewCosts: [ViewSlot: ViewCost] = [:]
     /// The current or last watch.
     var watch: SettleWatch?
     /// Checker frames so far: a view's stamp equal to it means it already changed in this frame.
@@ -89,7 +92,18 @@ public final class LayoutSettleChecker: DebugTool {
     func changed(
         _ slot: ViewSlot, _ kinds: ChangeKinds, before: ViewProperties?, at time: SimTime, within: Bool? = nil
     ) {
-        device.markUIDirty()
+        if !viewCosts.isEmpty, let cost = viewCosts[slot] {
+            // R6: a view with a cost adds it to the next commit once, however often it changes.
+            let epoch = device.lastFrameID
+            if cost.chargedAt != epoch {
+                viewCosts[slot]?.chargedAt = epoch
+                device.markUIDirty(extra: cost.phases)
+            } else {
+                device.markUIDirty()
+            }
+        } else {
+            device.markUIDirty()
+        }
         // A settling watch records the change; a settled one notes it as late; others ignore it.
         guard let watch, watch.state == .settling || watch.state == .settled, !watch.detached else { return }
         guard within ?? tree.isWithin(slot, subtreeOf: watch.root) else { return }
@@ -251,4 +265,10 @@ extension FrameRect {
             x: a.x + (b.x - a.x) * p, y: a.y + (b.y - a.y) * p, width: a.width + (b.width - a.width) * p,
             height: a.height + (b.height - a.height) * p)
     }
+}
+
+/// A view's cost per commit in which it changed, and the last frame id it was charged at (R6).
+struct ViewCost {
+    var phases: FramePhases
+    var chargedAt: Int64
 }

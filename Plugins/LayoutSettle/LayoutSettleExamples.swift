@@ -49,6 +49,20 @@ enum LayoutSettleExamples {
             ├─ list 0,0,0,0
             └─ row 0,0,0,0
             """),
+        // R6: a view whose layout costs 30 ms makes the commit after its change late.
+        Example(
+            """
+            > fps start
+            > view add card --frame 0,0,100,100 --layout-cost 30ms
+            > animate 1s
+            > run 300ms
+            > view set card --frame 0,0,200,200
+            > run 700ms
+            > fps hitches --last 1
+            the last 1 of 2 hitches; times in ms
+            present  frame   hitch  severity  type                 phases  delayed by
+            350.000     20  16.667  Low       Expensive Commit(s)  -       commit of frame 19 300.000–330.000
+            """),
     ]
 
     static let remove: [Example] = [

@@ -381,11 +381,12 @@ extension DeviceEngine {
             main.uiDirty = true
             main.noteTick(timestamp)
             // R8: an older tick of the same frame is other work in its way.
-            if let older = main.pendingTickItem {
-                main.noteWait(older, start: older.start, end: older.end, isTick: true)
+            if let older = main.pendingTickSpan {
+                main.noteWait(
+                    FrameDelay(kind: .displayLink, label: timers[i].label, start: older.start, end: older.end),
+                    start: older.start, end: older.end, isTick: true)
             }
-            main.pendingTickItem = FrameDelay(
-                kind: .displayLink, label: timers[i].label, start: t, end: t + cost)
+            main.pendingTickSpan = (t, t + cost)
             if wants(.animationTick) { notify(.animationTick, .animationTick(timestamp: timestamp, start: t)) }
         }
         let lateness = t - timestamp
@@ -425,13 +426,17 @@ extension DeviceEngine {
 
     private func startCommit(at t: SimTime) {
         let id = render.nextFrameID()
-        let tick = main.pendingTickItem
+        let tick = main.pendingTickSpan
         let cost = main.takeFrame(id: id, at: t, counted: runLoop.animations.contains(t.nanoseconds))
         // R8: a tick already waits (its slot filled while this frame's work ran): its frame is due
         // from that vsync, and this frame's tick and commit are in its way.
         if let slot = timers[uiLink].slot {
             watchFrameWait(from: SimTime(nanoseconds: slot.time))
-            if let tick { main.noteWait(tick, start: tick.start, end: tick.end, isTick: true) }
+            if let tick {
+                main.noteWait(
+                    FrameDelay(kind: .displayLink, label: timers[uiLink].label, start: tick.start, end: tick.end),
+                    start: tick.start, end: tick.end, isTick: true)
+            }
         }
         begin(.commit, index: -1, kind: .commit, label: "commit", start: t, cost: cost)
     }

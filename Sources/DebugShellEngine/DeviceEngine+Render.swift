@@ -22,10 +22,10 @@ extension DeviceEngine {
         }
     }
 
-    /// The `count`-th vsync after `time` (count ≥ 1).
+    /// The `count`-th vsync after `time` (`time` itself for 0).
     func vsync(after time: SimTime, count: Int) -> SimTime {
-        var t = vsync(after: time)
-        for _ in 1..<max(1, count) { t = vsync(after: t) }
+        var t = time
+        for _ in 0..<max(0, count) { t = vsync(after: t) }
         return t
     }
 
@@ -48,8 +48,10 @@ extension DeviceEngine {
         var commitLate = false
         if let v = frame.newestTick {
             earliest = v
-            expected = refresh(after: v, count: buffers)
-            commitLate = frame.commitEnd >= vsync(after: v)
+            let vNext = vsync(after: v)
+            expected =
+                display.refreshAtRateInForce(after: v, count: Int64(buffers)) ?? vsync(after: vNext, count: buffers - 1)
+            commitLate = frame.commitEnd >= vNext
         } else {
             earliest = frame.commitStart
             expected = refresh(after: frame.commitEnd, count: buffers)
@@ -94,7 +96,10 @@ extension DeviceEngine {
             }
             if update >= before {
                 let ownPart = frame.phases.update
-                return (.appUpdate, frame.waitedForIsTick && otherPart > ownPart ? other : frame.tickItem)
+                let tick = frame.tickSpan.map {
+                    FrameDelay(kind: .displayLink, label: timers[uiLink].label, start: $0.start, end: $0.end)
+                }
+                return (.appUpdate, frame.waitedForIsTick && otherPart > ownPart ? other : tick)
             }
             return (.preCommitLatency, other)
         }

@@ -265,6 +265,9 @@ public final class DeviceEngine: SimulatedDevice {
 
     public func markUIDirty() { main.uiDirty = true }
 
+    /// The id of the last frame whose commit started (R6: per-commit costs).
+    public var lastFrameID: Int64 { render.lastFrameID }
+
     /// Marks the UI dirty with changes that cost the next commit more (a view's layout, R6).
     public func markUIDirty(extra: FramePhases) {
         main.uiDirty = true

@@ -76,7 +76,7 @@ struct MainThread: ~Copyable {
     /// Phase costs the UI's changes since the last commit added (a view's, R6).
     var extraPhases = FramePhases.zero
     /// The newest animation tick's item since the last commit (R8's app update).
-    var pendingTickItem: FrameDelay?
+    var pendingTickSpan: (start: SimTime, end: SimTime)?
 
     /// R8: from the vsync of the first animation tick since the last commit, the longest other
     /// main-thread item in the frame's way; nil while no tick waits.
@@ -116,16 +116,16 @@ struct MainThread: ~Copyable {
     mutating func takeFrame(id: Int64, at t: SimTime, counted: Bool) -> SimDuration {
         let frame = FrameDraft(id: id, commitStart: t, newestTick: pendingTick, counted: counted)
         frame.phases = FramePhases(
-            update: pendingTickItem.map { $0.end - $0.start } ?? .zero,
+            update: pendingTickSpan.map { $0.end - $0.start } ?? .zero,
             layout: layoutCost + extraPhases.layout, display: displayCost + extraPhases.display,
             prepare: prepareCost + extraPhases.prepare, commit: commitCost + extraPhases.commit)
-        frame.tickItem = pendingTickItem
+        frame.tickSpan = pendingTickSpan
         frame.waitedFor = longestWait
         frame.waitedForIsTick = longestWaitIsTick
         runningFrame = frame
         uiDirty = false
         pendingTick = nil
-        pendingTickItem = nil
+        pendingTickSpan = nil
         extraPhases = .zero
         watchFrom = nil
         longestWait = nil

@@ -18,7 +18,7 @@ final class FrameDraft {
     var waitedFor: FrameDelay?
     var waitedForIsTick = false
     /// Its newest animation tick's callback (R8's app update).
-    var tickItem: FrameDelay?
+    var tickSpan: (start: SimTime, end: SimTime)?
 
     // Once the render server took it (R1, R2, R7):
     /// The vsync it started at (s), when its GPU work began, and its end (e).

@@ -882,7 +882,7 @@ extension RuleBook {
             group: "R",
             parent: nil,
             text:
-                "A frame's work comes in phases, each with a cost a scenario sets (`load`):\n\n1. **R6.1** The app's update: the animation tick's callback, `load frame` (A1).\n2. **R6.2** The commit (RL4.2) runs layout, display (drawing), prepare (image decoding) and commit proper, `load layout`, `load display`, `load prepare`, `load commit`; the commit item costs their sum, read when the commit starts, plus what the UI's changes since the last commit added (a tool's `markUIDirty(extra:)`).\n3. **R6.3** The render (R1) runs the render server's prepare, `load render-prepare`, then the GPU's work, `load gpu`, and N offscreen passes of a cost each, `load offscreen N d`; the render takes their sum, read when it starts.\n\n`load commit` alone and `load gpu` alone keep the meaning they had before phases: the commit's and the render's whole cost. Phases nobody sets cost nothing.",
+                "A frame's work comes in phases, each with a cost a scenario sets (`load`):\n\n1. **R6.1** The app's update: the animation tick's callback, `load frame` (A1).\n2. **R6.2** The commit (RL4.2) runs layout, display (drawing), prepare (image decoding) and commit proper, `load layout`, `load display`, `load prepare`, `load commit`; the commit item costs their sum, read when the commit starts, plus what the UI's changes since the last commit added: a view's `--layout-cost` and `--display-cost` (`view add`, `view set`), once per commit in which it changed, or any tool's `markUIDirty(extra:)`.\n3. **R6.3** The render (R1) runs the render server's prepare, `load render-prepare`, then the GPU's work, `load gpu`, and N offscreen passes of a cost each, `load offscreen N d`; the render takes their sum, read when it starts.\n\n`load commit` alone and `load gpu` alone keep the meaning they had before phases: the commit's and the render's whole cost. Phases nobody sets cost nothing.",
             sources: ["doc", "model"],
             why:
                 "[doc] Apple's render loop (\"Explore UI animation hitches and the render loop\", WWDC 2020 tech talks): the app handles events, then the commit phase runs layout, display, prepare and commit; the render server prepares and the GPU executes, with offscreen passes for shadows, masks and rounded corners among the costs it names. [model] The phases run one after another at the costs given; a phase's cost does not vary by frame unless the scenario changes it.",
@@ -895,6 +895,8 @@ extension RuleBook {
                 "load render-prepare",
                 "load gpu",
                 "load offscreen",
+                "view add",
+                "view set",
                 "fps hitches",
             ]
         ),
@@ -917,6 +919,8 @@ extension RuleBook {
                 "load render-prepare",
                 "load gpu",
                 "load offscreen",
+                "view add",
+                "view set",
                 "fps hitches",
             ]
         ),
@@ -926,7 +930,7 @@ extension RuleBook {
             group: "R",
             parent: "R6",
             text:
-                "The commit (RL4.2) runs layout, display (drawing), prepare (image decoding) and commit proper, `load layout`, `load display`, `load prepare`, `load commit`; the commit item costs their sum, read when the commit starts, plus what the UI's changes since the last commit added (a tool's `markUIDirty(extra:)`).",
+                "The commit (RL4.2) runs layout, display (drawing), prepare (image decoding) and commit proper, `load layout`, `load display`, `load prepare`, `load commit`; the commit item costs their sum, read when the commit starts, plus what the UI's changes since the last commit added: a view's `--layout-cost` and `--display-cost` (`view add`, `view set`), once per commit in which it changed, or any tool's `markUIDirty(extra:)`.",
             sources: ["doc", "model"],
             why:
                 "",
@@ -939,6 +943,8 @@ extension RuleBook {
                 "load render-prepare",
                 "load gpu",
                 "load offscreen",
+                "view add",
+                "view set",
                 "fps hitches",
             ]
         ),
@@ -961,6 +967,8 @@ extension RuleBook {
                 "load render-prepare",
                 "load gpu",
                 "load offscreen",
+                "view add",
+                "view set",
                 "fps hitches",
             ]
         ),

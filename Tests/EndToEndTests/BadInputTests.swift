@@ -100,7 +100,13 @@ import Testing
                 Bool.random(using: &generator)
                     ? alphabet.randomElement(using: &generator)! : UInt8.random(in: 1...255, using: &generator))
         }
-        let r = try Binary.run(["-k"], stdinData: Data(bytes))
+        let r: Binary.Run
+        do {
+            r = try Binary.run(["-k"], stdinData: Data(bytes), timeout: 300)
+        } catch {
+            Issue.record("no end after 300s: seed \(seed)")
+            return
+        }
         expectNoCrash(r, seed: seed)
     }
 
@@ -120,7 +126,14 @@ import Testing
             let n = Int.random(in: 1...5, using: &generator)
             lines.append((0..<n).map { _ in pieces.randomElement(using: &generator)! }.joined(separator: " "))
         }
-        let r = try Binary.run(["-k"], stdin: lines.joined(separator: "\n") + "\n")
+        // A run that does not finish says its seed (DEBUGSH_TEST_SEED replays it).
+        let r: Binary.Run
+        do {
+            r = try Binary.run(["-k"], stdin: lines.joined(separator: "\n") + "\n", timeout: 300)
+        } catch {
+            Issue.record("no end after 300s: seed \(seed)")
+            return
+        }
         expectNoCrash(r, seed: seed)
     }
 }

@@ -164,4 +164,15 @@ import Testing
         #expect(b.engine.now > SimTime(nanoseconds: 1000 * ms))
         #expect(try b.meter.hitchLog.elements.map(\.type).contains(.preCommitLatency))
     }
+
+    /// Frame times never span time without animation: after an idle second the next frame's time
+    /// is its own (a refresh interval), so fps.frame_max is not the idle gap.
+    @Test func frameTimesNeverSpanIdleTime() throws {
+        let s = try meterSession("fps start\nanimate 100ms\nrun 1s\nanimate 100ms\nrun 500ms")
+        #expect(try s.value("fps.frame_max") == "16.666667ms")
+        #expect(try s.value("fps.frame_p99") == "16.666667ms")
+        // One long frame inside an animation still counts whole.
+        let t = try meterSession("fps start\nanimate 1s\nrun 300ms\nstall 50ms\nrun 700ms")
+        #expect(try t.value("fps.frame_max") == "66.666667ms")
+    }
 }

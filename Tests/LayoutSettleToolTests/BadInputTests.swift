@@ -17,7 +17,10 @@ import Testing
         ("view add b --alpha 1.5", "alpha 1.5 is outside 0…1"),
         ("view add b --alpha -0.1", "alpha -0.1 is outside 0…1"),
         ("view add b --hidden maybe", "--hidden: 'maybe' is not a boolean: expected on|off, true|false or yes|no"),
-        ("view set a", "'view set' needs at least one of --frame, --alpha, --hidden, --parent"),
+        (
+            "view set a",
+            "'view set' needs at least one of --frame, --alpha, --hidden, --parent, --layout-cost, --display-cost"
+        ),
         ("view set ghost --alpha 0.5", "unknown view 'ghost' (see 'view tree')"),
         ("view set aa --alpha 0.5", "unknown view 'aa'; did you mean 'a'?"),
         ("view set window --parent a", "'window' is the root view and has no parent"),

@@ -589,6 +589,9 @@ public protocol SimulatedDevice: AnyObject {
     var bufferCount: Int { get }
     /// Marks the UI dirty with changes that cost the next commit more (a view's layout, R6).
     func markUIDirty(extra: FramePhases)
+    /// The id of the last frame whose commit started (0 before the first): a tool that charges a
+    /// cost once per commit compares it with the one it charged at.
+    var lastFrameID: Int64 { get }
 
     func addObserver(_ observer: any DeviceObserver, kinds: ObservationKinds) -> ObserverToken
     /// Changes what an observer is told of, keeping its turn among the observers.
@@ -608,6 +611,8 @@ extension SimulatedDevice {
     public var bufferCount: Int { 2 }
     /// A device without phases marks the UI dirty.
     public func markUIDirty(extra: FramePhases) { markUIDirty() }
+    /// A device that does not number its frames.
+    public var lastFrameID: Int64 { 0 }
 
     /// The display's refresh now (V1): on a fixed display, ``refreshRate`` with divisor 1. The
     /// engine answers for an adaptive display; a device that has none need not implement it.

@@ -28,26 +28,35 @@ public struct PresentInfo: Sendable {
     public var hitch: SimDuration
     /// When the render's work began: its start vsync, or the end of the render before it when the
     /// GPU was still busy (R7).
-    public var gpuStart: SimTime
+    public var gpuStart: SimTime {
+        get { detail.gpuStart }
+        set { detail = detail.with { $0.gpuStart = newValue } }
+    }
     /// The frame's earliest time: the newest tick's vsync, else the vsync at or before the commit's
     /// end (R8); `expectedPresent − earliest` is the acceptable latency.
-    public var earliest: SimTime
+    public var earliest: SimTime {
+        get { detail.earliest }
+        set { detail = detail.with { $0.earliest = newValue } }
+    }
     /// The buffers the render server used for it (R7).
-    public var buffers: Int
+    public var buffers: Int {
+        get { detail.buffers }
+        set { detail = detail.with { $0.buffers = newValue } }
+    }
     /// What each stage cost (R6).
     public var phases: FramePhases {
         get { detail.phases }
-        set { detail = PresentDetail(phases: newValue, hitchType: detail.hitchType, delay: detail.delay) }
+        set { detail = detail.with { $0.phases = newValue } }
     }
     /// Why it was later than expected, when it was (R8): Instruments' hitch type.
     public var hitchType: HitchType? {
         get { detail.hitchType }
-        set { detail = PresentDetail(phases: detail.phases, hitchType: newValue, delay: detail.delay) }
+        set { detail = detail.with { $0.hitchType = newValue } }
     }
     /// The work that delayed it, when it was late (R8).
     public var delay: FrameDelay? {
         get { detail.delay }
-        set { detail = PresentDetail(phases: detail.phases, hitchType: detail.hitchType, delay: newValue) }
+        set { detail = detail.with { $0.delay = newValue } }
     }
     /// The phases, type and delay, boxed: every observation is as large as its largest case, and
     /// the hot ones (a timer's firing) should not pay for a present's story.
@@ -69,10 +78,10 @@ public struct PresentInfo: Sendable {
         gpuStart: SimTime? = nil, earliest: SimTime? = nil, buffers: Int = 2, phases: FramePhases = .zero,
         hitchType: HitchType? = nil, delay: FrameDelay? = nil
     ) {
-        self.gpuStart = gpuStart ?? renderStart
-        self.earliest = earliest ?? newestTick ?? commitEnd
-        self.buffers = buffers
-        self.detail = PresentDetail(phases: phases, hitchType: hitchType, delay: delay)
+        self.detail = PresentDetail(
+            Fields(
+                gpuStart: gpuStart ?? renderStart, earliest: earliest ?? newestTick ?? commitEnd, buffers: buffers,
+                phases: phases, hitchType: hitchType, delay: delay))
         self.frame = frame
         self.commitStart = commitStart
         self.commitEnd = commitEnd
@@ -90,17 +99,35 @@ public struct PresentInfo: Sendable {
     }
 }
 
-/// A present's phases, hitch type and delay (R6, R8), shared by its copies.
+/// A present's GPU start, earliest time, buffers, phases, hitch type and delay (R6–R8), shared by
+/// its copies: the observation that carries a present stays small for the hot ones.
 private final class PresentDetail: Sendable {
-    let phases: FramePhases
-    let hitchType: HitchType?
-    let delay: FrameDelay?
+    let fields: Fields
 
-    init(phases: FramePhases, hitchType: HitchType?, delay: FrameDelay?) {
-        self.phases = phases
-        self.hitchType = hitchType
-        self.delay = delay
+    init(_ fields: Fields) { self.fields = fields }
+
+    var gpuStart: SimTime { fields.gpuStart }
+    var earliest: SimTime { fields.earliest }
+    var buffers: Int { fields.buffers }
+    var phases: FramePhases { fields.phases }
+    var hitchType: HitchType? { fields.hitchType }
+    var delay: FrameDelay? { fields.delay }
+
+    /// A copy with one change.
+    func with(_ change: (inout Fields) -> Void) -> PresentDetail {
+        var copy = fields
+        change(&copy)
+        return PresentDetail(copy)
     }
+}
+
+private struct Fields: Sendable {
+    var gpuStart: SimTime
+    var earliest: SimTime
+    var buffers: Int
+    var phases: FramePhases
+    var hitchType: HitchType?
+    var delay: FrameDelay?
 }
 
 /// What one frame's stages cost (R6): the app's update and commit phases on the main thread, and
