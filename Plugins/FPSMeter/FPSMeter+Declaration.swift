@@ -87,8 +87,8 @@ extension FPSMeter {
                     abstract:
                         "Each hitch as Instruments lists it: when, frame, how late, severity, type, the phases and what delayed it.",
                     discussion:
-                        "The type is Instruments' (R8): of the time from the frame's earliest moment to its commit's end, the largest share names a late commit — the app's update ('Potentially expensive app update(s)', the tick's 'load frame'), the commit itself ('Expensive Commit(s)', layout, display, prepare and commit) or other main-thread work before it ('Pre-Commit(s) latency'); a commit on time whose render started late waited for the render server ('Commit to Render latency'); a render that overran its refresh intervals is 'Potentially expensive render, N offscreen passes' or 'Potentially expensive GPU work'. Severity counts refresh intervals late: at most one Low, more than one Moderate, more than two High. Phases are in ms (u update, l layout, d display, p prepare, c commit, rp render-prepare, g gpu, o offscreen passes). 'delayed by' is the work that delayed the frame: the longest other item for a pre-commit latency, the render it waited for, or its own tick, commit or render. As many hitches are kept as presents (fps.frames-kept).",
-                    options: [hitchType, hitchSeverity, lastHitches, worst],
+                        "The type is Instruments' (R8): of the time from the frame's earliest moment to its commit's end, the largest share names a late commit — the app's update ('Potentially expensive app update(s)', the tick's 'load frame'), the commit itself ('Expensive Commit(s)', layout, display, prepare and commit) or other main-thread work before it ('Pre-Commit(s) latency'); a commit on time whose render started late waited for the render server ('Commit to Render latency'); a render that overran its refresh intervals is 'Potentially expensive render, N offscreen passes' or 'Potentially expensive GPU work'. Severity counts refresh intervals late: at most one Low, more than one Moderate, more than two High. Phases are in ms (u update, l layout, d display, p prepare, c commit, rp render-prepare, g gpu, o offscreen passes). 'delayed by' is the work that delayed the frame: the longest other item for a pre-commit latency, the render it waited for, or its own tick, commit or render. As many hitches are kept as presents (fps.frames-kept). --xctrace writes every kept hitch to a file instead, atomically, as Instruments' hitches-summary table in the XML 'xcrun xctrace export' writes (start, duration, swap-id, earliest-time, presentation-time, latency-allowed, severity, buffer-count, refresh-interval, type-label, ...): what 'import xctrace' reads back, to the same hitches and the same rec.* numbers (docs/Import.md).",
+                    options: [hitchType, hitchSeverity, lastHitches, worst, hitchesXCTrace],
                     examples: FPSMeterExamples.hitches)
             case .history:
                 return VerbSpec(
@@ -176,6 +176,9 @@ extension FPSMeter {
         "severity", abstract: "Only hitches of this severity (R8).", as: SeverityWord.self)
     static let lastHitches = OptionSpec.integer(
         "last", in: 1...1_000_000, abstract: "The last n hitches.", default: 20)
+    static let hitchesXCTrace = OptionSpec.path(
+        "xctrace",
+        abstract: "Write every kept hitch to this XML file as xctrace exports hitches-summary, instead of the table.")
 
     // fps history
     static let lastWindows = OptionSpec.integer(

@@ -7,6 +7,7 @@ extension FPSMeter {
     /// delayed each.
     func hitchesTable(_ invocation: Invocation) throws(CommandError) -> CommandOutput {
         try requireStarted()
+        if let path = invocation[Self.hitchesXCTrace] { return try hitchesXCTraceFile(path, invocation) }
         var candidates = hitchLog.elements
         if let type = invocation[Self.hitchType] { candidates = candidates.filter { $0.type.word == type.rawValue } }
         if let severity = invocation[Self.hitchSeverity] {

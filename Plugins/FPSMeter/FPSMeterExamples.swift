@@ -173,6 +173,22 @@ enum FPSMeterExamples {
             present  frame   hitch  severity  type                                               phases   delayed by
             550.000     31  16.667  Low       Potentially expensive render, 40 offscreen passes  o40×0.5  render of frame 31 516.667–536.667
             """),
+        // --xctrace writes every kept hitch as Instruments' hitches-summary table, which 'import
+        // xctrace' reads back (docs/Import.md); the table's choices do not apply to it.
+        Example(
+            """
+            > fps start
+            > animate 1s
+            > run 300ms
+            > stall 50ms
+            > run 700ms
+            > fps hitches --xctrace hitches.csv
+            error: the hitches are written as an xctrace export (XML): name the file <name>.xml (got 'hitches.csv')
+            > fps hitches --xctrace hitches.xml --severity high
+            error: --xctrace writes every kept hitch: --type, --severity, --last and --worst choose the table's rows
+            > fps hitches --xctrace /nonexistent/hitches.xml
+            error: cannot write '/nonexistent/hitches.xml': No such file or directory
+            """),
     ]
 
     static let history: [Example] = [

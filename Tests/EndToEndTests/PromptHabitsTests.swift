@@ -48,16 +48,16 @@ import Testing
         let short = try run(["help fps"]).stdout
         #expect(short.hasPrefix("fps — Measure frames per second"))
         #expect(
-            short.hasSuffix("MORE: 'help fps --examples' (28 more examples), 'help fps --full' (everything)\n"),
+            short.hasSuffix("MORE: 'help fps --examples' (29 more examples), 'help fps --full' (everything)\n"),
             "\(short)")
         #expect(short.contains("  watch     Print hitches or closed windows as events while time runs"))
         let full = try run(["help fps --full"]).stdout
         #expect(full.contains("fps plot [<file>] [--from <time>]"))
         #expect(!full.contains("MORE:"))
         let examples = try run(["help fps --examples"]).stdout
-        #expect(examples.hasPrefix("fps — 28 examples\n\n  > fps start\n"), "\(examples)")
+        #expect(examples.hasPrefix("fps — 29 examples\n\n  > fps start\n"), "\(examples)")
         // The examples are the full page's, and only they.
-        #expect(full.contains(String(examples.dropFirst("fps — 28 examples\n\n".count))))
+        #expect(full.contains(String(examples.dropFirst("fps — 29 examples\n\n".count))))
         #expect(!examples.contains("VERBS:"))
         // A verb's short page keeps what fits of its examples; `stall --help` is `help stall`.
         #expect(try run(["fps plot --help"]).stdout == run(["help fps plot"]).stdout)

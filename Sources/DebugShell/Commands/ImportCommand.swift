@@ -21,7 +21,7 @@ struct ImportCommand: BuiltInCommand {
                     abstract:
                         "Import tables an Instruments trace exported with 'xctrace export' (hitches, display, frames).",
                     discussion:
-                        "Export them on a Mac: 'xcrun xctrace export --input App.trace --xpath '/trace-toc/run[@number=\"1\"]/data/table[@schema=\"hitches\"]' --output hitches.xml', one table per file or several, and the TOC with --toc. Tables are chosen by schema, columns by name: hitches (or hitches-summary), display-vsyncs-interval, displayed-surfaces-interval, display-surface-swap, device-display-info, hitches-updates, hitches-renders, hitches-frame-lifetimes, core-animation-fps-estimate. docs/Import.md has the details.",
+                        "Export them on a Mac: 'xcrun xctrace export --input App.trace --xpath '/trace-toc/run[@number=\"1\"]/data/table[@schema=\"hitches\"]' --output hitches.xml', one table per file or several, and the TOC with --toc. Tables are chosen by schema, columns by name: hitches (or hitches-summary), display-vsyncs-interval, displayed-surfaces-interval, display-surface-swap, device-display-info, hitches-updates, hitches-renders, hitches-frame-lifetimes, core-animation-fps-estimate. 'fps hitches --xctrace <file>' writes the simulation's hitches as a hitches-summary table. docs/Import.md has the details.",
                     arguments: [ImportCommand.paths],
                     examples: [
                         Example(
