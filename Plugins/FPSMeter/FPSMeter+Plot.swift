@@ -85,19 +85,13 @@ extension FPSMeter {
             ])
     }
 
-    /// A bar's height: the frame's own time. The interval since the previous counted present
-    /// when the app animated all the way from that present to this frame's update (its newest
-    /// tick, else its commit's start); after time without animation (A2) — an idle display —
-    /// the interval would span the idle time, so the frame's time is its own expected interval,
-    /// the refresh interval it was presented at, plus its lateness past its expected present
-    /// (R3): R4's hitch, measured from x since no earlier present was due before it. Never more
-    /// than the interval.
+    /// A bar's height, and a frame time for `fps.frame_*`: the interval since the previous
+    /// counted present, but never more than the frame's own time — the refresh interval it was
+    /// presented at plus its lateness past its expected present (R3). A frame cannot have taken
+    /// longer than it was late: after time without animation (A2), an idle display, the interval
+    /// spans the idle time and the frame's own time is the bar. Computable from a frame log alone
+    /// (present, expected present, refresh interval), as `import csv` reads one back.
     func frameTime(_ f: FrameRecord) -> Int64 {
-        let previous = f.present - SimDuration(nanoseconds: f.interval)
-        let update = f.tick ?? f.commitStart
-        guard update > previous else { return f.interval }
-        let animating = device.animatingTime(from: previous) - device.animatingTime(from: update)
-        guard animating < update - previous else { return f.interval }
         let own = f.refresh.nanoseconds + max(0, (f.present - f.expected).nanoseconds)
         return min(f.interval, own)
     }

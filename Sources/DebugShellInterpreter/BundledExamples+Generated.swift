@@ -194,6 +194,55 @@ public enum BundledExamples {
             """####
         ),
         (
+            "frame-life",
+            "Every frame's life (docs/Semantics.md R6–R9): one scroll, five kinds of hitch, each named as Instruments names it.",
+            ####"""
+            # Every frame's life (docs/Semantics.md R6–R9): one scroll, five kinds of hitch, each named as
+            # Instruments names it. The cells' shadows cost the GPU, one cell's layout is slow, a decoding
+            # burst stalls the main thread, offscreen passes pile up — and a third buffer buys the render
+            # server time at the price of a refresh of latency on every frame.
+
+            fps start
+            scroll 3s
+            # A cell whose layout takes 40 ms: the commit after each change is late (R8.1, Expensive
+            # Commit(s)) — adding it is a change, and so is moving it at 300 ms.
+            view add cell --frame 0,0,390,80 --layout-cost 40ms
+            after 300ms view set cell --frame 0,80,390,80
+            # Decoding on the main thread: other work before the commit (Pre-Commit(s) latency).
+            after 800ms stall 50ms
+            # Shadows: one frame's render overruns its refresh interval (Potentially expensive GPU work) …
+            after 1310ms load gpu 20ms
+            after 1320ms load gpu 0s
+            # … and masks: offscreen passes (Potentially expensive render, N offscreen passes).
+            after 1810ms load offscreen 40 500us
+            after 1820ms load offscreen 0
+            run 3s
+            fps hitches
+            expect fps.hitches == 5
+            fps hitches --type commit
+            fps hitches --severity high
+
+            echo
+            echo == the same shadows on every frame, with two buffers and with three
+            reset
+            fps start
+            scroll 2s
+            load gpu 20ms
+            run 2s
+            expect fps.render == 30
+            expect fps.hitches == 59
+            reset
+            display buffers 3
+            fps start
+            scroll 2s
+            load gpu 20ms
+            run 2s
+            # The GPU still cannot keep up (20 ms a frame), but renders now overlap the wait for a vsync.
+            expect fps.render == 50
+            fps hitches --last 3
+            """####
+        ),
+        (
             "layout-async-screen",
             "An async-loaded screen (the seed article's case): a spinner turns while a 300 ms request runs; then the rows arrive, the spinner goes, and a banner slides in over 250 ms.",
             ####"""

@@ -143,8 +143,20 @@ import Testing
         let hitchJSON = try #require(show["hitches"] as? [String: Any])
         #expect(csv.hitches.count == hitchJSON["count"] as? Int, "\(label)")
         #expect(csv.hitches.reduce(0) { $0 + Int($1.duration.nanoseconds) } == hitchJSON["time_ns"] as? Int, "\(label)")
-        let counted = csv.frames.filter { $0.hitch != nil }.map(\.present.nanoseconds)
-        let intervals = zip(counted.dropFirst(), counted).map { $0 - $1 }.sorted()
+        // A frame time: the interval since the previous counted present, at most the frame's own
+        // refresh interval plus its lateness (never across idle time).
+        // Each row's refresh interval, the CSV's last column, read from the file itself.
+        let rows = try String(contentsOfFile: csvPath, encoding: .utf8).split(separator: "\n")
+            .filter { !$0.hasPrefix("#") && !$0.hasPrefix("frame,") }
+        let refreshes = rows.compactMap { $0.split(separator: ",", omittingEmptySubsequences: false).last }
+            .map { Int64($0) ?? 0 }
+        try #require(refreshes.count == csv.frames.count, "\(label)")
+        let counted = zip(csv.frames, refreshes).filter { $0.0.hitch != nil }
+        let intervals = zip(counted.dropFirst(), counted).map { this, previous in
+            let (frame, refresh) = this
+            let late = max(0, (frame.present - (frame.expectedPresent ?? frame.present)).nanoseconds)
+            return min((frame.present - previous.0.present).nanoseconds, refresh + late)
+        }.sorted()
         let frameTime = try #require(show["frame_time"] as? [String: Any])
         #expect(intervals.count == frameTime["intervals"] as? Int, "\(label)")
         for p in [50, 95, 99] where !intervals.isEmpty {
