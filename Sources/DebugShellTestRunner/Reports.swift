@@ -31,6 +31,11 @@ struct Reports {
                 result.status == .skipped
                 ? " (\(VisibleText.escaped(result.skipReason ?? "skipped")))" : " (\(Clock.text(result.seconds))s)"
             output.frontEndText("\(word) \(VisibleText.escaped(result.file.path))\(tail)\n")
+            if options.verbose {
+                for failure in result.failures {
+                    output.frontEndText("      \(VisibleText.escaped(failure.summary))\n")
+                }
+            }
         }
         output.flush()
     }

@@ -78,6 +78,29 @@ struct TestOptions: ParsableCommand {
         help: ArgumentHelp("How many of the slowest files the summary names (default 5).", valueName: "n"))
     var slowest = 5
 
+    @Flag(
+        name: [.customShort("x"), .customLong("exitfirst")],
+        help: "Start no more files after the first that fails or errors (--maxfail 1).")
+    var exitFirst = false
+
+    @Option(
+        name: .customLong("maxfail"),
+        help: ArgumentHelp(
+            "Start no more files after this many failed or errored; those running finish.", valueName: "n"))
+    var maxFail: Int?
+
+    @Flag(
+        name: [.customLong("lf"), .customLong("last-failed")],
+        help:
+            "Run only the files that failed or errored last time (remembered in .debugsh-cache/lastfailed); all when none did."
+    )
+    var lastFailed = false
+
+    @Flag(
+        name: [.customShort("v"), .customLong("verbose")],
+        help: "Print each file's failures as soon as it ends, under its line, not only in the summary.")
+    var verbose = false
+
     @Argument(
         help: ArgumentHelp(
             "Files and folders to run (default: the current folder).", valueName: "file or folder"))

@@ -62,6 +62,9 @@ public struct TestRunner {
         guard jobs >= 1, jobs <= 1024 else {
             throw TestFiles.UsageError(message: "-j takes a number from 1 to 1024, not \(jobs)")
         }
+        if let n = options.maxFail, n < 1 {
+            throw TestFiles.UsageError(message: "--maxfail takes 1 or more, not \(n)")
+        }
         guard options.slowest >= 0 else {
             throw TestFiles.UsageError(message: "--slowest takes 0 or more, not \(options.slowest)")
         }
@@ -96,6 +99,16 @@ public struct TestRunner {
         }
         if !options.filters.isEmpty {
             files = files.filter { file in options.filters.contains { TestFiles.matches(file, $0) } }
+        }
+        if options.lastFailed {
+            // pytest's --lf: the files that failed last time, or all when none did.
+            let failed = LastFailed.load()
+            let chosen = files.filter { failed.contains($0.path) }
+            if chosen.isEmpty {
+                output.frontEndMessage("test: --lf: no file failed last time: running all \(files.count)")
+            } else {
+                files = chosen
+            }
         }
         if options.list {
             output.frontEndText(files.map { VisibleText.escaped($0.path) + "\n" }.joined())
@@ -150,6 +163,9 @@ public struct TestRunner {
         var next = 0
         var printed = 0
         var interrupted = false
+        /// Files not started because --maxfail was reached.
+        var stoppedEarly: Int?
+        let maxFail = options.exitFirst ? 1 : options.maxFail
         let report = Reports(runner: self)
 
         // Skipped files never start.
@@ -174,7 +190,12 @@ public struct TestRunner {
                     run.child.signal(SIGTERM)
                 }
             }
-            while !interrupted && running.count < jobs && next < files.count {
+            // --maxfail (-x): once that many files failed or errored, no new file starts.
+            let failedSoFar = results.count { $0?.status == .failed || $0?.status == .error }
+            if let limit = maxFail, failedSoFar >= limit, next < files.count, stoppedEarly == nil {
+                stoppedEarly = files.count - next - results[next...].count { $0 != nil }
+            }
+            while !interrupted && stoppedEarly == nil && running.count < jobs && next < files.count {
                 let index = next
                 next += 1
                 if results[index] != nil { continue }
@@ -198,7 +219,7 @@ public struct TestRunner {
                 }
             }
             printReady()
-            if running.isEmpty && (next >= files.count || interrupted) { break }
+            if running.isEmpty && (next >= files.count || interrupted || stoppedEarly != nil) { break }
             var status: Int32 = 0
             let pid = waitpid(-1, &status, WNOHANG)
             if pid > 0, let (index, child) = running.removeValue(forKey: Int(pid)) {
@@ -229,6 +250,12 @@ public struct TestRunner {
         if interrupted {
             output.frontEndMessage("test: interrupted; \(done.count) of \(files.count) files ran")
         }
+        if let stoppedEarly, let maxFail, !interrupted {
+            output.frontEndMessage(
+                "test: stopped after \(maxFail) failed file\(maxFail == 1 ? "" : "s") (\(options.exitFirst ? "-x" : "--maxfail \(maxFail)")); \(stoppedEarly) file\(stoppedEarly == 1 ? "" : "s") not run"
+            )
+        }
+        if !options.check { LastFailed.store(done, output: output) }
         let seconds = Clock.seconds() - started
         let status = report.finish(done, total: max(found, files.count), seconds: seconds, baseline: baseline)
         return interrupted ? 130 : status ?? 0
@@ -380,5 +407,37 @@ final class ProgressLine {
         guard shown else { return }
         output.frontEndErrorText("\r\u{1B}[K")
         shown = false
+    }
+}
+
+/// What `--lf` reads: the files that failed or errored in the last run, one path per line, in
+/// `.debugsh-cache/lastfailed` of the current folder (a hidden folder the runner never searches).
+enum LastFailed {
+    static let folder = ".debugsh-cache"
+    static let path = folder + "/lastfailed"
+
+    static func load() -> Set<String> {
+        guard FileIO.exists(path) else { return [] }
+        return Set(RunnerFiles.text(path).split(separator: "\n").map(String.init))
+    }
+
+    /// The last run's failures: those remembered, less the files that ran now and did not fail,
+    /// plus those that failed now. A folder that cannot be written loses only the memory.
+    static func store(_ results: [TestResult], output: OutputRouter) {
+        var failed = load()
+        for result in results where result.status != .skipped {
+            if result.status == .failed || result.status == .error {
+                failed.insert(result.file.path)
+            } else {
+                failed.remove(result.file.path)
+            }
+        }
+        if failed.isEmpty && !FileIO.exists(path) { return }
+        mkdir(folder, 0o755)
+        do {
+            try FileIO.writeAtomically(failed.sorted().map { $0 + "\n" }.joined(), to: path)
+        } catch {
+            output.frontEndMessage("test: cannot remember the failed files for --lf: \(error.message)")
+        }
     }
 }
