@@ -39,11 +39,16 @@ extension FPSMeter {
         ],
         settings: [tiersSetting, autohideSetting, framesKeptSetting],
         events: [
-            EventSpec("fps.hitch", abstract: "A counted present was late, with its cause (fps watch hitches)."),
+            EventSpec(
+                "fps.hitch", abstract: "A counted present was late, with its cause (fps watch hitches).",
+                watch: "fps start"),
             EventSpec(
                 "fps.hitches",
-                abstract: "Hitches of one second after its first, as one line with their count (fps watch hitches)."),
-            EventSpec("fps.window", abstract: "The meter closed a window, with its reading (fps watch windows)."),
+                abstract: "Hitches of one second after its first, as one line with their count (fps watch hitches).",
+                watch: "fps watch hitches"),
+            EventSpec(
+                "fps.window", abstract: "The meter closed a window, with its reading (fps watch windows).",
+                watch: "fps watch windows"),
         ])
 
     /// The meter's verbs: `run(_:)` switches over them, so a verb declared without behaviour does

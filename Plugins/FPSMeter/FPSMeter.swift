@@ -119,6 +119,16 @@ public final class FPSMeter: DebugTool {
     /// Presents kept for `fps frames` and `fps plot`: the setting `fps.frames-kept`.
     var framesKept: Int { Int(clamping: host.setting(Self.framesKeptSetting)) }
 
+    /// fps.hitch while the meter runs; the others while their watch is on too.
+    public func isSaying(_ event: String) -> Bool {
+        switch event {
+        case "fps.hitch": return link != nil
+        case "fps.hitches": return link != nil && watch.hitches
+        case "fps.window": return link != nil && watch.windows
+        default: return true
+        }
+    }
+
     public func settingDidChange(_ name: String) {
         // A smaller number drops the oldest presents now; a larger one keeps more from now on.
         if name == Self.framesKeptSetting.name {

@@ -23,10 +23,13 @@ extension LayoutSettleChecker {
                 abstract: "Views in the watched subtree now, its root included (the whole tree without a watch)."),
         ],
         events: [
-            EventSpec("layout.settled", abstract: "The watched subtree settled: root, views, last change."),
+            EventSpec(
+                "layout.settled", abstract: "The watched subtree settled: root, views, last change.",
+                watch: "layout watch"),
             EventSpec(
                 "layout.timeout",
-                abstract: "The watch timed out: which views kept changing, how often, and whether the tree oscillates."),
+                abstract: "The watch timed out: which views kept changing, how often, and whether the tree oscillates.",
+                watch: "layout watch"),
         ])
 
     static let view = ValueKind.name(viewDomain)

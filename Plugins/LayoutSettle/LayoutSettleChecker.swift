@@ -16,6 +16,13 @@ public final class LayoutSettleChecker: DebugTool {
     var viewCosts: [ViewSlot: ViewCost] = [:]
     /// The current or last watch.
     var watch: SettleWatch?
+
+    /// layout.settled and layout.timeout while a watch is settling (or settled: it may settle again).
+    public func isSaying(_ event: String) -> Bool {
+        guard event.hasPrefix("layout.") else { return true }
+        guard let watch else { return false }
+        return watch.state == .settling || watch.state == .settled
+    }
     /// Checker frames so far: a view's stamp equal to it means it already changed in this frame.
     var epoch: UInt32 = 1
     /// Running `view animate`s and `view spin`s, in the order they started.

@@ -27,7 +27,7 @@ extension TimerInspector {
                 "timer.*.state", .word(of: TimerState.self), abstract: "scheduled, paused, invalidated or done."),
         ],
         settings: [lateThresholdSetting],
-        events: [EventSpec("timer.fired", abstract: "An app timer fired (timer watch on).")])
+        events: [EventSpec("timer.fired", abstract: "An app timer fired (timer watch on).", watch: "timer watch on")])
 
     // MARK: Options and arguments, each read back through its key
 

@@ -201,6 +201,9 @@ public final class TimerInspector: DebugTool {
         }
     }
 
+    /// timer.fired while `timer watch on` (or `late`) is on.
+    public func isSaying(_ event: String) -> Bool { event != "timer.fired" || watching != .off }
+
     public func settingDidChange(_ name: String) {
         guard name == Self.lateThresholdSetting.name else { return }
         readThreshold()

@@ -52,6 +52,30 @@ public struct Condition {
         return out
     }
 
+    /// The instants at which a comparison of `metric`, a time, with a literal may change truth:
+    /// its value, one nanosecond on, and each end of a tolerance. A condition on `clock.now`
+    /// alone holds at one of them, whether or not anything happens there.
+    public func thresholds(of metric: String) -> [SimTime] {
+        var out: Set<Int64> = []
+        func walk(_ n: Node) {
+            switch n {
+            case .compare(let c):
+                guard c.metric == metric, case .nanoseconds(let t) = c.literal else { return }
+                var tolerance: Int64 = 0
+                if case .nanoseconds(let d)? = c.tolerance { tolerance = d }
+                for value in [t, t &- tolerance, t &+ tolerance] where value >= 0 {
+                    out.insert(value)
+                    if value < Int64.max { out.insert(value + 1) }
+                }
+            case .and(let a, let b), .or(let a, let b):
+                walk(a)
+                walk(b)
+            }
+        }
+        walk(root)
+        return out.sorted().map { SimTime(nanoseconds: $0) }
+    }
+
     // MARK: Parsing
 
     /// Parses words; `typeOf` names a metric's type or throws for an unknown metric. A word

@@ -192,6 +192,7 @@ import Testing
             > break on layout.setled
             error: unknown event 'layout.setled'; did you mean 'layout.settled'?
             > break on layout.settled
+            warning: layout.settled is said only while it is watched ('layout watch'), which is off now: this breakpoint waits until it is on
             breakpoint 1: on layout.settled — The watched subtree settled: root, views, last change.
             > view add a --frame 0,0,100,100
             > view animate a --frame 0,0,200,100 --over 300ms
@@ -213,8 +214,10 @@ import Testing
             > timer watch off
             > c
             > get clock.now
-            clock.now = 2.05s
+            clock.now = 2.000000001s
             """)
+        // `run until clock.now > 2s` holds at its first nanosecond past 2s: that time is an
+        // instant of its own, whether or not a timer fires there (issue 37, 5).
     }
 
     /// `break on fps.hitch` stops at every hitch without `fps watch hitches`: the meter says the
@@ -337,5 +340,46 @@ import Testing
             // Ids stay in order, so that the binary search finds each.
             for b in breakpoints.all { #expect(breakpoints.index(of: b.id).map { breakpoints.all[$0].id } == b.id) }
         }
+    }
+}
+
+/// Breakpoints that would never fire, fixed or said (issue 37, 5).
+@Suite struct SilentBreakpointTests {
+    func expectTranscript(_ transcript: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
+        let result = try Transcript.replay(transcript, tools: BuiltInTools.all)
+        #expect(result.matches, "\(result)", sourceLocation: sourceLocation)
+    }
+
+    /// A condition on time alone stops at its time on an idle device, as `run until` does.
+    @Test func aConditionOnTimeAloneStopsAtItsTime() throws {
+        try expectTranscript(
+            """
+            > break when clock.now >= 1s
+            breakpoint 1: when clock.now >= 1s
+            > run 2s
+            stopped at 1s by breakpoint 1, when clock.now >= 1s (clock.now = 1s); main thread: idle
+            > c
+            > get clock.now
+            clock.now = 2s
+            > run until clock.now == 2.5s ± 100ms
+            > get clock.now
+            clock.now = 2.4s
+            """)
+    }
+
+    /// `break on` an event whose watch is off says so, and with the watch on it does not.
+    @Test func anEventWhoseWatchIsOffIsSaid() throws {
+        try expectTranscript(
+            """
+            > break on timer.fired
+            warning: timer.fired is said only while it is watched ('timer watch on'), which is off now: this breakpoint waits until it is on
+            breakpoint 1: on timer.fired — An app timer fired (timer watch on).
+            > timer watch on
+            > break on timer.fired
+            breakpoint 2: on timer.fired — An app timer fired (timer watch on).
+            > break on fps.window
+            warning: fps.window is said only while it is watched ('fps watch windows'), which is off now: this breakpoint waits until it is on
+            breakpoint 3: on fps.window — The meter closed a window, with its reading (fps watch windows).
+            """)
     }
 }

@@ -29,6 +29,10 @@ public protocol DebugTool: AnyObject {
 
     /// Called after one of the tool's settings changed.
     func settingDidChange(_ name: String)
+
+    /// Whether the tool says `event` now, when time runs: false for one it says only while a watch
+    /// is on and the watch is off (`break on` then says what turns it on).
+    func isSaying(_ event: String) -> Bool
 }
 
 extension DebugTool {
@@ -38,6 +42,7 @@ extension DebugTool {
     public func statusLine() -> StyledText? { nil }
     public func candidates(for domain: NameDomain) -> [String] { [] }
     public func settingDidChange(_ name: String) {}
+    public func isSaying(_ event: String) -> Bool { true }
 }
 
 /// What the shell gives a tool: the device, settings and the event stream.

@@ -328,10 +328,14 @@ public struct SettingSpec: Sendable {
 public struct EventSpec: Sendable {
     public var name: String
     public var abstract: String
+    /// The command that makes the tool say the event, when it says it only while that is on
+    /// (`timer watch on`): `break on` with it off says so.
+    public var watch: String?
 
-    public init(_ name: String, abstract: String) {
+    public init(_ name: String, abstract: String, watch: String? = nil) {
         self.name = name
         self.abstract = abstract
+        self.watch = watch
     }
 }
 

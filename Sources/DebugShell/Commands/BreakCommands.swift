@@ -64,17 +64,17 @@ struct BreakCommand: BuiltInCommand {
                         "The event is any a tool declares (see 'help <tool>'): fps.hitch, fps.window, "
                         + "layout.settled, timer.fired, a plugin's. The FPS meter says fps.hitch while it runs "
                         + "('fps start'), watched or not; the others while you watch for them ('fps watch windows', "
-                        + "'layout watch', 'timer watch on'). A watched event prints, then the stop. A word "
+                        + "'layout watch', 'timer watch on'); with such a watch off, 'break on' warns. A watched event prints, then the stop. A word "
                         + "key=value matches one of the event's JSON fields instead of its message: "
                         + "'break on fps.hitch type=gpu severity=high' (docs/FPSMeter.md lists fps.hitch's).",
                     arguments: [BreakCommand.event, BreakCommand.text],
                     examples: [
                         Example(
                             """
-                            > break on layout.settled
-                            breakpoint 1: on layout.settled — The watched subtree settled: root, views, last change.
                             > view add a --frame 0,0,100,100
                             > layout watch
+                            > break on layout.settled
+                            breakpoint 1: on layout.settled — The watched subtree settled: root, views, last change.
                             > run 2s
                             [0.200s] layout: settled (window, 2 views, last change 0s)
                             stopped at 200ms by breakpoint 1, on layout.settled; main thread: idle since 183.333533ms (last: displaylink 'layout checker')
@@ -131,6 +131,15 @@ struct BreakCommand: BuiltInCommand {
                 .on(event: name, text: words), text: "on \(name)" + (words.isEmpty ? "" : " '\(words)'"))
             var output = said(added)
             output.text += " — \(event.abstract)"
+            // An event said only while watched, with its watch off, would never stop time.
+            if let index = registry.toolDescriptors.firstIndex(where: { $0.events.contains { $0.name == name } }),
+                index < context.tools.instances.count, !context.tools.instances[index].isSaying(name)
+            {
+                let watch = event.watch.map { " ('\($0)')" } ?? ""
+                output.warnings.append(
+                    "\(name) is said only while it is watched\(watch), which is off now: this breakpoint waits until it is on"
+                )
+            }
             return output
         case .delete, .disable, .enable:
             let verb = try call.verb(Verb.self)

@@ -80,6 +80,13 @@ final class Breakpoints {
     var hasHit: Bool { hit != nil }
     var anyEnabled: Bool { all.contains { $0.enabled } }
     var anyConditions: Bool { !armed.isEmpty || untilCondition != nil }
+    /// The conditions of the enabled `break when` breakpoints.
+    var enabledConditions: [Condition] {
+        all.compactMap { b in
+            guard b.enabled, case .when(let condition) = b.kind else { return nil }
+            return condition
+        }
+    }
 
     // MARK: The list
 

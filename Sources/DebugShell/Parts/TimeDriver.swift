@@ -38,6 +38,9 @@ public final class TimeDriver {
     let breakpoints = Breakpoints()
     /// `play`: virtual time following the wall clock.
     var playClock = PlayClock()
+    /// The engine (a `reset` makes a new one) and the times already made instants for
+    /// conditions on `clock.now`.
+    private var timeChecks: (engine: ObjectIdentifier?, times: Set<Int64>) = (nil, [])
     /// Called after time moved (the live front end redraws its status block).
     public var timeDidMove: () -> Void = {}
     /// Set by the interactive front end: a `run` or `step` typed at its prompt prints where time
@@ -97,6 +100,11 @@ public final class TimeDriver {
             holds = { condition.evaluate { readers[$0]?() ?? .none }.holds }
         }
         bp.stopped = nil
+        // A condition on clock.now holds at a time, not after an event: that time is an instant.
+        var timed: [Condition] = []
+        if case .until(let condition, _, _) = target { timed.append(condition) }
+        if bp.anyEnabled { timed += bp.enabledConditions }
+        scheduleTimeChecks(timed, through: end)
         // The interrupt, and the interactive front end's eye on the wall clock (a progress line).
         let poll = timePoll(what == "run through" ? "run" : what, from: start, to: end)
         let armed = bp.anyEnabled
@@ -145,6 +153,20 @@ public final class TimeDriver {
             break
         }
         return TimeStop(outcome: outcome, hit: hit)
+    }
+
+    /// Makes each time at which a condition on `clock.now` may change, from now through `end`,
+    /// an instant (an event that does nothing), so that it is checked there on an idle device.
+    private func scheduleTimeChecks(_ conditions: [Condition], through end: SimTime) {
+        guard !conditions.isEmpty else { return }
+        let engine = simulation.engine
+        if timeChecks.engine != ObjectIdentifier(engine) { timeChecks = (ObjectIdentifier(engine), []) }
+        for condition in conditions {
+            for t in condition.thresholds(of: "clock.now") where t > engine.now && t <= end {
+                guard timeChecks.times.insert(t.nanoseconds).inserted else { continue }
+                engine.schedule(at: t) {}
+            }
+        }
     }
 
     /// What every advance of a time command shares: time cannot move from a scheduled command;
