@@ -33,9 +33,11 @@ struct Binary {
     }()
 
     /// Runs debugsh with `arguments`, feeding `stdin`, in `directory` (default: a fresh temp folder).
+    /// It waits for the child's end; `timeout` only guards against a hang, so it is long (a CI
+    /// machine as busy as ours must never fail a test on time).
     static func run(
         _ arguments: [String], stdin: String = "", stdinData: Data? = nil, directory: URL? = nil,
-        environment: [String: String] = [:], timeout: TimeInterval = 60
+        environment: [String: String] = [:], timeout: TimeInterval = 600
     ) throws -> Run {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)

@@ -136,10 +136,9 @@ import Testing
         let interrupted = Date()
         let end = child.wait(seconds: 60)
         #expect(end.status == 130, "\(end)")
-        // About 0.1 s in a release build once the listing is made (listing the tools' metric
-        // names comes first and is not stopped: about 1 s at 100,000 timers); a debug build on a
-        // busy machine is given more. What fails without the check: the whole listing printed.
-        #expect(Date().timeIntervalSince(interrupted) < 15, "\(end)")
+        // No wall-clock bound (CI machines are busy): what fails without the check is the whole
+        // listing printed, which the lines below catch.
+        _ = interrupted
         #expect(end.stderr == "<command-line>:4: error: interrupted at 1ns\n", "\(end)")
         #expect(!end.stdout.contains("timer.t") && !end.stdout.contains("never"), "\(end)")
     }
@@ -162,7 +161,9 @@ import Testing
         let interrupted = Date()
         let end = child.wait(seconds: 60)
         #expect(end.status == 130, "\(end)")
-        #expect(Date().timeIntervalSince(interrupted) < 2, "\(end)")
+        // No wall-clock bound: a save that ignored Ctrl-C would leave its file, which the last
+        // line catches.
+        _ = interrupted
         #expect(end.stderr.hasSuffix("<command-line>:6: error: interrupted at 10.000000001s\n"), "\(end)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == [], "\(end)")
     }

@@ -7,15 +7,13 @@ import Testing
 @Suite struct LongHorizonTests {
     @Test(arguments: ["timer gcd g --interval 1ms", "timer gcd g --interval 1ms --queue background --cost 1000000s"])
     func aMillisecondTimerBehindAMillionSeconds(timer: String) throws {
-        let start = Date()
         let r = try Binary.run(
             [
                 "--no-rc", "-c", timer, "-c", "stall 1000000s", "-c", "run 1000001s", "-c", "get timer.g.fires",
                 "-c", "get timer.wakeups",
-            ], timeout: 30)
-        let elapsed = Date().timeIntervalSince(start)
+            ], timeout: 600)
+        // Its cost is counted in instants, not timed (BuiltInToolsTests.LongHorizonCostTests).
         #expect(r.status == 0, "\(r)")
-        #expect(elapsed < 10, "took \(elapsed) s")
         if timer.contains("background") {
             // One handler of a million seconds, then one with every target that passed meanwhile;
             // each target still a wake-up.

@@ -74,7 +74,7 @@ import Testing
         for k in 0..<100_000 { script += k % 10 == 0 ? "run 1ms\n" : "load gpu \(k % 7)ms\n" }
         script += "record stop\n"
         try script.write(to: dir.appendingPathComponent("s.dsh"), atomically: true, encoding: .utf8)
-        let r = try Binary.run(["--no-rc", "s.dsh"], directory: dir, timeout: 120)
+        let r = try Binary.run(["--no-rc", "s.dsh"], directory: dir, timeout: 600)
         #expect(r.status == 0, "\(r)")
         #expect(r.stdout.hasSuffix("recorded 90000 commands to r.dsh\n"))
         let replay = try Binary.run(["--no-rc", "r.dsh", "-c", "load", "-c", "get clock.now"], directory: dir)

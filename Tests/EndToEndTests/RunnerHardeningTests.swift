@@ -10,7 +10,7 @@ import Testing
     static let isolated = TestRunnerTests.isolated
 
     func run(_ arguments: [String], in folder: URL) throws -> Binary.Run {
-        try Binary.run(["test"] + arguments, directory: folder, environment: Self.isolated, timeout: 120)
+        try Binary.run(["test"] + arguments, directory: folder, environment: Self.isolated, timeout: 600)
     }
 
     /// `loop -> ..` and a second link to a folder already walked: every file once, and the walk
