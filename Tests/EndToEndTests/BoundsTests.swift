@@ -199,7 +199,7 @@ import Testing
         shell.currentDirectoryURL = dir
         let started = Date()
         try shell.run()
-        while shell.isRunning && Date().timeIntervalSince(started) < 60 { usleep(20_000) }
+        while shell.isRunning && Date().timeIntervalSince(started) < 600 { usleep(20_000) }
         if shell.isRunning { shell.terminate() }
         shell.waitUntilExit()
         let status = try String(contentsOf: dir.appendingPathComponent("status"), encoding: .utf8)
