@@ -101,9 +101,34 @@ struct Baseline {
         return type == "number" ? Self.defaultNumberTolerance : nil
     }
 
+    /// A file's key in a baseline stored at `baselinePath`: its path relative to the baseline's
+    /// folder (both resolved), so that a run of a subfolder or of one file compares with a
+    /// baseline stored from the whole folder; its resolved path when it lies outside.
+    static func key(of file: TestFile, baselinePath: String) -> String {
+        guard let full = resolved(file.path), let folder = resolved(FileIO.directory(of: baselinePath)) else {
+            return file.key
+        }
+        let prefix = folder == "/" ? "/" : folder + "/"
+        return full.hasPrefix(prefix) ? String(full.dropFirst(prefix.count)) : full
+    }
+
+    private static func resolved(_ path: String) -> String? {
+        guard let p = realpath(path, nil) else { return nil }
+        defer { free(p) }
+        return String(cString: p)
+    }
+
+    /// Whether the baseline holds the file, under its key or (a baseline stored before keys were
+    /// relative to the baseline) the path inside the folder given.
+    func entry(_ key: String, legacy: String? = nil) -> [(String, String)]? {
+        files.first(where: { $0.0 == key })?.1 ?? legacy.flatMap { old in files.first(where: { $0.0 == old })?.1 }
+    }
+
     /// The metrics of the file that moved beyond their tolerance, and those it no longer has.
-    func compare(_ key: String, _ metrics: [(name: String, type: String, text: String)]) -> [Move] {
-        guard let stored = files.first(where: { $0.0 == key })?.1 else { return [] }
+    func compare(_ key: String, legacy: String? = nil, _ metrics: [(name: String, type: String, text: String)])
+        -> [Move]
+    {
+        guard let stored = entry(key, legacy: legacy) else { return [] }
         var now: [String: (type: String, text: String)] = [:]
         for m in metrics { now[m.name] = (m.type, m.text) }
         var moves: [Move] = []
@@ -226,10 +251,11 @@ struct Baseline {
         for result in results where result.status == .passed || result.status == .failed {
             guard !result.metrics.isEmpty else { continue }
             let entry = result.metrics.map { ($0.name, $0.text) }
-            if let i = baseline.files.firstIndex(where: { $0.0 == result.file.key }) {
+            let key = Self.key(of: result.file, baselinePath: path)
+            if let i = baseline.files.firstIndex(where: { $0.0 == key }) {
                 baseline.files[i].1 = entry
             } else {
-                baseline.files.append((result.file.key, entry))
+                baseline.files.append((key, entry))
             }
             stored += 1
         }

@@ -72,6 +72,13 @@ struct Reports {
                 }
             }
         }
+        let missing = results.filter(\.notInBaseline)
+        if !missing.isEmpty, let path = options.baseline {
+            say(
+                "\n\(missing.count) file\(missing.count == 1 ? "" : "s") not in the baseline \(VisibleText.escaped(path)), nothing compared"
+                    + (options.strict ? " (--strict: each fails)" : " (--strict makes each fail)") + ":\n")
+            for result in missing { say("  \(VisibleText.escaped(result.file.path))\n") }
+        }
         let moved = results.filter { !$0.moved.isEmpty }
         if !moved.isEmpty {
             say("\nmetrics that moved (from the baseline → this run):\n")

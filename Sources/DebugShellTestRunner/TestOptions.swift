@@ -68,6 +68,11 @@ struct TestOptions: ParsableCommand {
         help: ArgumentHelp("Fail a file whose final metrics moved from this baseline.", valueName: "file.json"))
     var baseline: String?
 
+    @Flag(
+        name: .customLong("strict"),
+        help: "With --baseline, a file the baseline does not hold fails (it is said either way).")
+    var strict = false
+
     @Option(
         name: .customLong("update-baseline"),
         help: ArgumentHelp("Store each file's final metrics in this baseline (others kept).", valueName: "file.json"))

@@ -57,4 +57,6 @@ struct TestResult {
     var skipReason: String?
     /// The baseline's metrics that moved (``Baseline``), for the table.
     var moved: [Baseline.Move] = []
+    /// Run with --baseline, the baseline holds no entry for it.
+    var notInBaseline = false
 }

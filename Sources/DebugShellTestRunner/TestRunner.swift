@@ -68,6 +68,9 @@ public struct TestRunner {
         guard options.slowest >= 0 else {
             throw TestFiles.UsageError(message: "--slowest takes 0 or more, not \(options.slowest)")
         }
+        if options.strict && options.baseline == nil {
+            throw TestFiles.UsageError(message: "--strict applies to --baseline, which is not given")
+        }
         if options.check, options.baseline != nil || options.updateBaseline != nil {
             throw TestFiles.UsageError(
                 message: "--check runs nothing, so it has no metrics for --baseline or --update-baseline")
@@ -350,7 +353,20 @@ public struct TestRunner {
                     message: "exited with status \(exitCode)" + (lastWords.isEmpty ? "" : ": \(lastWords)")))
         }
         if ended, let baseline, result.failures.allSatisfy({ $0.kind == .expect }) {
-            result.moved = baseline.compare(file.key, result.metrics)
+            let baselinePath = options.baseline ?? "."
+            let key = options.baseline.map { Baseline.key(of: file, baselinePath: $0) } ?? file.key
+            if baseline.entry(key, legacy: file.key) == nil && !result.metrics.isEmpty {
+                // Nothing to compare: said in the summary, a failure under --strict.
+                result.notInBaseline = true
+                if options.strict {
+                    result.failures.append(
+                        TestFailure(
+                            kind: .baseline, file: file.path,
+                            message: "not in the baseline \(baselinePath) (as '\(key)'): nothing to compare (--strict)")
+                    )
+                }
+            }
+            result.moved = baseline.compare(key, legacy: file.key, result.metrics)
             if !result.moved.isEmpty {
                 result.failures.append(
                     TestFailure(

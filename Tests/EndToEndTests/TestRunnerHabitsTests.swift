@@ -64,3 +64,50 @@ import Testing
         #expect(!quiet.stdout.contains("      b.dsh:1:"))
     }
 }
+
+/// Baselines keyed by the path from the baseline's folder, so that a subset compares; a file the
+/// baseline lacks is said, and fails under --strict (issue 37, 3).
+@Suite struct BaselineSubsetTests {
+    func run(_ arguments: [String], in folder: URL) throws -> Binary.Run {
+        try Binary.run(
+            ["test", "--slowest", "0"] + arguments, directory: folder, environment: TestRunnerTests.isolated)
+    }
+
+    @Test func aSubfolderComparesWithABaselineOfTheWholeFolder() throws {
+        let dir = try Binary.folder([
+            "scenarios/feed/a.dsh": "animate 1s\nrun 1s\n", "scenarios/b.dsh": "run 1s\n",
+        ])
+        let stored = try run(["--update-baseline", "b.json", "scenarios"], in: dir)
+        #expect(stored.status == 0, "\(stored)")
+        let json = try String(contentsOf: dir.appendingPathComponent("b.json"), encoding: .utf8)
+        #expect(json.contains("\"scenarios/feed/a.dsh\": {") && json.contains("\"scenarios/b.dsh\": {"), "\(json)")
+        // A regression in the subfolder: its run compares, and fails.
+        try "animate 1s\nload gpu 20ms\nrun 1s\n".write(
+            to: dir.appendingPathComponent("scenarios/feed/a.dsh"), atomically: true, encoding: .utf8)
+        let sub = try run(["--baseline", "b.json", "scenarios/feed"], in: dir)
+        #expect(sub.status == 1, "\(sub)")
+        #expect(
+            sub.stdout.contains("FAIL  scenarios/feed/a.dsh: 1 metric moved from the baseline: render.presents 58 → 29")
+        )
+        // From inside the subfolder, with the baseline named from there: the same key.
+        let inside = try run(["--baseline", "../../b.json", "a.dsh"], in: dir.appendingPathComponent("scenarios/feed"))
+        #expect(inside.status == 1 && inside.stdout.contains("render.presents 58 → 29"), "\(inside)")
+        // A file the baseline lacks is said; --strict fails it.
+        try "run 1s\n".write(
+            to: dir.appendingPathComponent("scenarios/feed/new.dsh"), atomically: true, encoding: .utf8)
+        let said = try run(["--baseline", "b.json", "scenarios/feed/new.dsh"], in: dir)
+        #expect(said.status == 0, "\(said)")
+        #expect(
+            said.stdout.contains(
+                "1 file not in the baseline b.json, nothing compared (--strict makes each fail):\n  scenarios/feed/new.dsh\n"
+            ), "\(said)")
+        let strict = try run(["--baseline", "b.json", "--strict", "scenarios/feed/new.dsh"], in: dir)
+        #expect(strict.status == 1)
+        #expect(
+            strict.stdout.contains(
+                "FAIL  scenarios/feed/new.dsh: not in the baseline b.json (as 'scenarios/feed/new.dsh'): nothing to compare (--strict)"
+            ), "\(strict)")
+        let alone = try run(["--strict", "scenarios"], in: dir)
+        #expect(alone.status == 2 && alone.stderr.contains("--strict applies to --baseline, which is not given"))
+    }
+}
