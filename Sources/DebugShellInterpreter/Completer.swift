@@ -60,6 +60,8 @@ public struct Completer {
     public var commandNames: [String] { registry.allCommandNames }
     /// The registered tools' names.
     public var toolNames: [String] { registry.toolDescriptors.map(\.name) }
+    /// Every event the tools declare (`break on <Tab>`).
+    public var eventNames: [String] { registry.toolDescriptors.flatMap(\.events).map(\.name) }
     /// The aliases' names, in the order first defined.
     public var aliasNames: [String] { aliases.names }
 
@@ -207,6 +209,7 @@ public struct Completer {
             case .tool: return registry.toolDescriptors.map(\.name)
             case .command: return registry.allCommandNames
             case .alias: return aliases.names
+            case .event: return eventNames
             default: return toolCandidates(domain)
             }
         case .word where command == "metrics":

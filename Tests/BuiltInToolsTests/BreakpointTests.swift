@@ -383,3 +383,56 @@ import Testing
             """)
     }
 }
+
+/// LLDB's habits (issue 37, 8): one-shot and ignore counts, `command alias NAME EXPANSION`,
+/// `break on <Tab>`.
+@Suite struct LLDBHabitTests {
+    func expectTranscript(_ transcript: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
+        let result = try Transcript.replay(transcript, tools: BuiltInTools.all)
+        #expect(result.matches, "\(result)", sourceLocation: sourceLocation)
+    }
+
+    @Test func oneShotAndIgnoreCounts() throws {
+        try expectTranscript(
+            """
+            > break when --once main.hangs > 0
+            breakpoint 1: when main.hangs > 0 (once)
+            > every 1s stall 300ms
+            > run 5s
+            stopped at 1s by breakpoint 1, when main.hangs > 0 (once) (main.hangs = 1); main thread: block 'stall 300ms' (1s to 1.3s)
+            > break list
+            no breakpoints
+            > c
+            > get clock.now
+            clock.now = 5s
+            > timer nstimer t --interval 100ms --repeats
+            > timer watch on
+            > break on --ignore 2 timer.fired
+            breakpoint 2: on timer.fired (ignore 2) — An app timer fired (timer watch on).
+            > run 1s
+            [5.300s] timer: t fired 200ms late (busy, scheduled 5.1s)
+            [5.400s] timer: t fired
+            [5.500s] timer: t fired
+            stopped at 5.5s by breakpoint 2, on timer.fired (ignore 2); main thread: idle since 5.5s (last: timer 't')
+            > break list
+            #  state    hits  breakpoint
+            2  enabled  3     on timer.fired (ignore 2)
+            """)
+    }
+
+    @Test func lldbAliasFormAndEventCompletion() throws {
+        try expectTranscript(
+            """
+            > command alias rr run 100ms
+            > rr
+            > get clock.now
+            clock.now = 100ms
+            > alias x run
+            error: expected 'alias x = <expansion>' (or LLDB's 'command alias x <expansion>')
+            """)
+        let session = try Session(tools: BuiltInTools.all, sink: MemorySink())
+        #expect(session.complete("break on fps.").candidates == ["fps.hitch", "fps.hitches", "fps.window"])
+        #expect(session.complete("break on ").candidates.contains("timer.fired"))
+        #expect(session.complete("break on layout.settled ").candidates.isEmpty)
+    }
+}

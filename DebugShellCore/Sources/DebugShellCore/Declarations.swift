@@ -158,6 +158,8 @@ public struct NameDomain: RawRepresentable, Hashable, Sendable {
     public static let setting = NameDomain("setting")
     public static let command = NameDomain("command")
     public static let alias = NameDomain("alias")
+    /// The events the tools declare (`break on`).
+    public static let event = NameDomain("event")
 }
 
 /// A positional argument.

@@ -55,7 +55,10 @@ struct AliasCommand: BuiltInCommand {
     }
 
     /// Defines, shows or lists aliases in `vocabulary` (`--check` defines them as a run would).
-    static func define(_ call: BuiltInCall, in vocabulary: Vocabulary) throws(CommandError) -> CommandOutput {
+    /// With `lldbForm` (`command alias`), LLDB's `NAME EXPANSION…` without `=` is taken too.
+    static func define(_ call: BuiltInCall, in vocabulary: Vocabulary, lldbForm: Bool = false) throws(CommandError)
+        -> CommandOutput
+    {
         let words = call[definition]
         if words.isEmpty { return list(vocabulary.aliases) }
         let name = words[0].text
@@ -67,8 +70,10 @@ struct AliasCommand: BuiltInCommand {
                     "name": .string(name), "expansion": .string(found.expansion), "built_in": .bool(found.builtIn),
                 ]))
         }
-        guard words[1].text == "=", !words[1].quoted else {
-            throw CommandError("expected 'alias \(name) = <expansion>'")
+        let hasEquals = words[1].text == "=" && !words[1].quoted
+        guard hasEquals || lldbForm else {
+            throw CommandError(
+                "expected 'alias \(name) = <expansion>' (or LLDB's 'command alias \(name) <expansion>')")
         }
         guard ValueParser.isName(name) else {
             throw CommandError("'\(VisibleText.escaped(name))' is not a valid alias name: \(ValueParser.nameRule)")
@@ -76,7 +81,7 @@ struct AliasCommand: BuiltInCommand {
         if vocabulary.registry.command(exactly: name) != nil {
             throw CommandError("'\(name)' is a command; an alias cannot replace it")
         }
-        let expansion = words.dropFirst(2).map(\.raw).joined(separator: " ")
+        let expansion = words.dropFirst(hasEquals ? 2 : 1).map(\.raw).joined(separator: " ")
         guard !expansion.isEmpty else { throw CommandError("alias '\(name)' needs an expansion") }
         vocabulary.aliases.define(name, as: expansion)
         return CommandOutput(json: .fields(["name": .string(name), "expansion": .string(expansion)]))
@@ -209,9 +214,13 @@ struct CommandFamilyCommand: BuiltInCommand {
             switch self {
             case .alias:
                 return VerbSpec(
-                    "alias", abstract: "LLDB's 'command alias': the same as 'alias'.",
+                    "alias",
+                    abstract: "LLDB's 'command alias': the same as 'alias', with LLDB's form without '=' too.",
                     arguments: [AliasCommand.definition],
-                    examples: [Example("> command alias hi = echo hello\n> hi\nhello")])
+                    examples: [
+                        Example("> command alias hi = echo hello\n> hi\nhello"),
+                        Example("> command alias rr run 100ms\n> rr\n> get clock.now\nclock.now = 100ms"),
+                    ])
             case .unalias:
                 return VerbSpec(
                     "unalias", abstract: "LLDB's 'command unalias': the same as 'unalias'.",
@@ -252,11 +261,19 @@ struct CommandFamilyCommand: BuiltInCommand {
     }
 
     static func run(_ call: BuiltInCall, in context: CommandContext) throws -> CommandOutput {
-        try command(call.verb(Verb.self)).run(call, in: context)
+        let verb = try call.verb(Verb.self)
+        // LLDB's own form, `command alias rr run 100ms`, as well as debugsh's `name = …`.
+        if verb == .alias { return try AliasCommand.define(call, in: context.vocabulary, lldbForm: true) }
+        return try command(verb).run(call, in: context)
     }
 
     static func check(_ call: BuiltInCall, in checker: inout ScriptChecker) throws(CommandError) {
-        try command(call.verb(Verb.self)).check(call, in: &checker)
+        let verb = try call.verb(Verb.self)
+        if verb == .alias {
+            _ = try AliasCommand.define(call, in: checker.vocabulary, lldbForm: true)
+            return
+        }
+        try command(verb).check(call, in: &checker)
     }
 
     static func completeRest(verb: String, words: [String], current: String, completer: Completer) -> Completion? {

@@ -4,13 +4,18 @@ import DebugShellInterpreter
 /// `break`: breakpoints on the simulation, as LLDB's watchpoints (docs/Decisions.md, Breakpoints).
 struct BreakCommand: BuiltInCommand {
     static let condition = ArgumentSpec.words("condition", abstract: "<metric> <op> <value>, joined by and/or.")
-    static let event = ArgumentSpec.word("event", abstract: "An event's name, e.g. fps.hitch, layout.settled.")
+    static let event = ArgumentSpec.name("event", .event, abstract: "An event's name, e.g. fps.hitch, layout.settled.")
     static let text = ArgumentSpec.words(
         "text",
         abstract:
             "Only events whose message contains these words (e.g. a timer's name) and whose fields have each key=value given (e.g. type=gpu).",
         optional: true)
     static let ids = ArgumentSpec.words("id", abstract: "Breakpoint numbers, or 'all'.", optional: true)
+    static let once = OptionSpec.flag("once", abstract: "Delete it once it has stopped time (LLDB's one-shot).")
+    static let ignore = OptionSpec.integer(
+        "ignore", in: 0...1_000_000_000,
+        abstract: "Let this many hits pass before one stops time (LLDB's ignore count).",
+        default: 0)
 
     enum Verb: String, ToolVerbs {
         case list, when, on, delete, disable, enable
@@ -43,6 +48,7 @@ struct BreakCommand: BuiltInCommand {
                         + "'play' and 'c' stop there and say which breakpoint, when, and what the main thread "
                         + "was running; 'c' goes on. A stop is not an error: a script goes on from it.",
                     arguments: [BreakCommand.condition],
+                    options: [BreakCommand.once, BreakCommand.ignore],
                     examples: [
                         Example(
                             """
@@ -68,6 +74,7 @@ struct BreakCommand: BuiltInCommand {
                         + "key=value matches one of the event's JSON fields instead of its message: "
                         + "'break on fps.hitch type=gpu severity=high' (docs/FPSMeter.md lists fps.hitch's).",
                     arguments: [BreakCommand.event, BreakCommand.text],
+                    options: [BreakCommand.once, BreakCommand.ignore],
                     examples: [
                         Example(
                             """
@@ -121,14 +128,18 @@ struct BreakCommand: BuiltInCommand {
             return list(breakpoints)
         case .when:
             let condition = try context.metrics.parseCondition(call[Self.condition])
-            let added = breakpoints.add(.when(condition), text: "when \(condition.text)")
+            let added = breakpoints.add(
+                .when(condition), text: "when \(condition.text)" + Self.modifiers(call), ignore: Int(call[Self.ignore]),
+                once: call[Self.once])
             return said(added)
         case .on:
             let name = call[Self.event]
             let event = try Self.event(name, in: registry)
             let words = call[Self.text].map(\.text).joined(separator: " ")
             let added = breakpoints.add(
-                .on(event: name, text: words), text: "on \(name)" + (words.isEmpty ? "" : " '\(words)'"))
+                .on(event: name, text: words),
+                text: "on \(name)" + (words.isEmpty ? "" : " '\(words)'") + Self.modifiers(call),
+                ignore: Int(call[Self.ignore]), once: call[Self.once])
             var output = said(added)
             output.text += " — \(event.abstract)"
             // An event said only while watched, with its watch off, would never stop time.
@@ -158,6 +169,14 @@ struct BreakCommand: BuiltInCommand {
             if breakpoints.isEmpty { breakpoints.stopWatching(context.engine) }
             return CommandOutput(json: .fields(["breakpoints": .array(chosen.map { .int(Int64($0)) })]))
         }
+    }
+
+    /// ` (once)`, ` (ignore 3)`: how the breakpoint was set, in its text.
+    private static func modifiers(_ call: BuiltInCall) -> String {
+        var parts: [String] = []
+        if call[once] { parts.append("once") }
+        if call[ignore] > 0 { parts.append("ignore \(call[ignore])") }
+        return parts.isEmpty ? "" : " (" + parts.joined(separator: ", ") + ")"
     }
 
     private static func said(_ b: Breakpoints.Breakpoint) -> CommandOutput {

@@ -24,6 +24,10 @@ final class Breakpoints {
         let text: String
         var enabled = true
         var hits = 0
+        /// LLDB's ignore count (`--ignore n`): hits still to let pass before one stops time.
+        var ignore = 0
+        /// LLDB's one-shot (`--once`): deleted once it has stopped time.
+        var once = false
     }
 
     /// Where a breakpoint stopped time.
@@ -56,6 +60,8 @@ final class Breakpoints {
     private(set) var hit: Hit?
     /// What the last breakpoint stop left to continue; nil once anything else moved time.
     var stopped: Stopped?
+    /// The last one-shot breakpoint deleted by its stop, for the stop's message.
+    private var spent: (id: Int, text: String)?
 
     /// The enabled `break when` conditions, each with its readers and whether it held after
     /// the last check (a condition stops time when it becomes true, not while it stays true).
@@ -90,8 +96,10 @@ final class Breakpoints {
 
     // MARK: The list
 
-    func add(_ kind: Kind, text: String) -> Breakpoint {
-        let breakpoint = Breakpoint(id: nextID, kind: kind, text: text)
+    func add(_ kind: Kind, text: String, ignore: Int = 0, once: Bool = false) -> Breakpoint {
+        var breakpoint = Breakpoint(id: nextID, kind: kind, text: text)
+        breakpoint.ignore = ignore
+        breakpoint.once = once
         nextID += 1
         all.append(breakpoint)
         count(breakpoint, 1)
@@ -144,10 +152,12 @@ final class Breakpoints {
             }
             let b = all[k]
             k += 1
+            // The ignore count still to go, and the one-shot, as they stand.
+            let options = (b.once ? " --once" : "") + (b.ignore > 0 ? " --ignore \(b.ignore)" : "")
             switch b.kind {
-            case .when(let condition): lines.append("break when \(condition.text)")
+            case .when(let condition): lines.append("break when\(options) \(condition.text)")
             case .on(let event, let text):
-                lines.append("break on \(event)" + (text.isEmpty ? "" : " " + Lexer.quote(text)))
+                lines.append("break on\(options) \(event)" + (text.isEmpty ? "" : " " + Lexer.quote(text)))
             }
             if !b.enabled { disabled.append(id) }
         }
@@ -197,7 +207,7 @@ final class Breakpoints {
         for k in armed.indices {
             let readers = armed[k].readers
             let holds = armed[k].condition.evaluate { readers[$0]?() ?? .none }.holds
-            if holds && !armed[k].held && !stop {
+            if holds && !armed[k].held && !stop && passIgnored(armed[k].index) {
                 let i = armed[k].index
                 let condition = armed[k].condition
                 var names: [String] = []
@@ -225,6 +235,7 @@ final class Breakpoints {
         for (i, b) in all.enumerated() where b.enabled {
             guard case .on(let name, let text) = b.kind, name == event.name else { continue }
             guard text.isEmpty || Self.event(event, matches: text) else { continue }
+            guard passIgnored(i) else { continue }
             record(i, detail: "", on: engine)
             engine.stopAfterThisInstant()
             return
@@ -256,6 +267,15 @@ final class Breakpoints {
         return phrase.isEmpty || event.message.contains(phrase.joined(separator: " "))
     }
 
+    /// A hit of breakpoint `i`: false while its ignore count lets it pass (the hit counted, as
+    /// LLDB counts them).
+    private func passIgnored(_ i: Int) -> Bool {
+        guard all[i].ignore > 0 else { return true }
+        all[i].ignore -= 1
+        all[i].hits += 1
+        return false
+    }
+
     private func record(_ i: Int, detail: String, on engine: DeviceEngine) {
         all[i].hits += 1
         hit = Hit(id: all[i].id, time: engine.now, detail: detail, mainThread: mainThreadNow(engine))
@@ -265,13 +285,18 @@ final class Breakpoints {
     func takeHit() -> Hit? {
         advancing = false
         defer { hit = nil }
+        // A one-shot breakpoint that stopped time is done; the stop's message still names it.
+        if let hit, let i = index(of: hit.id), all[i].once {
+            spent = (hit.id, all[i].text)
+            delete(hit.id)
+        }
         return hit
     }
 
     /// The breakpoint with this id's text, for the stop's message.
     func text(of id: Int) -> String {
         if id == 0 { return untilCondition.map { "until \($0.condition.text)" } ?? "until" }
-        return index(of: id).map { all[$0].text } ?? "breakpoint \(id)"
+        return index(of: id).map { all[$0].text } ?? (spent?.id == id ? spent?.text : nil) ?? "breakpoint \(id)"
     }
 
     // MARK: The main thread
