@@ -183,6 +183,7 @@ extension TimerInspector {
         lines.append(stats.joined(separator: " · "))
         let fix = modeFix(r)
         if let fix { lines.append("fix: \(fix)") }
+        if let cap = rateCapFix(info) { lines.append("fix: \(cap)") }
         let wanted = Int(inv[Self.last])
         let total = info.fires
         let firings = log.last(wanted, of: index, fires: total)
@@ -269,6 +270,23 @@ extension TimerInspector {
         // 1 s over the link's interval at the current rate, to the thousandth of a hertz.
         let millihertz = (2_000_000_000_000 + period) / (2 * period)
         return "\(asked), effective \(MetricNumber(thousandths: millihertz)) Hz (\(Format.duration(info.interval)))"
+    }
+
+    /// V2: why a display link on an adaptive display runs below what it asks, and what lifts the
+    /// cap — Low Power Mode, or the Info.plist key an iPhone app needs above 60 Hz; nil when it
+    /// asks for 60 Hz or less, or nothing caps it.
+    func rateCapFix(_ info: TimerInfo) -> String? {
+        guard info.kind == .displayLink, device.displayRefresh.isAdaptive else { return nil }
+        let request =
+            info.frameRateRange.map { $0.preferred == 0 ? $0.minimum : $0.preferred } ?? info.preferredFramesPerSecond
+        guard request > 60 else { return nil }
+        if case .boolean(true)? = host.setting("system.low_power") {
+            return
+                "Low Power Mode caps every link at 60 Hz, this one asks \(request) ('set system.low_power off' to see it run as asked) (V2)"
+        }
+        if case .boolean(true)? = host.setting("app.high_frame_rates") { return nil }
+        return
+            "add CADisableMinimumFrameDurationOnPhone to the app's Info.plist ('set app.high_frame_rates on'): without it an iPhone app's link is capped at 60 Hz, this one asks \(request) (V2)"
     }
 
     /// `nstimer, repeats every 50ms, tolerance 0ms, default mode, target vc (weak)`

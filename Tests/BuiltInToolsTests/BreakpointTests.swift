@@ -436,3 +436,39 @@ import Testing
         #expect(session.complete("break on layout.settled ").candidates.isEmpty)
     }
 }
+
+/// ProMotion explained (issue 37, 6): a capped link says why and how to lift the cap, and `reset`
+/// says which device settings it keeps.
+@Suite struct RateCapExplainedTests {
+    @Test func aCappedLinkSaysWhyAndResetSaysWhatItKeeps() throws {
+        let run = try Transcript.run(
+            """
+            display adaptive
+            timer displaylink g --range 80,120,120
+            run 100ms
+            timer show g --last 1
+            fps start --range 120,120,120
+            fps
+            set system.low_power on
+            timer show g --last 1
+            set app.high_frame_rates on
+            set system.low_power off
+            timer show g --last 1
+            reset
+            """, tools: BuiltInTools.all)
+        let out = run.stdout
+        #expect(
+            out.contains(
+                "fix: add CADisableMinimumFrameDurationOnPhone to the app's Info.plist ('set app.high_frame_rates on'): without it an iPhone app's link is capped at 60 Hz, this one asks 120 (V2)"
+            ), "\(out)")
+        #expect(out.contains("capped       60 Hz, not 120: an iPhone app's link needs"), "\(out)")
+        #expect(
+            out.contains(
+                "fix: Low Power Mode caps every link at 60 Hz, this one asks 120 ('set system.low_power off' to see it run as asked) (V2)"
+            ), "\(out)")
+        // Three fixes (timer show, fps, Low Power Mode); with the key on and Low Power Mode off,
+        // nothing caps it: none the last time.
+        #expect(out.components(separatedBy: "fix: ").count == 4, "\(out)")
+        #expect(out.hasSuffix("reset keeps the settings: app.high_frame_rates = on ('set <name> …' to change them)\n"))
+    }
+}

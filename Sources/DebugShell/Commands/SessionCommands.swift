@@ -17,7 +17,22 @@ struct ResetCommand: BuiltInCommand {
         }
         context.shell.resetSimulation()
         context.time.timeDidMove()
-        return .silent
+        // The settings that shape the device outlive a reset: say those not at their defaults,
+        // so a "before" run after an "after" one does not silently keep them (issue 37, 6).
+        let store = context.vocabulary.settings
+        let rate = context.engine.refreshRate.hertz
+        let kept = store.specs.filter {
+            $0.name.hasPrefix("app.") || $0.name.hasPrefix("system.") || $0.name.hasPrefix("runloop.")
+        }
+        .compactMap { spec -> String? in
+            guard let value = store.value(spec.name, rate: rate), value != store.defaultValue(spec.name, rate: rate)
+            else { return nil }
+            return "\(spec.name) = \(value)"
+        }
+        guard !kept.isEmpty else { return .silent }
+        return CommandOutput(
+            text: "reset keeps the settings: " + kept.joined(separator: ", ") + " ('set <name> …' to change them)",
+            json: .fields(["kept": .array(kept.map { .string($0) })]))
     }
 }
 
