@@ -247,13 +247,22 @@ enum JUnit {
             if result.status == .skipped {
                 xml += "      <skipped message=\"\(attribute(result.skipReason ?? "skipped"))\"/>\n"
             }
-            for failure in result.failures {
-                let element = failure.kind == .expect || failure.kind == .baseline ? "failure" : "error"
-                var body = failure.summary
-                if failure.kind == .baseline { body += "\n" + Baseline.table(result) }
+            // One element per testcase, with every failure in it: several <failure>s are legal
+            // but some readers (xunitparser, junit2html) keep only the last (issue 37, 4). An
+            // error, crash or timeout makes it an <error>; its message is the first failure's,
+            // its text each failure at its line, then a baseline's table.
+            if let first = result.failures.first {
+                let isError = result.failures.contains { !($0.kind == .expect || $0.kind == .baseline) }
+                let element = isError ? "error" : "failure"
+                let lead =
+                    result.failures.first { isError ? !($0.kind == .expect || $0.kind == .baseline) : true } ?? first
+                var message = lead.location + ": " + lead.message
+                if result.failures.count > 1 { message += " (and \(result.failures.count - 1) more)" }
+                var body = result.failures.map(\.summary).joined(separator: "\n")
+                if result.failures.contains(where: { $0.kind == .baseline }) { body += "\n" + Baseline.table(result) }
                 xml +=
-                    "      <\(element) message=\"\(attribute(failure.location + ": " + failure.message))\" "
-                    + "type=\"\(failure.kind.rawValue)\">\(text(body))</\(element)>\n"
+                    "      <\(element) message=\"\(attribute(message))\" "
+                    + "type=\"\(lead.kind.rawValue)\">\(text(body))</\(element)>\n"
             }
             if !result.stdout.isEmpty { xml += "      <system-out>\(text(result.stdout))</system-out>\n" }
             if !result.stderr.isEmpty { xml += "      <system-err>\(text(result.stderr))</system-err>\n" }
