@@ -141,20 +141,26 @@ public enum Lexer {
         // `{ a; b }`: inside a block (a word `{` alone, unquoted), `;` is a word of the command,
         // not its end (`after 300ms { a; b }`, docs/Decisions.md).
         var blockDepth = 0
+        // The open `{` words of the command, to note each one's `}` (Word.partner).
+        var opens: [Int] = []
 
         func endWord(at end: Int) {
             if wordStart >= 0 {
+                var closes: Int?
                 if !quoted && end - wordStart == 1 {
                     if bytes[wordStart] == UInt8(ascii: "{") {
                         blockDepth += 1
+                        opens.append(words.count)
                     } else if bytes[wordStart] == UInt8(ascii: "}") && blockDepth > 0 {
                         blockDepth -= 1
+                        closes = opens.popLast()
                     }
                 }
                 words.append(
                     Word(
                         text: String(decoding: text, as: UTF8.self),
                         raw: String(decoding: bytes[wordStart..<end], as: UTF8.self), quoted: quoted))
+                if let open = closes { words[open].partner = Int32(clamping: words.count - 1 - open) }
             }
             text.removeAll(keepingCapacity: true)
             wordStart = -1
@@ -167,6 +173,7 @@ public enum Lexer {
                 commands.append(LexedCommand(words: words, line: number, text: source))
             }
             words = []
+            opens.removeAll(keepingCapacity: true)
             commandStart = -1
             commandEnd = -1
             blockDepth = 0

@@ -1,4 +1,5 @@
 import BuiltInTools
+import DebugShellInterpreter
 import DebugShellTesting
 import Foundation
 import Testing
@@ -470,5 +471,35 @@ import Testing
         // nothing caps it: none the last time.
         #expect(out.components(separatedBy: "fix: ").count == 4, "\(out)")
         #expect(out.hasSuffix("reset keeps the settings: app.high_frame_rates = on ('set <name> …' to change them)\n"))
+    }
+}
+
+/// Nested blocks (issue 36, 14): the lexer notes each `{`'s `}`, so a block steps over the blocks
+/// it holds instead of scanning them at every level; commands after a nested block still run.
+@Suite struct NestedBlockTests {
+    @Test func commandsAfterANestedBlockRunInOrder() throws {
+        let run = try Transcript.run(
+            "after 1ms { after 1ms { echo a; echo b }; echo c; after 2ms { echo d }; echo e }\nrun 10ms\n",
+            tools: BuiltInTools.all)
+        #expect(run.stdout == "c\ne\na\nb\nd\n", "\(run.stdout)")
+    }
+
+    @Test func theLexerNotesEachBracesPartner() throws {
+        let words = try #require(try Lexer.lexLine("after 1ms { a { b ; c } ; d }", line: 1).first?.words)
+        let opens = words.indices.filter { words[$0].text == "{" }
+        #expect(opens.map { Int(words[$0].partner) } == [9, 4])
+        for open in opens { #expect(words[open + Int(words[open].partner)].text == "}") }
+        // A quoted brace is a word, not a block.
+        let quoted = try #require(try Lexer.lexLine("echo '{' x", line: 1).first?.words)
+        #expect(quoted.allSatisfy { $0.partner == 0 })
+    }
+
+    @Test func tenThousandLevelsRunTheirDeepestCommand() throws {
+        let n = 10_000
+        let line =
+            "after 1ms " + String(repeating: "{ after 1ms ", count: n - 1) + "{ echo deep"
+            + String(repeating: " }", count: n)
+        let run = try Transcript.run(line + "\nrun 20s\n", tools: BuiltInTools.all)
+        #expect(run.stdout == "deep\n")
     }
 }

@@ -6,6 +6,9 @@ public struct Word: Hashable, Sendable, CustomStringConvertible {
     public var raw: String
     /// Whether any part of it was quoted: a quoted word is never an option or operator.
     public var quoted: Bool
+    /// For a block's `{`, how many words on its matching `}` is, when the lexer found it (0:
+    /// not known). A nested block is then stepped over, not scanned again at every level.
+    public var partner: Int32 = 0
 
     public init(text: String, raw: String, quoted: Bool) {
         self.text = text
@@ -16,6 +19,14 @@ public struct Word: Hashable, Sendable, CustomStringConvertible {
     public init(_ text: String) { self.init(text: text, raw: text, quoted: false) }
 
     public var description: String { text }
+
+    /// Words are equal by what they say; `partner` is the lexer's note.
+    public static func == (a: Word, b: Word) -> Bool { a.text == b.text && a.raw == b.raw && a.quoted == b.quoted }
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(text)
+        hasher.combine(raw)
+        hasher.combine(quoted)
+    }
 }
 
 /// A parsed, typed value of an argument, option or setting.
