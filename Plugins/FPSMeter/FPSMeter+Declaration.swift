@@ -152,7 +152,8 @@ extension FPSMeter {
         "mode", among: [RunLoopMode.common, .default, .tracking],
         abstract: "The run-loop mode the link is added to (DL1).", default: .common)
     static let window = OptionSpec.duration(
-        "window", abstract: "The shortest window the reading counts over (F1); positive.", default: .seconds(1))
+        "window", abstract: "The shortest window the reading counts over (F1); positive.", default: .seconds(1)
+    ).positive()
     static let cost = OptionSpec.duration(
         "cost", abstract: "Main-thread cost of each callback (F2).", default: .zero)
     static let label = OptionSpec.boolean(

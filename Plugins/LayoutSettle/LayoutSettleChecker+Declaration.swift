@@ -178,7 +178,7 @@ extension LayoutSettleChecker {
     static let setParent = OptionSpec.name(
         "parent", viewDomain, abstract: "Move it (with its subtree) to the end of this view's children.")
     static let animateFrame = OptionSpec.rect("frame", abstract: "The end frame (required).")
-    static let animateOver = OptionSpec.duration("over", abstract: "The duration (required, positive).")
+    static let animateOver = OptionSpec.duration("over", abstract: "The duration (required, positive).").positive()
     static let spinFor = OptionSpec.duration(
         "for", abstract: "Spin for this long; without it, until --stop or removal.")
     static let spinStop = OptionSpec.flag("stop", abstract: "Stop spinning (the rotation stays).")

@@ -49,7 +49,8 @@ extension TimerInspector {
 
     // timer nstimer
     static let nstimerInterval = OptionSpec.duration(
-        "interval", abstract: "The interval (required, positive; at least 1us with --repeats).")
+        "interval", abstract: "The interval (required, positive; at least 1us with --repeats)."
+    ).positive()
     static let repeats = OptionSpec.flag("repeats", abstract: "Repeat on a fixed grid (T4); otherwise fire once (T6).")
     static let tolerance = OptionSpec.duration(
         "tolerance", abstract: "At most the interval; above interval/2 clamped for a repeating timer (T5).",
@@ -60,7 +61,8 @@ extension TimerInspector {
 
     // timer gcd
     static let gcdInterval = OptionSpec.duration(
-        "interval", abstract: "The interval (required, positive; at least 1us unless --once).")
+        "interval", abstract: "The interval (required, positive; at least 1us unless --once)."
+    ).positive()
     static let start = OptionSpec.duration(
         "start", abstract: "Delay of the first target.", defaultText: "the interval")
     static let leeway = OptionSpec.duration(

@@ -186,6 +186,9 @@ public struct CommandParser {
                     throw CommandError(
                         ValueParser.namesItself(kind) ? error.message : "--\(option.name): \(error.message)")
                 }
+                if option.positive, case .duration(let d)? = values[option.name], d <= .zero {
+                    throw CommandError("--\(option.name) must be positive (got \(d))")
+                }
                 continue
             }
             guard positional < verb.arguments.count else {

@@ -219,7 +219,8 @@ import Testing
     /// (issue 36, 15: `every 0s` and an unknown `break on` event passed the check).
     @Test(arguments: [
         "every 0s echo a", "break on bogus.event", "break on fps.hitc", "fps start --range 60,10",
-        "stall -1ms", "every 999ns --times 2 echo b",
+        "stall -1ms", "every 999ns --times 2 echo b", "fps start --window 0s", "timer nstimer t --interval 0s",
+        "timer gcd g --interval 0s", "view add a\nview animate a --frame 0,0,1,1 --over 0s",
     ])
     func checkRefusesWhatARunRefuses(_ line: String) throws {
         let run = try Binary.run(["--no-plugins", "-c", line])

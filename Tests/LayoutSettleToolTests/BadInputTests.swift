@@ -30,7 +30,7 @@ import Testing
         ("view remove ghost", "unknown view 'ghost' (see 'view tree')"),
         ("view animate a --over 1s", "'view animate' needs --frame x,y,w,h"),
         ("view animate a --frame 0,0,1,1", "'view animate' needs --over <duration>"),
-        ("view animate a --frame 0,0,1,1 --over 0s", "'view animate' needs a positive --over duration"),
+        ("view animate a --frame 0,0,1,1 --over 0s", "--over must be positive (got 0s)"),
         ("view animate a --frame 0,0,1,1 --over -1s", "--over: negative duration '-1s' is not allowed"),
         ("view spin a --for 0s", "'view spin' needs a positive --for duration"),
         ("view spin a --for 1s --stop", "'view spin' takes --for or --stop, not both"),

@@ -205,6 +205,9 @@ public struct OptionSpec: Sendable {
     public var abstract: String
     /// The default, as help shows it.
     public var defaultText: String?
+    /// A duration that must be above 0: the parser refuses 0 wherever the command is parsed (a
+    /// run, `--check`), not only the tool when it runs.
+    public var positive = false
 
     public init(_ name: String, _ kind: ValueKind? = nil, abstract: String, default defaultText: String? = nil) {
         self.name = name

@@ -50,6 +50,13 @@ public struct OptionKey<Value: Sendable>: OptionDeclaration {
     /// optional one. A tool's state before the first command can start from it
     /// (`var threshold = Self.over.defaultValue`), so the default stays written once.
     public var defaultValue: Value { read(nil) }
+
+    /// The same option, refusing a duration of 0 when the command is parsed (``OptionSpec/positive``).
+    public func positive() -> OptionKey {
+        var spec = optionSpec
+        spec.positive = true
+        return OptionKey(optionSpec: spec, read: read)
+    }
 }
 
 /// A flag (`--ui`): `invocation[key]` is whether it was given.
