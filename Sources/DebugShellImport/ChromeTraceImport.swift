@@ -208,7 +208,7 @@ struct ChromeTraceEvents {
         }
         let truncated = args["truncated"].map { if case .bool(true) = $0 { true } else { false } } ?? false
         switch (cat, ph) {
-        case ("display", "i") where name == "present":
+        case ("display", "i") where name == "present", ("display", "X") where name == "present":
             let key = FrameKey(simulation: simulation, frame: try integer("frame"))
             let index = args["vsync"]?.integer
             let expected = args["expected_present_ns"]?.integer
@@ -237,7 +237,10 @@ struct ChromeTraceEvents {
                     cause: cause))
         case ("render", "X") where name == "render":
             let key = FrameKey(simulation: simulation, frame: try integer("frame"))
-            renders.append(Render(key: key, start: truncated ? nil : ts, at: ts, end: end))
+            // With three buffers a render taken at a vsync may start its work later (R7.2): the
+            // slice is its work, `render_start_ns` when it was taken.
+            let taken = args["render_start_ns"]?.integer
+            renders.append(Render(key: key, start: truncated ? nil : (taken ?? ts), at: taken ?? ts, end: end))
         case ("main", "X"):
             mainEvents += 1
             if args["kind"]?.string == "commit" {

@@ -19,13 +19,16 @@ public struct TraceCategories: OptionSet, Sendable, Hashable {
     public static let counters = TraceCategories(rawValue: 1 << 5)
     /// Tools' events and slices.
     public static let tools = TraceCategories(rawValue: 1 << 6)
+    /// Every frame's expected and actual life on lanes of their own (Perfetto's FrameTimeline),
+    /// and the flows from a frame's commit to its render and present and from what delayed it.
+    public static let frames = TraceCategories(rawValue: 1 << 7)
 
-    public static let all: TraceCategories = [.display, .main, .render, .queues, .modes, .counters, .tools]
+    public static let all: TraceCategories = [.display, .main, .render, .queues, .modes, .counters, .tools, .frames]
 
     /// The categories by name, in the order help lists them.
     public static let names: [(String, TraceCategories)] = [
         ("display", .display), ("main", .main), ("render", .render), ("queues", .queues), ("modes", .modes),
-        ("counters", .counters), ("tools", .tools),
+        ("counters", .counters), ("tools", .tools), ("frames", .frames),
     ]
 
     /// The names of the categories in this set, in the order help lists them.

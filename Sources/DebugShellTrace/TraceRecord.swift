@@ -42,6 +42,16 @@ struct TraceRecord {
         case toolEvent, toolSlice
         /// A `reset` (instant): a new simulation starts here; primary: its number, from 2.
         case reset
+        /// A frame's expected life, from its earliest time to its expected present (R3, R8), on a
+        /// lane of the Expected frames track: primary the frame, secondary its buffers.
+        case expectedFrame
+        /// A frame's actual life, from its earliest time to its present — or, dropped, to the commit
+        /// it was merged into (R9) — on a lane of the Actual frames track: primary the frame, its
+        /// verdict and the rest beside the ring (`TraceTimeline.frameDetails`, by sequence number).
+        case actualFrame
+        /// A main-thread item of 250 ms or more (RL6) on the Hangs track: primary its kind's index,
+        /// reference its label's interned name.
+        case hang
     }
 
     var start: Int64

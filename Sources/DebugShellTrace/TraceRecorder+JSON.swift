@@ -56,6 +56,7 @@ extension TraceRecorder {
             writer.write(r, sequence: sequence, to: &out)
             if out.isFull { try out.flush(chunk) }
         }
+        writer.endMarker(to: &out)
         out.raw("\n]}\n")
         try out.flush(chunk)
         return (timeline.kept, writer.work)
@@ -64,7 +65,7 @@ extension TraceRecorder {
     /// The trace category of a record's kind, as `trace start --categories` names it.
     static func category(of kind: TraceRecord.Kind) -> StaticString {
         switch kind {
-        case .mainItem, .timerItem, .mergedItems, .iteration: return "main"
+        case .mainItem, .timerItem, .mergedItems, .iteration, .hang: return "main"
         case .queueHandler: return "queues"
         case .render: return "render"
         case .present, .hitch, .vsync, .idle: return "display"
@@ -72,12 +73,17 @@ extension TraceRecorder {
         case .counter: return "counters"
         case .toolEvent, .toolSlice: return "tools"
         case .reset: return "debugsh"
+        case .expectedFrame, .actualFrame: return "frames"
         }
     }
 }
 
 /// Writes a timeline's records as trace events: the metadata first, then one event per record,
 /// each as Perfetto's JSON importer reads it.
+///
+/// Its helpers are `mutating` even where they change nothing: a call passes the writer by
+/// reference then, where a non-mutating call from ``write(_:sequence:to:)`` copied the whole
+/// writer, timeline and all (some 700 bytes), for every event.
 struct TraceWriter {
     let timeline: TraceTimeline
     /// The names, quoted and escaped for JSON once.
@@ -96,6 +102,22 @@ struct TraceWriter {
     /// Events written, and the items of merged slices named or described: the writer's steps
     /// beyond a constant few per event, as ``TraceTimeline/work`` counts the recorder's.
     private(set) var work: Int64 = 0
+    /// Whether the frame timeline and its flows are recorded, and the stages they join.
+    let frames: Bool
+    let mainRecorded: Bool
+    let renderRecorded: Bool
+    /// The main-thread items that delayed a frame, by start (the trace's clock), and the next one
+    /// to look for: the main thread's records come in the order of their starts, so finding them
+    /// costs a comparison per record.
+    let delaySources: [(start: Int64, end: Int64)]
+    var nextDelaySource = 0
+    /// Its start, or the largest time when none is left: most events compare with it alone.
+    var nextDelayStart = Int64.max
+    /// The flow the last commit began: two records of one instant (a commit of no length, then
+    /// one with a length) begin it once.
+    var lastCommitFlow: UInt64 = 0
+    /// Whether the merged slice named last holds a commit (its name says so).
+    var mergedHoldsCommit = false
 
     init(timeline: TraceTimeline) {
         self.timeline = timeline
@@ -109,6 +131,13 @@ struct TraceWriter {
             [", \"cause\": null, \"data\": "]
                 + TraceTimeline.causes.map { ", \"cause\": \"\($0.rawValue)\", \"data\": " })
         kindNames = JSONPieces(TraceTimeline.itemKinds.map(\.rawValue))
+        frames = timeline.categories.contains(.frames)
+        mainRecorded = timeline.categories.contains(.main)
+        renderRecorded = timeline.categories.contains(.render)
+        var sources = timeline.delaySources
+        sources.sort { $0.start < $1.start }
+        delaySources = sources
+        nextDelayStart = sources.first?.start ?? Int64.max
     }
 
     /// `, "cat": "main", "ph": "X", "ts": ` — an event's category and phase: an instant on its
@@ -117,14 +146,14 @@ struct TraceWriter {
     private static func head(_ category: StaticString, kind: TraceRecord.Kind) -> String {
         let phase: String
         switch kind {
-        case .present, .vsync, .toolEvent: phase = "\"i\", \"s\": \"t\""
+        case .vsync, .toolEvent: phase = "\"i\", \"s\": \"t\""
         case .reset: phase = "\"i\", \"s\": \"p\""
         default: phase = "\"X\""
         }
         return ", \"cat\": \"\(category)\", \"ph\": \(phase), \"ts\": "
     }
 
-    private mutating func open(_ out: inout JSONBytes) {
+    mutating func open(_ out: inout JSONBytes) {
         if !first { out.raw(",\n") }
         first = false
     }
@@ -159,6 +188,9 @@ struct TraceWriter {
         if r.end < windowStart || (r.start == r.end && r.start < windowStart) { return }
         let start = max(r.start, windowStart)
         work &+= 1
+        if r.kind == .expectedFrame || r.kind == .actualFrame {
+            return frame(r, sequence: sequence, start: start, to: &out)
+        }
         // The comma before every event but the first, and the name's key.
         out.raw(first ? "{\"name\": " : ",\n{\"name\": ")
         first = false
@@ -196,7 +228,7 @@ struct TraceWriter {
                 ? TraceRecord.Kind.allCases.count : Int(r.kind.rawValue), to: &out)
         out.micros(start)
         switch r.kind {
-        case .present, .vsync, .toolEvent:
+        case .vsync, .toolEvent:
             break
         case .reset:
             out.raw(", \"pid\": 1, \"args\": {\"simulation\": ")
@@ -237,6 +269,8 @@ struct TraceWriter {
         case .render:
             out.raw("\"frame\": ")
             out.int(r.primary)
+            // Taken at a vsync before its work began (R7.2): when.
+            extraFields(sequence, leadingComma: true, to: &out)
         case .present:
             out.raw("\"frame\": ")
             out.int(Int64(r.reference))
@@ -263,7 +297,14 @@ struct TraceWriter {
         case .idle:
             out.raw("\"vsyncs\": ")
             out.int(r.primary)
-        case .mode, .counter, .reset:
+        case .hang:
+            out.raw("\"item\": ")
+            names.write(Int(r.reference), to: &out)
+            out.raw(", \"item_kind\": \"")
+            kindNames.write(Int(r.primary), to: &out)
+            out.raw("\", \"duration_ns\": ")
+            out.int(r.end - r.start)
+        case .mode, .counter, .reset, .expectedFrame, .actualFrame:
             break
         case .toolEvent, .toolSlice:
             extraFields(sequence, leadingComma: false, to: &out)
@@ -275,12 +316,20 @@ struct TraceWriter {
                 out.raw(", \"truncated\": true")
             }
         }
-        out.raw("}}")
+        // The flow it begins, carries or ends, after its arguments (a key's place in an object
+        // does not matter), so that the events with none cost a comparison or two.
+        if frames && mayFlow(r), let flow = flow(r, sequence: sequence) {
+            out.raw("}")
+            flowFields(flow.id, in: flow.in, out: flow.out, to: &out)
+            out.raw("}")
+        } else {
+            out.raw("}}")
+        }
     }
 
     /// A timer's callback's or handler's arguments: its kind, the timer, when it was scheduled
     /// and how late it started (both on the trace's clock), why, and its data.
-    private func timerFields(_ r: TraceRecord, to out: inout JSONBytes) {
+    private mutating func timerFields(_ r: TraceRecord, to out: inout JSONBytes) {
         timerHeads.write(r.kind == .queueHandler ? TraceTimeline.itemKinds.count : Int(r.code >> 8), to: &out)
         out.int(Int64(r.reference))
         out.raw(", \"scheduled_ns\": ")
@@ -292,7 +341,7 @@ struct TraceWriter {
     }
 
     /// Whether a merged item is a commit, or a timer's callback that started late.
-    private static func isCommit(_ item: TraceRecord) -> Bool {
+    static func isCommit(_ item: TraceRecord) -> Bool {
         item.kind == .mainItem && TraceTimeline.itemKinds[Int(item.primary)] == .commit
     }
 
@@ -304,6 +353,7 @@ struct TraceWriter {
         let items = timeline.mergedItems[sequence] ?? []
         work &+= Int64(items.count)
         let commits = items.count { TraceWriter.isCommit($0) }
+        mergedHoldsCommit = commits > 0
         let late = items.count { TraceWriter.isLate($0) }
         var text = "\(items.count) zero-cost items"
         var parts: [String] = []
@@ -341,13 +391,13 @@ struct TraceWriter {
 
     /// A record's name, quoted. A callback's item is named by the firing that follows it; one
     /// without is an `item`.
-    private func name(_ r: TraceRecord, to out: inout JSONBytes) {
+    private mutating func name(_ r: TraceRecord, to out: inout JSONBytes) {
         let k = Int(r.name)
         guard k >= 0 && k < names.count else { return out.raw("\"item\"") }
         names.write(k, to: &out)
     }
 
-    private func extraFields(_ sequence: Int64, leadingComma: Bool, to out: inout JSONBytes) {
+    private mutating func extraFields(_ sequence: Int64, leadingComma: Bool, to out: inout JSONBytes) {
         var comma = leadingComma
         for (key, value) in timeline.extra(sequence) ?? [] {
             if comma { out.raw(", ") }
@@ -356,235 +406,5 @@ struct TraceWriter {
             out.raw(": ")
             out.text(value.serialized)
         }
-    }
-}
-
-/// Pieces of JSON made once per save and written for many events, one after another in one
-/// array — piece `k` ends at `ends[k]` where piece `k − 1` ended — so that writing one costs its
-/// bytes, without retaining and releasing an array of its own.
-struct JSONPieces {
-    private let bytes: [UInt8]
-    private let ends: [Int]
-
-    /// Pieces as they are.
-    init(_ pieces: [String]) {
-        var bytes: [UInt8] = []
-        var ends: [Int] = []
-        for piece in pieces {
-            bytes.append(contentsOf: piece.utf8)
-            ends.append(bytes.count)
-        }
-        self.bytes = bytes
-        self.ends = ends
-    }
-
-    /// Strings quoted and escaped (``JSONBytes/string(_:)``).
-    init(quoting strings: [String]) {
-        var out = JSONBytes(capacity: strings.reduce(0) { $0 + $1.utf8.count + 2 })
-        var ends: [Int] = []
-        ends.reserveCapacity(strings.count)
-        for string in strings {
-            out.string(string)
-            ends.append(out.count)
-        }
-        bytes = out.array
-        self.ends = ends
-    }
-
-    var count: Int { ends.count }
-
-    @inline(__always)
-    func write(_ k: Int, to out: inout JSONBytes) {
-        let from = k == 0 ? 0 : ends[k - 1]
-        let to = ends[k]
-        bytes.withUnsafeBufferPointer { out.bytes(UnsafeBufferPointer(rebasing: $0[from..<to])) }
-    }
-}
-
-/// A buffer of JSON bytes with fast writers of text, integers and time stamps, written in place;
-/// a writer that streams hands it on a megabyte at a time (``flush(_:)``). Each write costs its
-/// bytes and a bounds check: an event of a million-event trace is some thirty writes.
-struct JSONBytes: ~Copyable {
-    /// What a streaming writer hands on at a time.
-    static let chunk = 1 << 20
-
-    private var base: UnsafeMutablePointer<UInt8>
-    private var capacity: Int
-    /// Bytes written since the last flush.
-    private(set) var count = 0
-
-    init(capacity: Int = JSONBytes.chunk + 4096) {
-        self.capacity = max(64, capacity)
-        base = UnsafeMutablePointer<UInt8>.allocate(capacity: self.capacity)
-    }
-
-    deinit { base.deallocate() }
-
-    /// Whether a streaming writer should hand the bytes on.
-    var isFull: Bool { count >= JSONBytes.chunk }
-
-    /// Hands the bytes written so far to `body`, then starts again empty.
-    mutating func flush<E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> Void) throws(E) {
-        defer { count = 0 }
-        try body(UnsafeRawBufferPointer(start: base, count: count))
-    }
-
-    /// The bytes written so far, as an array.
-    var array: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
-
-    /// Room for `n` more bytes: where they go.
-    @inline(__always)
-    private mutating func room(_ n: Int) -> UnsafeMutablePointer<UInt8> {
-        if count + n > capacity { grow(count + n) }
-        return base + count
-    }
-
-    private mutating func grow(_ needed: Int) {
-        let grown = max(capacity * 2, needed)
-        let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
-        bigger.update(from: base, count: count)
-        base.deallocate()
-        base = bigger
-        capacity = grown
-    }
-
-    /// Bytes as they are.
-    @inline(__always)
-    mutating func bytes(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard let from = bytes.baseAddress else { return }
-        room(bytes.count).update(from: from, count: bytes.count)
-        count += bytes.count
-    }
-
-    @inline(__always)
-    mutating func bytes(_ array: [UInt8]) {
-        array.withUnsafeBufferPointer { bytes($0) }
-    }
-
-    /// The last byte written since the last flush.
-    var last: UInt8? { count > 0 ? base[count - 1] : nil }
-
-    /// Text known when compiled.
-    @inline(__always)
-    mutating func raw(_ text: StaticString) {
-        text.withUTF8Buffer { bytes($0) }
-    }
-
-    /// Text made at run time, as it is.
-    mutating func text(_ text: String) {
-        var text = text
-        text.withUTF8 { bytes($0) }
-    }
-
-    /// A string, quoted and escaped byte for byte as ``JSONValue/serialized`` writes it: `"` and
-    /// `\` escaped, `\n`, `\r`, `\t`, other control characters and DEL as `\u00xx`, the rest
-    /// (UTF-8 beyond ASCII too) as it is.
-    mutating func string(_ value: String) {
-        var value = value
-        value.withUTF8 { utf8 in
-            // At most six bytes for each (`\u001f`), and the quotes.
-            let p = room(utf8.count * 6 + 2)
-            let hex: StaticString = "0123456789abcdef"
-            var n = 0
-            p[n] = UInt8(ascii: "\"")
-            n += 1
-            for b in utf8 {
-                switch b {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"):
-                    p[n] = UInt8(ascii: "\\")
-                    p[n + 1] = b
-                    n += 2
-                case UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"):
-                    p[n] = UInt8(ascii: "\\")
-                    switch b {
-                    case UInt8(ascii: "\n"): p[n + 1] = UInt8(ascii: "n")
-                    case UInt8(ascii: "\r"): p[n + 1] = UInt8(ascii: "r")
-                    default: p[n + 1] = UInt8(ascii: "t")
-                    }
-                    n += 2
-                case 0..<0x20, 0x7F:
-                    p[n] = UInt8(ascii: "\\")
-                    p[n + 1] = UInt8(ascii: "u")
-                    p[n + 2] = UInt8(ascii: "0")
-                    p[n + 3] = UInt8(ascii: "0")
-                    p[n + 4] = hex.utf8Start[Int(b >> 4)]
-                    p[n + 5] = hex.utf8Start[Int(b & 15)]
-                    n += 6
-                default:
-                    p[n] = b
-                    n += 1
-                }
-            }
-            p[n] = UInt8(ascii: "\"")
-            count += n + 1
-        }
-    }
-
-    mutating func int(_ value: Int64) {
-        if value < 0 {
-            room(1).pointee = UInt8(ascii: "-")
-            count += 1
-            unsigned(value.magnitude)
-        } else {
-            unsigned(UInt64(value))
-        }
-    }
-
-    /// Digits, written in place from the right, two at a time.
-    @inline(__always)
-    mutating func unsigned(_ value: UInt64) {
-        var digits = 1
-        var rest = value
-        if rest >= 10_000_000_000_000_000 {
-            digits += 16
-            rest /= 10_000_000_000_000_000
-        }
-        if rest >= 100_000_000 {
-            digits += 8
-            rest /= 100_000_000
-        }
-        if rest >= 10_000 {
-            digits += 4
-            rest /= 10_000
-        }
-        if rest >= 100 {
-            digits += 2
-            rest /= 100
-        }
-        if rest >= 10 { digits += 1 }
-        let p = room(digits)
-        let pairs: StaticString =
-            "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
-        let pair = pairs.utf8Start
-        var v = value
-        var i = digits
-        while v >= 100 {
-            let r = Int(truncatingIfNeeded: v % 100) &* 2
-            v /= 100
-            i -= 2
-            p[i] = pair[r]
-            p[i + 1] = pair[r + 1]
-        }
-        if v >= 10 {
-            let r = Int(truncatingIfNeeded: v) &* 2
-            p[0] = pair[r]
-            p[1] = pair[r + 1]
-        } else {
-            p[0] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: v)
-        }
-        count += digits
-    }
-
-    /// Nanoseconds as microseconds with three decimals: `16666.667`.
-    mutating func micros(_ ns: Int64) {
-        let v = UInt64(max(0, ns))
-        unsigned(v / 1000)
-        let frac = v % 1000
-        let p = room(4)
-        p[0] = UInt8(ascii: ".")
-        p[1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: frac / 100)
-        p[2] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: frac / 10 % 10)
-        p[3] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: frac % 10)
-        count += 4
     }
 }

@@ -137,6 +137,17 @@ public final class TraceRecorder: DeviceObserver {
         timeline.toolCounter(toolName: toolName, name, value, at: time)
     }
 
+    // MARK: Where the trace ends
+
+    /// Notes why time stopped now — a breakpoint's stop, an interrupt, a signal, a trap — so that
+    /// a trace that ends here says so: a saved trace whose end is this instant gets a marker (a
+    /// global instant) with the reason. Time moving on makes the note stale: a trace that ends
+    /// later ends for no reason but its save.
+    public func noteStop(_ reason: TraceStop) {
+        guard isRecording, let device else { return }
+        timeline.stop = (reason, device.now.nanoseconds + timeline.offset)
+    }
+
     // MARK: Reading
 
     /// The kept records, oldest first, each with its sequence number; then what is still open
@@ -150,6 +161,24 @@ public final class TraceRecorder: DeviceObserver {
     func snapshot() -> TraceTimeline {
         var open = timeline
         if let device, token != nil { open.closeOpenSpans(at: device.now.nanoseconds, device: device) }
+        open.end = timeline.fullAt ?? (device.map { $0.now.nanoseconds + timeline.offset } ?? timeline.offset)
         return open
+    }
+}
+
+/// Why a trace ends where it does, when something other than its save ended it: written as a
+/// marker at the trace's end (docs/Trace.md, "Where a trace ends").
+public struct TraceStop: Sendable, Equatable {
+    /// `breakpoint`, `interrupt`, `signal`, `trap` (and `limit`, which the trace notes itself).
+    public var reason: String
+    /// The marker's name after `trace ends: ` — `breakpoint 1`, `SIGTERM`.
+    public var title: String
+    /// What the session said of it: the breakpoint's stop line, the trap's last words.
+    public var detail: String
+
+    public init(reason: String, title: String, detail: String) {
+        self.reason = reason
+        self.title = title
+        self.detail = detail
     }
 }

@@ -42,16 +42,20 @@ extension TraceTimeline {
             countSeconds(upTo: t, partial: false)
             presentsInSecond += 1
         }
+        if categories.contains(.display) {
+            // A present is at a vsync (R2), published before the vsync itself: the vsync's instant
+            // is the present's (the vsync fills in its index), so that two instants never share
+            // one moment of the display's track.
+            name(track: TraceTimeline.displayTrack)
+            let kept = record(
+                .present, track: TraceTimeline.displayTrack, name: Fixed.present.rawValue, start: t, end: t,
+                primary: -1, secondary: p.expectedPresent.nanoseconds + offset, reference: Int32(clamping: p.frame),
+                code: Int16(clamping: p.mergedFrames))
+            lastPresent = kept ? (recorded - 1, t) : nil
+        }
+        // The actual frame's record follows the present's: the present names its flow from it.
+        if categories.contains(.frames) { framesPresented(p, device: device) }
         guard categories.contains(.display) else { return }
-        // A present is at a vsync (R2), published before the vsync itself: the vsync's instant
-        // is the present's (the vsync fills in its index), so that two instants never share one
-        // moment of the display's track.
-        name(track: TraceTimeline.displayTrack)
-        let kept = record(
-            .present, track: TraceTimeline.displayTrack, name: Fixed.present.rawValue, start: t, end: t,
-            primary: -1, secondary: p.expectedPresent.nanoseconds + offset, reference: Int32(clamping: p.frame),
-            code: Int16(clamping: p.mergedFrames))
-        lastPresent = kept ? (recorded - 1, t) : nil
         if p.counted && p.hitch > .zero {
             name(track: TraceTimeline.hitchTrack)
             let cause: Int32 = (p.commitLate ? 1 : 0) | (p.renderLate ? 2 : 0)

@@ -13,6 +13,7 @@ extension TraceTimeline {
             if end > start { busyItems.append((start, end)) }
         }
         guard categories.contains(.main) else { return }
+        if end - start >= TraceTimeline.hangThreshold { hang(item) }
         if let current = iteration, current.number != item.iteration { closeIteration() }
         if let current = iteration {
             iteration = (current.number, current.start, max(current.end, end))

@@ -40,6 +40,25 @@ struct TraceTimeline {
     private var nameIndex: [String: Int32] = [:]
     /// Tracks used, with their names (for the trace's metadata).
     var trackNames: [Int32: String] = [:]
+    /// What each actual frame's record stands for beyond its times (verdict, type, stages, what
+    /// delayed it), by its sequence number.
+    var frameDetails: [Int64: FrameDetail] = [:]
+    /// Where the last frame on each lane of the Expected and Actual frames tracks ends, on the
+    /// trace's clock (``frameLane(expected:from:to:)``).
+    var expectedLaneEnds: [Int64] = []
+    var actualLaneEnds: [Int64] = []
+    /// The most lanes of each frames track: a frame that finds all busy shares the last.
+    static let maxFrameLanes = 64
+    /// The main-thread items that delayed a frame, on the trace's clock: each begins a flow to the
+    /// frame's marker, written on its slice when the trace is saved.
+    var delaySources: [(start: Int64, end: Int64)] = []
+    var delaySourcesPruneAt = 1024
+    /// Why recording stopped where the trace ends, as the session noted it, and when (the trace's
+    /// clock): written as a marker when the trace ends there.
+    var stop: (reason: TraceStop, time: Int64)?
+    /// Where the trace ends, on its clock: where a full trace stopped, else now (or where
+    /// recording stopped). Set on the snapshot a save writes.
+    var end: Int64 = 0
 
     // Per simulation.
 
@@ -104,6 +123,15 @@ struct TraceTimeline {
     /// The display rate last written (V6), in thousandths of a hertz; -1 before the display was
     /// first seen adaptive: a fixed display's trace has no rate counter.
     var lastDisplayRate: Int64 = -1
+    /// Commits seen and not yet presented or merged, in frame order from `pendingHead`.
+    var pendingCommits: [PendingCommit] = []
+    var pendingHead = 0
+    /// The last renders' frames and the flows they carry, eight at most (a ring): a render that
+    /// delayed a later frame is one of them.
+    var renderChains: [(frame: Int64, chain: UInt64)] = Array(repeating: (-1, 0), count: 8)
+    var renderChainNext = 0
+    /// Where the last render ended, in the simulation's time: the GPU runs one at a time (R7.2).
+    var lastRenderEnd: Int64 = 0
 
     // Tracks. The main thread's id is the process's, as Perfetto expects of a process's main
     // thread.
@@ -114,17 +142,27 @@ struct TraceTimeline {
     static let hitchTrack: Int32 = 4
     static let modeTrack: Int32 = 5
     static let toolEventTrack: Int32 = 6
+    static let hangTrack: Int32 = 7
     /// Tools' own tracks: this plus the tool's index.
     static let toolTrackBase: Int32 = 100
+    /// The lanes of the Expected and Actual frames tracks (async tracks: no thread, no metadata):
+    /// this plus the lane.
+    static let expectedLaneBase: Int32 = 200
+    static let actualLaneBase: Int32 = 300
+    /// How a render's record carries its frame's flow (its code): on from the commit, or begun.
+    static let flowStep: Int16 = 1
+    static let flowBegin: Int16 = 2
     /// Background queues: this plus the order in which their first handler ran.
     static let queueTrackBase: Int32 = 1000
 
-    static let trackTitles = ["", "Main thread", "Render server", "Display", "Hitches", "Run loop mode", "Tool events"]
+    static let trackTitles = [
+        "", "Main thread", "Render server", "Display", "Hitches", "Run loop mode", "Tool events", "Hangs",
+    ]
 
     /// Names every trace has, interned first, so the hot path never hashes them.
     enum Fixed: Int32, CaseIterable {
         case iteration, defaultMode, trackingMode, vsync, render, present, hitch, commitHitch, renderHitch, bothHitch
-        case presentedFPS, mainBusy, commit, idle, reset
+        case presentedFPS, mainBusy, commit, idle, reset, hang
 
         var text: String {
             switch self {
@@ -143,6 +181,7 @@ struct TraceTimeline {
             case .commit: return "commit"
             case .idle: return "idle"
             case .reset: return "reset"
+            case .hang: return "Hang"
             }
         }
     }
@@ -192,6 +231,7 @@ struct TraceTimeline {
         if categories.contains(.render) { kinds.formUnion(.render) }
         if categories.contains(.modes) { kinds.formUnion(.modeChange) }
         if categories.contains(.counters) { kinds.formUnion([.present, .mainItem]) }
+        if categories.contains(.frames) { kinds.formUnion([.present, .commit]) }
         return kinds
     }
 
@@ -221,6 +261,10 @@ struct TraceTimeline {
         lastZeroLength = nil
         zeroLengthIteration = nil
         lastPresent = nil
+        pendingCommits = []
+        pendingHead = 0
+        renderChains = Array(repeating: (-1, 0), count: 8)
+        lastRenderEnd = 0
         // Tracks the open spans of a save need, named before it writes its metadata.
         if categories.contains(.main) { name(track: TraceTimeline.mainTrack) }
         if categories.contains(.modes) { name(track: TraceTimeline.modeTrack) }
@@ -283,6 +327,7 @@ struct TraceTimeline {
             limitReached = true
             let old = ring[head]
             if !extras.isEmpty { extras.removeValue(forKey: sequence - Int64(limit)) }
+            if old.kind == .actualFrame { frameDetails.removeValue(forKey: sequence - Int64(limit)) }
             if old.kind == .mergedItems { mergedItems.removeValue(forKey: sequence - Int64(limit)) }
             windowStart = max(windowStart, old.end)
             ring[head] = record
@@ -348,10 +393,7 @@ struct TraceTimeline {
         case .timerFired(let firing):
             timerFired(firing, device: device)
         case .renderStarted(let frame, let start, let end):
-            name(track: TraceTimeline.renderTrack)
-            record(
-                .render, track: TraceTimeline.renderTrack, name: Fixed.render.rawValue, start: start.nanoseconds,
-                end: end.nanoseconds, primary: frame)
+            renderStarted(frame: frame, start: start, end: end)
         case .presented(let info):
             presented(info, device: device)
         case .modeChanged(let time, let mode):
@@ -363,7 +405,9 @@ struct TraceTimeline {
                     end: t, primary: modeSince.mode == .tracking ? 1 : 0)
             }
             modeSince = (t, mode)
-        case .commit, .animationTick:
+        case .commit(let frame, let start, let end, let newestTick):
+            committed(frame: frame, start: start, end: end, newestTick: newestTick)
+        case .animationTick:
             break
         }
     }
@@ -388,6 +432,8 @@ struct TraceTimeline {
         max(ring.count, min(limit, 1 << 16)) * MemoryLayout<TraceRecord>.stride
             + names.reduce(0) { $0 + $1.utf8.count + 16 } + extras.count * 96
             + mergedItems.values.reduce(0) { $0 + 32 + $1.count * MemoryLayout<TraceRecord>.stride }
+            + frameDetails.count * (MemoryLayout<FrameDetail>.stride + 32) + delaySources.count * 16
+            + (pendingCommits.count - pendingHead) * MemoryLayout<PendingCommit>.stride
     }
 
     /// The kept records, oldest first, each with its sequence number.

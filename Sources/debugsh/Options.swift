@@ -44,7 +44,7 @@ struct DebugshOptions: ParsableArguments {
     @Option(
         name: .customLong("trace-categories"),
         help: ArgumentHelp(
-            "With --trace, record only these, comma-separated: display, main, render, queues, modes, counters, tools.",
+            "With --trace, record only these, comma-separated: display, main, render, queues, modes, counters, tools, frames.",
             valueName: "categories"))
     var traceCategories: String?
 

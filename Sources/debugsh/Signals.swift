@@ -69,6 +69,15 @@ enum Signals {
         return 128 + (signal != 0 ? signal : SIGINT)
     }
 
+    /// The name of the signal that stopped a run: SIGTERM or SIGHUP when one did, else SIGINT.
+    static var stoppedSignalName: String {
+        switch stopSignal.load(ordering: .relaxed) {
+        case SIGTERM: return "SIGTERM"
+        case SIGHUP: return "SIGHUP"
+        default: return "SIGINT"
+        }
+    }
+
     /// Opens the self-pipe the interactive loop polls and routes SIGINT, SIGWINCH, SIGHUP and
     /// SIGTERM into it (readline's callback interface); SIGTSTP
     /// joins them while the prompt waits (``catchSuspend(_:)``).

@@ -79,6 +79,7 @@ enum TrapRescue {
             }
         }
         if let path = tracePath {
+            session.tracing.noteTrap(what)
             do {
                 let events = try session.tracing.save(to: path)
                 kept.append("the trace \(path) (\(events == 1 ? "1 event" : "\(grouped(events)) events"))")

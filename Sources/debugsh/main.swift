@@ -128,6 +128,10 @@ func main() -> Int32 {
         TrapRescue.tracePath = file
         let status = run(session, options: options, sink: sink, interactive: goInteractive)
         output.flush()
+        // A signal that stopped the run is where and why the trace ends.
+        if Signals.isInterrupted && status == Signals.stoppedStatus {
+            session.tracing.noteSignal(Signals.stoppedSignalName)
+        }
         do {
             try session.tracing.save(to: file)
         } catch {

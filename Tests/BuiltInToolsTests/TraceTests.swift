@@ -75,6 +75,13 @@ import Testing
         #expect(
             !trace.counters.contains { $0.track.hasSuffix(" value") }, "a counter named '… value'",
             sourceLocation: sourceLocation)
+        // Frames' lanes: two tracks by name, every slice ended, every flow whole.
+        #expect(
+            Set(trace.asyncTrackNames.values).isSubset(of: ["Expected frames", "Actual frames"]),
+            "\(Set(trace.asyncTrackNames.values))", sourceLocation: sourceLocation)
+        #expect(
+            trace.unendedAsyncSlices.isEmpty, "\(trace.unendedAsyncSlices.prefix(3))", sourceLocation: sourceLocation)
+        #expect(trace.importNotes.isEmpty, "\(trace.importNotes.prefix(3))", sourceLocation: sourceLocation)
     }
 
     func metric(_ session: Session, _ name: String) -> Int64 {

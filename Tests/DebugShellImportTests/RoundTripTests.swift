@@ -44,13 +44,18 @@ import Testing
         }
     }
 
-    /// The worked example R-A (GPU-bound: every present a render hitch) and a stall's commit
-    /// hitch, whatever the seed.
+    /// The worked example R-A (GPU-bound: every present a render hitch), a stall's commit hitch
+    /// and R-B's three buffers, whatever the seed.
     @Test func workedExamples() throws {
         try check(["trace start", "fps start", "animate 10s", "load gpu 20ms", "run 3s"], "R-A")
         try check(
             ["trace start", "fps start", "animate 1s", "load commit 2ms", "run 300ms", "stall 50ms", "run 700ms"],
             "stall")
+        // R-B's late render start: with three buffers a render taken at a vsync starts its work
+        // when the one before it ends (R7.2); the trace's slice is its work, `render_start_ns`
+        // when it was taken, which the import reads as the render's start.
+        try check(
+            ["trace start", "display buffers 3", "fps start", "animate 1s", "load gpu 20ms", "run 1s"], "three buffers")
     }
 
     /// After a reset the trace goes on where the first simulation stopped (1 s here), its frame

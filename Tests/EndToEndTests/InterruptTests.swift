@@ -211,7 +211,13 @@ import Testing
         #expect(text.hasSuffix("\necho x\n"), "\(text.suffix(200))")
         let trace = try Data(contentsOf: dir.appendingPathComponent("t.json"))
         let object = try JSONSerialization.jsonObject(with: trace) as? [String: Any]
-        #expect((object?["traceEvents"] as? [Any])?.isEmpty == false)
+        let events = object?["traceEvents"] as? [[String: Any]] ?? []
+        #expect(!events.isEmpty)
+        // The trace ends where the signal stopped the script, and says why.
+        let marker = events.filter { ($0["s"] as? String) == "g" }
+        let name = signal == SIGTERM ? "SIGTERM" : "SIGHUP"
+        #expect(marker.count == 1 && marker.first?["name"] as? String == "trace ends: \(name)", "\(marker)")
+        #expect((marker.first?["args"] as? [String: Any])?["reason"] as? String == "signal")
     }
     /// Ctrl-C stops `--check` (issue 36, 10): a check of standard input that never ends (a FIFO
     /// whose writer stays) stops at the interrupt, saying where, with status 130.

@@ -108,7 +108,7 @@ import Testing
         #expect(bad.status == 2 && bad.stdout == "")
         #expect(
             bad.stderr
-                == "debugsh: --trace: unknown trace category 'mian' (categories: display, main, render, queues, modes, counters, tools); did you mean 'main'?\n"
+                == "debugsh: --trace: unknown trace category 'mian' (categories: display, main, render, queues, modes, counters, tools, frames); did you mean 'main'?\n"
         )
         let keep = try Binary.run(["--no-rc", "--trace", "t.json", "--trace-keep", "oldest", "-c", "echo ran"])
         #expect(keep.stderr == "debugsh: --trace: --trace-keep: 'oldest' is not one of first, last\n")

@@ -113,7 +113,16 @@ import Testing
         let trace = try Data(contentsOf: dir.appendingPathComponent("t.json"))
         let json = try JSONSerialization.jsonObject(with: trace) as? [String: Any]
         let events = (json?["traceEvents"] as? [[String: Any]]) ?? []
-        let kept = events.filter { ($0["ph"] as? String) != "M" }.count
+        // An event of the trace is a record: a frame's slice is written as its begin and end (and a
+        // marker), and the marker of where the trace ends is the trace's, not an event of it.
+        let kept = events.filter {
+            !["M", "e", "n"].contains($0["ph"] as? String ?? "") && ($0["s"] as? String) != "g"
+        }.count
+        // It ends at the trap, and says so.
+        let end = events.filter { ($0["s"] as? String) == "g" }
+        #expect(end.count == 1 && end.first?["name"] as? String == "trace ends: trap", "\(end)")
+        let detail = (end.first?["args"] as? [String: Any])?["detail"] as? String ?? ""
+        #expect(detail.hasPrefix(words), "\(detail)")
         #expect(
             last.contains("the trace t.json (\(kept == 1 ? "1 event" : "\(kept.formatted()) events"))"),
             "\(last): \(kept)")

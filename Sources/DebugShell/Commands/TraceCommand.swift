@@ -6,7 +6,7 @@ import DebugShellTrace
 struct TraceCommand: BuiltInCommand {
     static let categories = OptionSpec.word(
         "categories",
-        abstract: "What to record, comma-separated: display, main, render, queues, modes, counters, tools.",
+        abstract: "What to record, comma-separated: display, main, render, queues, modes, counters, tools, frames.",
         defaultText: "all")
     static let limit = OptionSpec.integer(
         "limit", in: 1...100_000_000, abstract: "The most events kept.", default: Int64(TraceRecorder.defaultLimit))
@@ -50,9 +50,9 @@ struct TraceCommand: BuiltInCommand {
                             warning: trace: 5 events reached at 16.666666ms: the trace ends there ('trace start --limit <n>' keeps more, '--keep last' the newest)
                             > trace
                             trace: full at 16.666666ms (recording since 0s)
-                            categories: display, main, render, queues, modes, counters, tools
+                            categories: display, main, render, queues, modes, counters, tools, frames
                             events: 10 (limit 5 reached at 16.666666ms: the first kept, and what was open then)
-                            memory: 1009 bytes
+                            memory: 1 KiB
                             """),
                     ])
             case .stop:
@@ -69,7 +69,7 @@ struct TraceCommand: BuiltInCommand {
     static let spec = CommandSpec(
         "trace", abstract: "Record the simulated timeline as a Chrome trace for Perfetto's UI.",
         discussion:
-            "Tracks: the display (the vsyncs the device processed, presents, idle stretches with their vsync count, hitches with their cause), the main thread (run-loop iterations enclosing each item by name: timer and display-link callbacks, blocks, stalls, commits), the render server, each background queue, run-loop modes, counters (presented FPS and main-thread busy per second, tools' own such as the FPS label's reading) and every tool event. A trace keeps at most its limit of events: the first by default, then it stops recording; with --keep last, the newest. After a reset the trace's time goes on where the previous simulation stopped. docs/Trace.md says how to open one.",
+            "Tracks: the display (the vsyncs the device processed, presents, idle stretches with their vsync count, hitches with their cause), the main thread (run-loop iterations enclosing each item by name: timer and display-link callbacks, blocks, stalls, commits), the render server, each background queue, run-loop modes, counters (presented FPS and main-thread busy per second, tools' own such as the FPS label's reading), every tool event, the main thread's hangs (items of 250 ms or more, RL6), and every frame's expected and actual life on lanes of their own as Perfetto's FrameTimeline shows them — each actual frame with its verdict, hitch type and severity (R8, R9), dropped frames too — with arrows from a frame's commit to its render and present and from what delayed a late frame. A trace that ends early (its limit, a breakpoint's stop, an interrupt, a signal, a trap) says where and why with a marker. A trace keeps at most its limit of events: the first by default, then it stops recording; with --keep last, the newest. After a reset the trace's time goes on where the previous simulation stopped. docs/Trace.md says how to open one.",
         verbs: Verb.declarations, defaultVerb: Verb.show.rawValue)
 
     static func run(_ call: BuiltInCall, in context: CommandContext) throws -> CommandOutput {

@@ -1,6 +1,7 @@
 import DebugShellCore
 import DebugShellEngine
 import DebugShellInterpreter
+import DebugShellTrace
 
 /// Where the time driver is to take the simulation.
 enum TimeTarget {
@@ -139,7 +140,10 @@ public final class TimeDriver {
             return TimeStop(outcome: outcome)
         }
         let hit = bp.takeHit()
-        if hit != nil { recorder.markStop() }
+        if let hit {
+            recorder.markStop()
+            noteStop(hit)
+        }
         switch target {
         case .until(let condition, let limit, let timeout):
             let met = outcome == .conditionMet && holds()
@@ -185,6 +189,8 @@ public final class TimeDriver {
         scheduler.scheduleHeldCommands()
         if engine.now != start || outcome != .completed { timeDidMove() }
         if (outcome == .interrupted && !breakpoints.hasHit) || isInterrupted() {
+            tracing.noteStop(
+                TraceStop(reason: "interrupt", title: "interrupted", detail: "an interrupt stopped '\(what)'"))
             throw SessionControl.interrupted(reported: false)
         }
         if scheduler.failuresDuringAdvance > 0 {
@@ -232,6 +238,7 @@ public final class TimeDriver {
         scheduler.scheduleHeldCommands()
         if armed, let hit = bp.takeHit() {
             recorder.markStop()
+            noteStop(hit)
             bp.stopped = hit.id == 0 ? nil : .play(speed: playClock.speed ?? 1)
             let line = breakpointLine(hit)
             playClock.stop()
@@ -247,7 +254,10 @@ public final class TimeDriver {
         timeDidMove()
         // Ctrl-C: time stops where it is, and the front end pauses as for a Ctrl-C between
         // slices (Decisions.md, Time), whatever the simulation's weight.
-        if outcome == .interrupted && isInterrupted() { return TimeStop() }
+        if outcome == .interrupted && isInterrupted() {
+            tracing.noteStop(TraceStop(reason: "interrupt", title: "interrupted", detail: "an interrupt paused 'play'"))
+            return TimeStop()
+        }
         if outcome == .interrupted { playClock.remainder = 0 }
         playClock.note(wallNanoseconds: wallNanoseconds, virtualNanoseconds: (engine.now - start).nanoseconds)
         return TimeStop(outcome: outcome)
@@ -264,6 +274,13 @@ public final class TimeDriver {
     }
 
     // MARK: Saying where time stopped
+
+    /// A breakpoint's stop, for a trace that ends there (`play until`'s condition is no
+    /// breakpoint: not noted).
+    private func noteStop(_ hit: Breakpoints.Hit) {
+        guard hit.id != 0 else { return }
+        tracing.noteStop(TraceStop(reason: "breakpoint", title: "breakpoint \(hit.id)", detail: breakpointLine(hit)))
+    }
 
     /// The result of a time command a breakpoint stopped: the stop, where, and what the main
     /// thread was running, printed in scripts too (a stop is not an error: the script goes on).

@@ -113,6 +113,22 @@ public final class TraceSession {
         return size
     }
 
+    /// Notes why time stopped now, for a trace that ends here (docs/Trace.md, "Where a trace
+    /// ends").
+    public func noteStop(_ stop: TraceStop) {
+        recorder?.noteStop(stop)
+    }
+
+    /// Notes that a signal stopped the run now (SIGINT, SIGTERM, SIGHUP).
+    public func noteSignal(_ name: String) {
+        noteStop(TraceStop(reason: "signal", title: name, detail: "\(name) stopped the run"))
+    }
+
+    /// Notes a trap now, with what the session says of it.
+    public func noteTrap(_ what: String) {
+        noteStop(TraceStop(reason: "trap", title: "trap", detail: what))
+    }
+
     /// Says once, after the command that made it happen, that the trace dropped its oldest events.
     func reportLimit() {
         guard let trace = recorder, trace.limitReached, !limitReported else { return }
