@@ -7,15 +7,10 @@ extension FPSMeter {
 
     /// V2: why the meter's link runs below its range on an adaptive display, and the fix.
     func rateCap(_ range: FrameRateRange?) -> String? {
-        guard device.displayRefresh.isAdaptive, let range else { return nil }
+        guard let range else { return nil }
         let request = range.preferred == 0 ? range.minimum : range.preferred
-        guard request > 60 else { return nil }
-        if case .boolean(true)? = host.setting("system.low_power") {
-            return "60 Hz, not \(request): Low Power Mode caps every link (V2); fix: 'set system.low_power off'"
-        }
-        if case .boolean(true)? = host.setting("app.high_frame_rates") { return nil }
-        return
-            "60 Hz, not \(request): an iPhone app's link needs CADisableMinimumFrameDurationOnPhone (V2); fix: 'set app.high_frame_rates on'"
+        guard let cap = device.rateCap(request: request) else { return nil }
+        return "60 Hz, not \(request): \(cap.reason) (V2); fix: '\(cap.fix)'"
     }
 
     func showReport() throws(CommandError) -> CommandOutput {

@@ -273,20 +273,13 @@ extension TimerInspector {
     }
 
     /// V2: why a display link on an adaptive display runs below what it asks, and what lifts the
-    /// cap — Low Power Mode, or the Info.plist key an iPhone app needs above 60 Hz; nil when it
-    /// asks for 60 Hz or less, or nothing caps it.
+    /// cap; nil when it asks for 60 Hz or less, or nothing caps it.
     func rateCapFix(_ info: TimerInfo) -> String? {
-        guard info.kind == .displayLink, device.displayRefresh.isAdaptive else { return nil }
+        guard info.kind == .displayLink else { return nil }
         let request =
             info.frameRateRange.map { $0.preferred == 0 ? $0.minimum : $0.preferred } ?? info.preferredFramesPerSecond
-        guard request > 60 else { return nil }
-        if case .boolean(true)? = host.setting("system.low_power") {
-            return
-                "Low Power Mode caps every link at 60 Hz, this one asks \(request) ('set system.low_power off' to see it run as asked) (V2)"
-        }
-        if case .boolean(true)? = host.setting("app.high_frame_rates") { return nil }
-        return
-            "add CADisableMinimumFrameDurationOnPhone to the app's Info.plist ('set app.high_frame_rates on'): without it an iPhone app's link is capped at 60 Hz, this one asks \(request) (V2)"
+        guard let cap = device.rateCap(request: request) else { return nil }
+        return "'\(cap.fix)': \(cap.reason), and this one asks \(request) (V2)"
     }
 
     /// `nstimer, repeats every 50ms, tolerance 0ms, default mode, target vc (weak)`

@@ -265,6 +265,13 @@ public final class DeviceEngine: SimulatedDevice {
 
     public func markUIDirty() { main.uiDirty = true }
 
+    /// V2: why a link asking for `request` Hz runs at 60 on this adaptive display, if it does.
+    public func rateCap(request: Int) -> RateCap? {
+        guard displayRefresh.isAdaptive, request > 60 else { return nil }
+        if display.lowPower { return .lowPower }
+        return display.highFrameRates ? nil : .noHighFrameRates
+    }
+
     /// The id of the last frame whose commit started (R6: per-commit costs).
     public var lastFrameID: Int64 { render.lastFrameID }
 

@@ -460,13 +460,14 @@ import Testing
         let out = run.stdout
         #expect(
             out.contains(
-                "fix: add CADisableMinimumFrameDurationOnPhone to the app's Info.plist ('set app.high_frame_rates on'): without it an iPhone app's link is capped at 60 Hz, this one asks 120 (V2)"
+                "fix: 'set app.high_frame_rates on': without CADisableMinimumFrameDurationOnPhone in its Info.plist an iPhone app's link is capped at 60 Hz, and this one asks 120 (V2)"
             ), "\(out)")
-        #expect(out.contains("capped       60 Hz, not 120: an iPhone app's link needs"), "\(out)")
+        #expect(
+            out.contains("capped       60 Hz, not 120: without CADisableMinimumFrameDurationOnPhone in its"), "\(out)")
         #expect(
             out.contains(
-                "fix: Low Power Mode caps every link at 60 Hz, this one asks 120 ('set system.low_power off' to see it run as asked) (V2)"
-            ), "\(out)")
+                "fix: 'set system.low_power off': Low Power Mode caps every link at 60 Hz, and this one asks 120 (V2)"),
+            "\(out)")
         // Three fixes (timer show, fps, Low Power Mode); with the key on and Low Power Mode off,
         // nothing caps it: none the last time.
         #expect(out.components(separatedBy: "fix: ").count == 4, "\(out)")

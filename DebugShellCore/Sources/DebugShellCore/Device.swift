@@ -592,6 +592,9 @@ public protocol SimulatedDevice: AnyObject {
     /// The id of the last frame whose commit started (0 before the first): a tool that charges a
     /// cost once per commit compares it with the one it charged at.
     var lastFrameID: Int64 { get }
+    /// Why an app's link asking for `request` Hz runs at 60 Hz on this adaptive display, if it
+    /// does (V2): Low Power Mode, or the missing Info.plist key.
+    func rateCap(request: Int) -> RateCap?
 
     func addObserver(_ observer: any DeviceObserver, kinds: ObservationKinds) -> ObserverToken
     /// Changes what an observer is told of, keeping its turn among the observers.
@@ -613,6 +616,8 @@ extension SimulatedDevice {
     public func markUIDirty(extra: FramePhases) { markUIDirty() }
     /// A device that does not number its frames.
     public var lastFrameID: Int64 { 0 }
+    /// A device without an adaptive display caps nothing.
+    public func rateCap(request: Int) -> RateCap? { nil }
 
     /// The display's refresh now (V1): on a fixed display, ``refreshRate`` with divisor 1. The
     /// engine answers for an adaptive display; a device that has none need not implement it.
@@ -622,5 +627,31 @@ extension SimulatedDevice {
     /// rates that are not whole hertz; one element while it did not change.
     public func displayRefreshes(from: SimTime, to: SimTime) -> [(time: SimTime, refresh: DisplayRefresh)] {
         refreshRates(from: from, to: to).map { ($0.time, DisplayRefresh(maximum: $0.rate.hertz)) }
+    }
+}
+
+/// What keeps an app's display link at 60 Hz on an adaptive display (V2), and its fix.
+public enum RateCap: Sendable, Equatable {
+    /// Low Power Mode caps every request at 60 Hz.
+    case lowPower
+    /// An iPhone app without CADisableMinimumFrameDurationOnPhone is capped at 60 Hz.
+    case noHighFrameRates
+
+    /// Why, in a clause: `Low Power Mode caps every link at 60 Hz`.
+    public var reason: String {
+        switch self {
+        case .lowPower: return "Low Power Mode caps every link at 60 Hz"
+        case .noHighFrameRates:
+            return
+                "without CADisableMinimumFrameDurationOnPhone in its Info.plist an iPhone app's link is capped at 60 Hz"
+        }
+    }
+
+    /// The command that lifts it.
+    public var fix: String {
+        switch self {
+        case .lowPower: return "set system.low_power off"
+        case .noHighFrameRates: return "set app.high_frame_rates on"
+        }
     }
 }
