@@ -14,6 +14,7 @@ extension FPSMeter {
             candidates = candidates.filter { $0.severity.rawValue.lowercased() == severity.rawValue }
         }
         let filtered = invocation.has(Self.hitchType) || invocation.has(Self.hitchSeverity)
+        let matching = Int64(candidates.count)
         let worst = invocation[Self.worst]
         if worst == nil || invocation.has(Self.lastHitches) {
             candidates = Array(candidates.suffix(Int(clamping: invocation[Self.lastHitches])))
@@ -23,12 +24,10 @@ extension FPSMeter {
         func what(_ n: Int64) -> String { n == 1 ? "hitch" : "hitches" }
         var title: String
         if let worst {
-            kept = candidates.enumerated().sorted { a, b in
-                a.element.hitch != b.element.hitch ? a.element.hitch > b.element.hitch : a.offset < b.offset
-            }.prefix(Int(clamping: worst)).map(\.element)
+            kept = FPSMeter.longestFirst(candidates, worst, hitch: \.hitch)
             title = "the \(kept.count) worst of \(candidates.count) \(what(Int64(candidates.count)))"
         } else {
-            let all = filtered ? Int64(candidates.count) : hitchLog.appended
+            let all = filtered ? matching : hitchLog.appended
             title =
                 Int64(kept.count) == all
                 ? "\(kept.count) \(what(all))" : "the last \(kept.count) of \(all) \(what(all))"
@@ -80,14 +79,7 @@ extension FPSMeter {
 
     /// What delayed a frame, its times in ms: `block 'stall' 300.000–350.000`.
     static func delayText(_ d: FrameDelay) -> String {
-        let what: String
-        switch d.kind {
-        case .render: what = "render of frame \(d.frame ?? 0)"
-        case .commit: what = d.label.isEmpty ? "commit" : "commit of frame \(d.label)"
-        default: what = d.label.isEmpty ? d.kind.rawValue : "\(d.kind.rawValue) '\(d.label)'"
-        }
-        return
-            "\(what) \(FPSMeter.fixedMilliseconds(d.start.nanoseconds))–\(FPSMeter.fixedMilliseconds(d.end.nanoseconds))"
+        "\(d.what) \(FPSMeter.fixedMilliseconds(d.start.nanoseconds))–\(FPSMeter.fixedMilliseconds(d.end.nanoseconds))"
     }
 
     func hitchJSON(_ h: HitchRecord) -> JSONValue {

@@ -134,9 +134,7 @@ extension FPSMeter {
         var kept = candidates
         var title: String
         if let worst {
-            kept = candidates.enumerated().sorted { a, b in
-                a.element.hitch != b.element.hitch ? a.element.hitch > b.element.hitch : a.offset < b.offset
-            }.prefix(Int(clamping: worst)).map(\.element)
+            kept = FPSMeter.longestFirst(candidates, worst, hitch: \.hitch)
             title = "the \(kept.count) worst of \(candidates.count) \(what(candidates.count))"
         } else {
             let all = hitchesOnly ? hitches.count : Int64(frames.count)
@@ -172,6 +170,14 @@ extension FPSMeter {
                 + "set fps.frames-kept to keep more, up to \(FPSMeter.frameLimitMaximum))"
         }
         return CommandOutput(text: text, json: json)
+    }
+
+    /// The `n` with the longest hitches, longest first, ties in time order (`--worst n`).
+    static func longestFirst<Row>(_ rows: [Row], _ n: Int64, hitch: (Row) -> Int64) -> [Row] {
+        rows.enumerated().sorted { a, b in
+            let (x, y) = (hitch(a.element), hitch(b.element))
+            return x != y ? x > y : a.offset < b.offset
+        }.prefix(Int(clamping: n)).map(\.element)
     }
 
     /// R9's verdict in a word: the hitch's cause, `on time`, `stuffed` (late only because the frame

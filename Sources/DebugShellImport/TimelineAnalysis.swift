@@ -4,20 +4,9 @@ import DebugShellCore
 /// time and its ratio, frame times and their percentiles — the numbers `recording` prints and the
 /// `rec.*` metrics answer (docs/Import.md says where each differs from what a tool recorded).
 public struct TimelineAnalysis: Sendable, Equatable {
-    /// A hitch's severity as Instruments grades it: how many refresh intervals late the frame was
-    /// — at most one Low, more than one Moderate, more than two High.
-    public enum Severity: String, Sendable, CaseIterable {
-        case low = "Low", moderate = "Moderate", high = "High"
-
-        /// The grade of a hitch of `duration` at a refresh interval of `interval`.
-        public static func of(_ duration: SimDuration, interval: SimDuration) -> Severity {
-            let d = Int128(duration.nanoseconds)
-            let r = Int128(interval.nanoseconds)
-            if d > 2 * r { return .high }
-            if d > r { return .moderate }
-            return .low
-        }
-    }
+    /// A hitch's severity as Instruments grades it: the plugin API's, the one the FPS meter grades
+    /// the simulation's hitches with (R8).
+    public typealias Severity = HitchSeverity
 
     /// Which stage a hitch's description blames, as Apple splits hitches: the app's commit, the
     /// render server (and GPU), or neither said.

@@ -144,7 +144,7 @@ extension TraceWriter {
         if let detail, let delay = detail.delay, delaySourceKept(detail) {
             open(&out)
             out.raw("{\"name\": ")
-            out.string("delayed by " + TraceWriter.what(delay))
+            out.string("delayed by " + delay.what)
             out.raw(", \"cat\": \"frames\", \"ph\": \"n\", \"ts\": ")
             out.micros(r.end)
             laneID(expected: false, lane: lane, to: &out)
@@ -258,23 +258,13 @@ extension TraceWriter {
     /// times on the trace's clock.
     mutating func delayFields(_ delay: FrameDelay, to out: inout JSONBytes) {
         out.raw(", \"delayed_by\": ")
-        out.string(TraceWriter.what(delay))
+        out.string(delay.what)
         out.raw(", \"delay_kind\": ")
         out.string(delay.kind.rawValue)
         out.raw(", \"delay_start_ns\": ")
         out.int(delay.start.nanoseconds)
         out.raw(", \"delay_end_ns\": ")
         out.int(delay.end.nanoseconds)
-    }
-
-    /// What delayed a frame, without its times (they are the trace's in the arguments):
-    /// `render of frame 4`, `commit of frame 31`, `block 'stall 300ms'`.
-    static func what(_ delay: FrameDelay) -> String {
-        switch delay.kind {
-        case .render: return "render of frame \(delay.frame ?? 0)"
-        case .commit: return delay.label.isEmpty ? "commit" : "commit of frame \(delay.label)"
-        default: return delay.label.isEmpty ? delay.kind.rawValue : "\(delay.kind.rawValue) '\(delay.label)'"
-        }
     }
 
     /// The marker of why the trace ends where it does, when something ended it early: a full

@@ -113,7 +113,7 @@ final class Spawned {
 
     /// Waits until standard output holds `text` (within its last 64 KB when not kept whole).
     func waitForStdout(_ text: String, seconds: Double = 20) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
+        let deadline = Date().addingTimeInterval(max(seconds, Spawned.hangGuard))
         while Date() < deadline {
             if stdoutCollector.contains(text) { return true }
             usleep(10_000)
@@ -124,7 +124,7 @@ final class Spawned {
     /// Waits until the process has a file open in `folder` (a save under way: a temporary file
     /// has no name there yet, but its descriptor names the folder).
     func waitForOpenFile(in folder: URL, seconds: Double = 60) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
+        let deadline = Date().addingTimeInterval(max(seconds, Spawned.hangGuard))
         let paths = [folder.resolvingSymlinksInPath().path, folder.path]
         while Date() < deadline {
             let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
@@ -143,9 +143,14 @@ final class Spawned {
     /// Sends `signal` (SIGTERM, SIGHUP) to the child.
     func send(_ signal: Int32) { kill(pid, signal) }
 
-    /// Waits for the process to end, killing it at the time limit.
+    /// A wait is for a sign (the child's end, a line, an open file); its limit only guards
+    /// against a hang, so it is never shorter than this: a CI machine as busy as ours must not
+    /// fail a test on time. The `seconds` the callers give say what they expect, not a bound.
+    static let hangGuard: Double = 600
+
+    /// Waits for the process to end, killing it at the time limit (at least ``hangGuard``).
     func wait(seconds: Double) -> Ended {
-        let deadline = Date().addingTimeInterval(seconds)
+        let deadline = Date().addingTimeInterval(max(seconds, Spawned.hangGuard))
         var status: Int32 = 0
         var timedOut = false
         var peakKB = 0

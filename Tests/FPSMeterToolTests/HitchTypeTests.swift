@@ -15,7 +15,7 @@ import Testing
         return try #require(log.first)
     }
 
-    /// R-B, a long update: the older tick's 23.333 ms is the largest share of frame 32's time.
+    /// R-B, a long update (R6.1, R8.1): the older tick's 23.333 ms is the largest share of frame 32's time.
     @Test func workedExampleRB_longUpdate() throws {
         let h = try onlyHitch("after 500ms load frame 40ms\nafter 510ms load frame 0s")
         #expect(h.type == .appUpdate)
@@ -28,7 +28,7 @@ import Testing
         #expect(delay.start == SimTime(nanoseconds: 500 * ms) && delay.end == SimTime(nanoseconds: 540 * ms))
     }
 
-    /// R-B, a long layout: the commit of the merged frame 31 is in frame 32's way.
+    /// R-B, a long layout (R6.2, R8.1): the commit of the merged frame 31 is in frame 32's way.
     @Test func workedExampleRB_longLayout() throws {
         let h = try onlyHitch("after 500ms load layout 40ms\nafter 510ms load layout 0s")
         #expect(h.type == .expensiveCommit)
@@ -51,7 +51,7 @@ import Testing
         #expect(h.delay?.start == SimTime(nanoseconds: 300 * ms) && h.delay?.end == SimTime(nanoseconds: 350 * ms))
     }
 
-    /// R-B, offscreen passes and GPU work: frame 31's render 516.667–536.667 overruns.
+    /// R-B, offscreen passes and GPU work (R6.3, R8.3): frame 31's render 516.667–536.667 overruns.
     @Test func workedExampleRB_render() throws {
         let passes = try onlyHitch("after 510ms load offscreen 40 500us\nafter 520ms load offscreen 0")
         #expect(passes.type == .expensiveRender(offscreenPasses: 40))
@@ -67,7 +67,8 @@ import Testing
         #expect(gpu.frame == 31 && gpu.present == SimTime(nanoseconds: 550 * ms))
     }
 
-    /// R-B, a late render start: with three buffers the GPU falls behind; nine frames wait.
+    /// R-B, a late render start (R7.1, R7.2, R8.2): with three buffers the GPU falls behind; nine
+    /// frames wait.
     @Test func workedExampleRB_lateRenderStart() throws {
         let s = try meterSession("display buffers 3\nfps start\nanimate 1s\nload gpu 20ms\nrun 1s")
         #expect(try s.value("fps.hitches") == "9")
@@ -86,8 +87,8 @@ import Testing
         #expect(last.latencyAllowed == SimDuration(nanoseconds: 50 * ms))
     }
 
-    /// R-C: the 25 ms render hitches with two buffers, not with three; three cost a refresh of
-    /// latency on every frame.
+    /// R-C (R7.3, R7.4): the 25 ms render hitches with two buffers, not with three; three cost a
+    /// refresh of latency on every frame.
     @Test func workedExampleRC() throws {
         let script =
             "fps start\nload gpu 10ms\nanimate 1s\nafter 500ms load gpu 25ms\nafter 510ms load gpu 10ms\nrun 1s"
@@ -174,5 +175,21 @@ import Testing
         // One long frame inside an animation still counts whole.
         let t = try meterSession("fps start\nanimate 1s\nrun 300ms\nstall 50ms\nrun 700ms")
         #expect(try t.value("fps.frame_max") == "66.666667ms")
+    }
+
+    /// R8.4: on an adaptive display, a frame committed and rendered in time is shown after its
+    /// expected present when the refresh after its render comes later than the rate in force at
+    /// its tick foresaw (V5): a 24 Hz meter and an 80 Hz animation from 307 ms.
+    @Test func aDelayedSwapOnAnAdaptiveDisplay() throws {
+        let s = try meterSession(
+            "display adaptive\nset app.high_frame_rates on\nfps start --range 24,120,0\nafter 307ms animate 31ms --range 80,120,80\nrun 1s"
+        )
+        let h = try #require(try s.meter.hitchLog.elements.first)
+        #expect(try s.meter.hitchLog.count == 1)
+        #expect(h.type == .delayedSwap)
+        #expect(h.type.description == "Commit to Render latency - Delay Frame Swap")
+        #expect(h.frame == 1 && h.earliest == SimTime(nanoseconds: 333_333_333))
+        #expect(h.expected == SimTime(nanoseconds: 350 * ms) && h.present == SimTime(nanoseconds: 358_333_333))
+        #expect(h.delay == nil)
     }
 }

@@ -292,15 +292,14 @@ public struct FrameDelay: Sendable, Equatable {
         self.frame = frame
     }
 
-    /// `commit 12ms–31ms`, `stall 'x' …`, `render of frame 4 …`.
-    public var text: String {
-        let what: String
+    /// What it was, without its times: `render of frame 4`, `commit of frame 31`,
+    /// `block 'stall 300ms'` (`fps hitches` and the trace say it alike).
+    public var what: String {
         switch kind {
-        case .render: what = "render of frame \(frame ?? 0)"
-        case .commit: what = label.isEmpty ? "commit" : "commit of frame \(label)"
-        default: what = label.isEmpty ? kind.rawValue : "\(kind.rawValue) '\(label)'"
+        case .render: return "render of frame \(frame ?? 0)"
+        case .commit: return label.isEmpty ? "commit" : "commit of frame \(label)"
+        default: return label.isEmpty ? kind.rawValue : "\(kind.rawValue) '\(label)'"
         }
-        return "\(what) \(start)–\(end)"
     }
 }
 
