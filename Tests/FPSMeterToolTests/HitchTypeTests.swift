@@ -107,6 +107,9 @@ import Testing
         let steady = try meterSession("display buffers 3\nfps start\nanimate 10s\nload gpu 20ms\nrun 3s")
         #expect(try steady.value("fps.render") == "50")
         #expect(try steady.value("fps.hitches") == "29")
+        // The buffer count is the display's: `reset` keeps it, as it keeps the rate.
+        let again = try meterSession("display buffers 3\nreset\nfps start\nanimate 10s\nload gpu 20ms\nrun 3s")
+        #expect(try again.value("fps.render") == "50")
     }
 
     /// R-D: frame 31 is late only because frame 30 was: stuffed, no hitch of its own.

@@ -15,14 +15,16 @@ public final class Simulation {
         engine = DeviceEngine()
     }
 
-    /// A fresh device at t = 0: the display rate survives, a change still waiting for its vsync
-    /// included, and so does an adaptive display with its range (V1).
+    /// A fresh device at t = 0: the display survives — its rate, a change still waiting for its
+    /// vsync included, an adaptive display with its range (V1), and its buffer count (R7).
     func reset() {
         let rate = engine.pendingRate?.rate ?? engine.refreshRate
         let adaptive = engine.adaptiveRange
+        let buffers = engine.bufferCount
         engine.tearDown()
         engine = DeviceEngine(rate: adaptive?.maximum ?? rate)
         if let adaptive { engine.setAdaptive(minimum: adaptive.minimum, maximum: adaptive.maximum) }
+        engine.bufferCount = buffers
         stallsEndNoEarlierThan = .zero
     }
 
