@@ -314,8 +314,11 @@ public final class Session {
 
 extension Session: CommandShell {
     /// A fresh simulation: a new device at the current rate, new tool instances (`reset`).
-    func resetSimulation() {
-        simulation.reset()
+    func resetSimulation() { resetSimulation(display: nil) }
+
+    func resetSimulation(display: (rate: RefreshRate, buffers: Int)?) {
+        imported.endReplay()
+        simulation.reset(display: display)
         scheduler.resetSimulation()
         recorder.restart()
         // A trace goes on across a reset: the fresh simulation is a new process in it.

@@ -378,6 +378,16 @@ extension DeviceEngine {
             // must still hold now.
             guard runLoop.animations.covers(from: timestamp.nanoseconds, through: t.nanoseconds) else { return }
             cost = main.frameCost
+            if script.isActive {
+                // A replay: the tick carries a recorded frame's costs, or does nothing.
+                guard let frame = script.frame(at: t, period: framePeriod) else {
+                    main.endWatchIfNoFrameIsDue()
+                    return
+                }
+                cost = cost + frame.update
+                main.extraPhases.commit = main.extraPhases.commit + frame.commit
+                main.extraPhases.gpu = main.extraPhases.gpu + frame.render
+            }
             main.uiDirty = true
             main.noteTick(timestamp)
             // R8: an older tick of the same frame is other work in its way.

@@ -45,6 +45,8 @@ public final class DeviceEngine: SimulatedDevice {
     @exclusivity(unchecked) var render = RenderPipeline()
     /// Observers, and whose code runs.
     @exclusivity(unchecked) var callouts = Callouts()
+    /// A replay's frames, when one runs (docs/Replay.md).
+    @exclusivity(unchecked) var script = FrameScript()
     /// Turns every shortcut of the hot loop off: every main-thread item's end is an instant of
     /// its own, due timers always go through the run loop's due lists and batches, dispatch
     /// targets through the general path. Differential tests check that both ways give the same
@@ -271,6 +273,17 @@ public final class DeviceEngine: SimulatedDevice {
         if display.lowPower { return .lowPower }
         return display.highFrameRates ? nil : .noHighFrameRates
     }
+
+    /// A replay (docs/Replay.md): from now on the app's animation ticks take their costs from
+    /// these frames, in tick order, on top of `load`'s.
+    public func setFrameScript(_ frames: [ScriptedFrame]) {
+        script = FrameScript()
+        script.frames = frames
+    }
+
+    /// A replay's frames that no tick took, and ticks that repeated the frame before.
+    public var scriptedFramesSkipped: Int64 { script.skipped }
+    public var scriptedFramesRepeated: Int64 { script.repeated }
 
     /// The id of the last frame whose commit started (R6: per-commit costs).
     public var lastFrameID: Int64 { render.lastFrameID }

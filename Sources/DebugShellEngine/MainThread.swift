@@ -112,13 +112,24 @@ struct MainThread: ~Copyable {
         if let tick = pendingTick { pendingTick = max(tick, timestamp) } else { pendingTick = timestamp }
     }
 
+    /// R8: the tick the watch waited for does nothing (a replay's tick with no recorded frame):
+    /// no frame is due from it, so nothing is in its way.
+    mutating func endWatchIfNoFrameIsDue() {
+        guard pendingTick == nil else { return }
+        watchFrom = nil
+        longestWait = nil
+        longestWaitIsTick = false
+        longestWaitOverlap = .zero
+    }
+
     /// RL4.2: the frame a commit starting at `t` carries; the UI is clean again.
     mutating func takeFrame(id: Int64, at t: SimTime, counted: Bool) -> SimDuration {
         let frame = FrameDraft(id: id, commitStart: t, newestTick: pendingTick, counted: counted)
         frame.phases = FramePhases(
             update: pendingTickSpan.map { $0.end - $0.start } ?? .zero,
             layout: layoutCost + extraPhases.layout, display: displayCost + extraPhases.display,
-            prepare: prepareCost + extraPhases.prepare, commit: commitCost + extraPhases.commit)
+            prepare: prepareCost + extraPhases.prepare, commit: commitCost + extraPhases.commit,
+            gpu: extraPhases.gpu)
         frame.tickSpan = pendingTickSpan
         frame.waitedFor = longestWait
         frame.waitedForIsTick = longestWaitIsTick

@@ -138,7 +138,7 @@ struct RenderPipeline: ~Copyable {
         guard canStartRender(at: t), let frame = waiting else { return nil }
         waiting = nil
         frame.phases.renderPrepare = renderPrepareCost
-        frame.phases.gpu = gpuCost
+        frame.phases.gpu = gpuCost + frame.phases.gpu  // a replayed frame's own, on top (docs/Replay.md)
         frame.phases.offscreenPasses = offscreenPasses
         frame.phases.offscreenPass = offscreenPassCost
         frame.start = t

@@ -53,6 +53,9 @@ public struct TimelineAnalysis: Sendable, Equatable {
     /// Frames presented, and the intervals between consecutive presents, sorted.
     public var frameCount: Int
     public var sortedFrameIntervals: [Int64]
+    /// Frames shown after their expected present (a hitch, or late because the frame before
+    /// was), where the recording has expected presents; nil where it has none.
+    public var lateFrames: Int?
 
     public init(_ timeline: RecordedTimeline) {
         span = timeline.end > timeline.start ? timeline.end - timeline.start : .zero
@@ -77,6 +80,14 @@ public struct TimelineAnalysis: Sendable, Equatable {
             previous = frame.present
         }
         sortedFrameIntervals = intervals.sorted()
+        var late = 0
+        var known = false
+        for frame in timeline.frames where !countedOnly || frame.hitch != nil {
+            guard let expected = frame.expectedPresent else { continue }
+            known = true
+            if frame.present > expected { late += 1 }
+        }
+        lateFrames = known ? late : nil
     }
 
     /// The hitches' total time.

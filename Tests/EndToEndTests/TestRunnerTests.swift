@@ -576,10 +576,10 @@ import Testing
         #expect(r.stdout.contains(" 0 failed, 0 errors, 0 skipped — "), "\(r)")
         try Self.validateJUnit(out.path)
         let xml = try String(contentsOf: out, encoding: .utf8)
-        let count = try FileManager.default.contentsOfDirectory(
-            atPath: Binary.packageRoot.appendingPathComponent("Examples").path
-        )
-        .filter { $0.hasSuffix(".dsh") }.count
+        // The folder's scripts and its subfolders' (Examples/what-if), as the runner finds them.
+        let count = try #require(
+            FileManager.default.enumerator(atPath: Binary.packageRoot.appendingPathComponent("Examples").path)
+        ).compactMap { $0 as? String }.filter { $0.hasSuffix(".dsh") }.count
         #expect(xml.contains("tests=\"\(count)\""), "\(count)")
     }
 

@@ -93,7 +93,7 @@ enum BuiltInCommands {
         AliasCommand.self, UnaliasCommand.self, HistoryCommand.self, CommandFamilyCommand.self, SetCommand.self,
         SettingsCommand.self,
         ResetCommand.self, PlayCommand.self, PauseCommand.self, RecordCommand.self, TraceCommand.self,
-        ImportCommand.self, RecordingCommand.self,
+        ImportCommand.self, RecordingCommand.self, ReplayCommand.self,
         PluginCommand.self, QuitCommand.self, ExitCommand.self,
     ]
 }

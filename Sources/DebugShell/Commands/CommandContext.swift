@@ -55,6 +55,8 @@ protocol CommandShell: AnyObject {
     func runNested(_ text: String, origin: ScriptOrigin, resolved: String) throws -> CommandOutput
     /// A fresh simulation: a new device at the current rate, new tool instances (`reset`).
     func resetSimulation()
+    /// The same, with a fixed display of this rate and buffer count (`replay start`).
+    func resetSimulation(display: (rate: RefreshRate, buffers: Int)?)
     /// Loads a plugin library and registers its tools, all or none; with `expected`, only if
     /// its plugin has that name.
     func loadPlugin(_ path: String, named expected: String?) throws(CommandError) -> LoadedPlugin

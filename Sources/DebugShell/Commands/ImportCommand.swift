@@ -86,8 +86,9 @@ struct ImportCommand: BuiltInCommand {
             throw CommandError(error.description)
         }
         let replaced = context.imported.timeline != nil
-        context.imported.open(timeline)
-        context.recorder.logCommand(["import", verb.rawValue] + paths.map { FileIO.absolute($0) })
+        let words = ["import", verb.rawValue] + paths.map { FileIO.absolute($0) }
+        context.imported.open(timeline, importWords: words)
+        context.recorder.logCommand(words)
         guard let analysis = context.imported.analysis else { return .silent }
         var line =
             "imported \(verb == .chrome ? "chrome" : timeline.format.rawValue) (\(paths.count == 1 ? paths[0] : "\(paths.count) paths")"

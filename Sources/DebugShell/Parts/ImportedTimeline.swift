@@ -11,16 +11,31 @@ public final class ImportedTimeline {
     public private(set) var timeline: RecordedTimeline?
     private(set) var analysis: TimelineAnalysis?
 
-    /// Takes a new recording in place of the one open, if any.
-    func open(_ timeline: RecordedTimeline) {
+    /// The `import` line that read it, paths absolute: `replay start` logs it again after its reset.
+    private(set) var importWords: [String] = []
+    /// The replay of it under way (`replay start`), if any (docs/Replay.md).
+    var replay: ReplayRun?
+
+    /// Takes a new recording in place of the one open, if any; a replay of the one before ends.
+    func open(_ timeline: RecordedTimeline, importWords: [String] = []) {
+        endReplay()
         self.timeline = timeline
+        self.importWords = importWords
         analysis = TimelineAnalysis(timeline)
     }
 
     /// `recording close`.
     func close() {
+        endReplay()
         timeline = nil
         analysis = nil
+        importWords = []
+    }
+
+    /// Ends the replay under way, if any (a new one, `reset`, `recording close`).
+    func endReplay() {
+        replay?.end()
+        replay = nil
     }
 
     /// `recording save`: writes the recording as a Chrome trace to `path` atomically, looking
@@ -43,19 +58,36 @@ public final class ImportedTimeline {
 struct RecordedMetric: Sendable {
     let spec: MetricSpec
     let read: @Sendable (RecordedTimeline, TimelineAnalysis) -> MetricValue
+    /// A replay's metric (`replay.*`) reads the replay's side, as the recording's reads the recording.
+    let ofReplay: Bool
 
     init(
-        _ name: String, _ kind: MetricKind, abstract: String,
+        _ name: String, _ kind: MetricKind, abstract: String, ofReplay: Bool = false,
         read: @escaping @Sendable (RecordedTimeline, TimelineAnalysis) -> MetricValue
     ) {
         spec = MetricSpec(name, kind, abstract: abstract)
         self.read = read
+        self.ofReplay = ofReplay
+        readReplay = nil
     }
 
-    /// The value now: none before an import.
+    /// A replay's metric read from the replay itself (its calibration).
+    let readReplay: (@Sendable (ReplayRun) -> MetricValue)?
+
+    init(_ name: String, _ kind: MetricKind, abstract: String, replay: @escaping @Sendable (ReplayRun) -> MetricValue) {
+        spec = MetricSpec(name, kind, abstract: abstract)
+        read = { _, _ in .none }
+        ofReplay = true
+        readReplay = replay
+    }
+
+    /// The value now: none before an import (or, for a replay's metric, before `replay start`).
     func value(_ imported: ImportedTimeline) -> MetricValue {
         guard let timeline = imported.timeline, let analysis = imported.analysis else { return .none }
-        return read(timeline, analysis)
+        guard ofReplay else { return read(timeline, analysis) }
+        guard let replay = imported.replay else { return .none }
+        if let readReplay { return readReplay(replay) }
+        return read(timeline, replay.analysis)
     }
 }
 
@@ -111,6 +143,47 @@ enum RecordedMetrics {
         },
     ]
 
-    /// The metric named `name`, if it is one of the recording's.
-    static func named(_ name: String) -> RecordedMetric? { all.first { $0.spec.name == name } }
+    /// The replay's (docs/Replay.md): the same numbers, read from what the simulated device
+    /// presented since `replay start`, over the recording's span up to now.
+    static let replay: [RecordedMetric] = [
+        RecordedMetric("replay.frames", .integer, abstract: "Frames the replay presented.", ofReplay: true) {
+            _, a in .integer(Int64(a.frameCount))
+        },
+        RecordedMetric(
+            "replay.fps", .number, abstract: "Frames the replay presented per second of the recording.",
+            ofReplay: true
+        ) { _, a in a.framesPerSecond.map { .number($0) } ?? .none },
+        RecordedMetric(
+            "replay.frame_p95", .duration, abstract: "The replay's 95th-percentile frame interval.", ofReplay: true
+        ) {
+            _, a in a.frameInterval(percentile: 95).map { .duration($0) } ?? .none
+        },
+        RecordedMetric("replay.hitches", .integer, abstract: "Hitches in the replay.", ofReplay: true) { _, a in
+            .integer(Int64(a.hitches.count))
+        },
+        RecordedMetric("replay.hitch_time", .duration, abstract: "The replay's hitches' total time.", ofReplay: true) {
+            _, a in .duration(a.hitchTime)
+        },
+        RecordedMetric(
+            "replay.hitch_ratio", .number, abstract: "The replay's hitch time per second of the recording, in ms/s.",
+            ofReplay: true
+        ) { _, a in a.hitchRatio.map { .number($0) } ?? .none },
+        RecordedMetric("replay.worst_hitch", .duration, abstract: "The replay's longest hitch.", ofReplay: true) {
+            _, a in .duration(a.worstHitch ?? .zero)
+        },
+        RecordedMetric(
+            "replay.high_hitches", .integer, abstract: "The replay's hitches more than two refresh intervals long.",
+            ofReplay: true
+        ) { _, a in .integer(Int64(a.count(.high))) },
+        RecordedMetric(
+            "replay.unreproduced", .integer,
+            abstract:
+                "Recorded hitches so far that the replay did not reproduce (start within one refresh interval, same length)."
+        ) { replay in .integer(Int64(replay.matches().count { !$0.reproduced })) },
+    ]
+
+    /// The metric named `name`, if it is one of the recording's or the replay's.
+    static func named(_ name: String) -> RecordedMetric? {
+        all.first { $0.spec.name == name } ?? replay.first { $0.spec.name == name }
+    }
 }

@@ -123,6 +123,7 @@ struct MetricReader {
         var all = ShellMetrics.all.filter { $0.isListed(engine) }.map(\.spec.name)
         // The recording's once one is imported.
         if imported.timeline != nil { all += RecordedMetrics.all.map(\.spec.name) }
+        if imported.replay != nil { all += RecordedMetrics.replay.map(\.spec.name) }
         for index in tools.instances.indices {
             for name in names(of: index) {
                 if registry.declares(metric: name, tool: index) {

@@ -17,10 +17,13 @@ public final class Simulation {
 
     /// A fresh device at t = 0: the display survives — its rate, a change still waiting for its
     /// vsync included, an adaptive display with its range (V1), and its buffer count (R7).
-    func reset() {
-        let rate = engine.pendingRate?.rate ?? engine.refreshRate
-        let adaptive = engine.adaptiveRange
-        let buffers = engine.bufferCount
+    ///
+    /// - Parameter display: A fixed display of this rate and buffer count instead (`replay
+    ///   start`: the recording's).
+    func reset(display: (rate: RefreshRate, buffers: Int)? = nil) {
+        let rate = display?.rate ?? engine.pendingRate?.rate ?? engine.refreshRate
+        let adaptive = display == nil ? engine.adaptiveRange : nil
+        let buffers = display?.buffers ?? engine.bufferCount
         engine.tearDown()
         engine = DeviceEngine(rate: adaptive?.maximum ?? rate)
         if let adaptive { engine.setAdaptive(minimum: adaptive.minimum, maximum: adaptive.maximum) }

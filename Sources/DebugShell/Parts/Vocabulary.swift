@@ -24,7 +24,8 @@ public final class Vocabulary {
     static func makeRegistry(tools: [ToolDescriptor]) throws(RegistrationError) -> ToolRegistry {
         try ToolRegistry(
             builtIns: BuiltInCommands.all.map { ($0.spec, $0.traits) },
-            shellMetrics: ShellMetrics.all.map(\.spec) + RecordedMetrics.all.map(\.spec),
+            shellMetrics: ShellMetrics.all.map(\.spec) + RecordedMetrics.all.map(\.spec)
+                + RecordedMetrics.replay.map(\.spec),
             shellSettings: ShellSettings.all.map(\.settingSpec), tools: tools)
     }
 

@@ -1,0 +1,149 @@
+import DebugShellCore
+import DebugShellEngine
+import DebugShellImport
+
+/// A replay under way (`replay start`): its plan, and the frames the simulated device presented
+/// since, kept as a recorded timeline in the recording's time so that the recording's own analysis
+/// reads both sides (docs/Replay.md). `reset` and `recording close` end it.
+final class ReplayRun: DeviceObserver {
+    let plan: ReplayPlan
+    let changes: ReplayChanges
+    /// The recording replayed, and what it said of itself.
+    let recording: RecordedTimeline
+    let recorded: TimelineAnalysis
+    private weak var engine: DeviceEngine?
+    private var token: ObserverToken?
+    /// The presented frames and their hitches, in recording time.
+    private(set) var frames: [RecordedFrame] = []
+    private(set) var hitches: [RecordedHitch] = []
+    /// The analysis of what was presented by `analysisEnd`, kept until more is presented.
+    private var cached: (frames: Int, end: SimTime, analysis: TimelineAnalysis)?
+
+    init(plan: ReplayPlan, changes: ReplayChanges, recording: RecordedTimeline, engine: DeviceEngine) {
+        self.plan = plan
+        self.changes = changes
+        self.recording = recording
+        self.recorded = TimelineAnalysis(recording)
+        self.engine = engine
+        frames.reserveCapacity(plan.scripted.count)
+        token = engine.addObserver(self, kinds: .present)
+        engine.setFrameScript(plan.scripted)
+        for stretch in plan.stretches {
+            let length = stretch.end - stretch.start
+            engine.schedule(at: stretch.start) { [weak engine] in engine?.animate(for: length) }
+        }
+    }
+
+    /// Stops watching the device (a new replay, `reset`, `recording close`).
+    func end() {
+        if let token, let engine { engine.removeObserver(token) }
+        token = nil
+    }
+
+    func device(_ device: any SimulatedDevice, observed observation: DeviceObservation) {
+        guard case .presented(let p) = observation, p.counted else { return }
+        let o = plan.offset
+        let type = p.hitchType?.description
+        frames.append(
+            RecordedFrame(
+                present: p.present + o, vsync: p.newestTick.map { $0 + o }, commitStart: p.commitStart + o,
+                commitEnd: p.commitEnd + o, renderStart: p.renderStart + o, renderEnd: p.renderEnd + o,
+                expectedPresent: p.expectedPresent + o, cause: p.hitch > .zero ? type : nil, number: p.frame,
+                hitch: p.hitch))
+        if p.hitch > .zero {
+            hitches.append(
+                RecordedHitch(
+                    start: p.present - p.hitch + o, duration: p.hitch, description: type ?? "",
+                    refreshInterval: device.framePeriod, acceptableLatency: p.latencyAllowed,
+                    bufferCount: p.buffers))
+        }
+    }
+
+    /// The recording's time now: the replay has shown what it presented up to here.
+    var recordingNow: SimTime {
+        guard let engine else { return recording.end }
+        return min(recording.end, engine.now + plan.offset)
+    }
+
+    /// The replay's side, read as the recording is read: its span is the recording's, up to now.
+    var analysis: TimelineAnalysis {
+        let end = recordingNow
+        if let cached, cached.frames == frames.count, cached.end == end { return cached.analysis }
+        let timeline = RecordedTimeline(
+            format: .framesCSV, sources: recording.sources, start: recording.start, end: max(recording.start, end),
+            refreshInterval: engine?.framePeriod ?? plan.interval, refreshSource: .declared, frames: frames,
+            hitches: hitches, hasHitchList: true)
+        let analysis = TimelineAnalysis(timeline)
+        cached = (frames.count, end, analysis)
+        return analysis
+    }
+
+    /// What differs from the recording's device now, in words (`display rate 120` after
+    /// `replay start`): the display's rate or range and its buffers.
+    var deviceChanges: [String] {
+        guard let engine else { return [] }
+        var out: [String] = []
+        if let adaptive = engine.adaptiveRange {
+            out.append(
+                "display adaptive \(adaptive.minimum.hertz)–\(adaptive.maximum.hertz) Hz (recorded \(plan.rate.hertz) Hz)"
+            )
+        } else if engine.refreshRate != plan.rate {
+            out.append("display \(engine.refreshRate.hertz) Hz (recorded \(plan.rate.hertz) Hz)")
+        }
+        if engine.bufferCount != plan.buffers {
+            out.append("\(engine.bufferCount) buffers (recorded \(plan.buffers))")
+        }
+        return out
+    }
+
+    /// Every change from the recording: the frames' (`replay start`'s options) and the device's.
+    var allChanges: [String] { changes.descriptions + deviceChanges }
+
+    /// Whether the replay has run to its end.
+    var isDone: Bool { (engine?.now ?? .zero) >= plan.end }
+
+    // MARK: Calibration
+
+    /// One recorded hitch against the replay's: reproduced when a replayed hitch starts within
+    /// one refresh interval of it and is as long in whole refresh intervals (docs/Replay.md).
+    struct Match: Sendable {
+        var recorded: TimelineAnalysis.Hitch
+        var replayed: TimelineAnalysis.Hitch?
+        var reproduced: Bool
+    }
+
+    /// Each recorded hitch up to now, with the replayed hitch nearest its start (each replayed
+    /// hitch matched once).
+    func matches() -> [Match] {
+        let mine = analysis.hitches
+        let interval = recorded.refreshInterval ?? plan.interval
+        var taken = [Bool](repeating: false, count: mine.count)
+        var out: [Match] = []
+        var previous: (SimTime, SimDuration)?
+        for hitch in recorded.hitches where hitch.start + hitch.duration <= recordingNow {
+            if let previous, previous == (hitch.start, hitch.duration) { continue }
+            previous = (hitch.start, hitch.duration)
+            var best: Int?
+            for (k, candidate) in mine.enumerated() where !taken[k] {
+                let gap = abs(candidate.start.nanoseconds - hitch.start.nanoseconds)
+                guard gap <= interval.nanoseconds else { continue }
+                if let b = best, abs(mine[b].start.nanoseconds - hitch.start.nanoseconds) <= gap { continue }
+                best = k
+            }
+            if let best {
+                taken[best] = true
+                let same = Self.intervals(mine[best].duration, interval) == Self.intervals(hitch.duration, interval)
+                out.append(Match(recorded: hitch, replayed: mine[best], reproduced: same))
+            } else {
+                out.append(Match(recorded: hitch, replayed: nil, reproduced: false))
+            }
+        }
+        return out
+    }
+
+    /// A duration in whole refresh intervals, rounded to the nearest.
+    static func intervals(_ d: SimDuration, _ interval: SimDuration) -> Int64 {
+        guard interval > .zero else { return 0 }
+        return (d.nanoseconds + interval.nanoseconds / 2) / interval.nanoseconds
+    }
+}
