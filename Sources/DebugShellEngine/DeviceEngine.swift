@@ -10,7 +10,8 @@ import DequeModule
 /// Its state is in sub-models, each a struct of its own file held in one stored property:
 /// ``EngineClock`` (now and the advance), the ``EventQueue``, ``Display`` (the vsync grid and the
 /// adaptive rate), ``RunLoopState`` (modes, scrolls, animations), ``Timers``, ``MainThread``,
-/// ``RenderPipeline`` and ``Callouts`` (observers, whose code runs). A sub-model's methods
+/// ``RenderPipeline``, ``Callouts`` (observers, whose code runs) and ``FrameScript`` (a replay's
+/// frames, docs/Replay.md). A sub-model's methods
 /// change that sub-model alone and never call a tool; what crosses sub-models or calls out is
 /// the engine's, in the extensions named after the sub-model they drive.
 ///

@@ -37,14 +37,15 @@ import Testing
     @Test func deviceEngineHoldsItsSubModels() throws {
         #expect(
             try Self.storedProperties() == [
-                "clock", "queue", "display", "runLoop", "timers", "main", "render", "callouts", "referenceMode",
+                "clock", "queue", "display", "runLoop", "timers", "main", "render", "callouts", "script",
+                "referenceMode",
             ])
     }
 
     @Test func everySubModelIsNoncopyable() throws {
         let subModels = [
             "EngineClock", "EventQueue", "Display", "RunLoopState", "Timers", "MainThread", "RenderPipeline",
-            "Callouts",
+            "Callouts", "FrameScript",
         ]
         for name in subModels {
             let file = try Self.source("\(name).swift")
