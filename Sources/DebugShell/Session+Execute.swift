@@ -21,6 +21,8 @@ extension Session {
             }
         }
         if !issue.isScheduled && nesting.isTopLevel { commandHistory.remember(text()) }
+        // A stop's commands not run (its time command failed) are not run later.
+        if !nesting.inBreakpointCommands { _ = time.breakpoints.takeDue() }
         // A scheduled command's JSON lines say when it ran and where it was scheduled (docs/JSON.md).
         let stamp: [(String, JSONValue)] =
             issue.isScheduled
@@ -35,7 +37,9 @@ extension Session {
             var parsed = try vocabulary.parser.parse(expanded, text: issue.isScheduled ? "" : text())
             if issue.isScheduled, !parsed.command.owner.isBuiltIn { parsed.invocation.text = text() }
             let issuedAt = recorder.position
-            let recorded = !issue.isScheduled && !nesting.inScheduledCommand && parsed.command.traits.isRecorded
+            let recorded =
+                !issue.isScheduled && !nesting.inScheduledCommand && !nesting.inBreakpointCommands
+                && parsed.command.traits.isRecorded
             // As the replay must read it: names resolved, aliases expanded inside scheduled
             // commands too, paths made absolute (``SessionRecorder/recordedWords(_:parsed:at:)``).
             let recordedWords = recorded ? recorder.recordedWords(expanded, parsed: parsed, at: location) : expanded
@@ -55,6 +59,8 @@ extension Session {
                 output.interrupted(at: engine.now, command: text(), location: location)
                 return .interrupted
             }
+            // A breakpoint stopped time: its commands run now, after the stop was said.
+            if let due = time.breakpoints.takeDue() { return runBreakpointCommands(due) }
             return .finished
         } catch SessionControl.exit(let status) {
             return .exited(status)
@@ -81,6 +87,19 @@ extension Session {
                 location: location, extra: stamp, expectation: expectation)
             return goesOn ? .finished : .failed
         }
+    }
+
+    /// The commands of a breakpoint's stop (`break command add`), in order, each through the one
+    /// execute path: the first that fails (or exits) ends them and is the stop's outcome.
+    func runBreakpointCommands(_ due: Breakpoints.Due) -> ScriptOutcome {
+        let outer = nesting.inBreakpointCommands
+        nesting.inBreakpointCommands = true
+        defer { nesting.inBreakpointCommands = outer }
+        for command in due.commands {
+            let outcome = execute(command[...], text: command[...].commandText, as: .issued(at: due.location))
+            if outcome != .finished { return outcome }
+        }
+        return .finished
     }
 
     /// Runs a parsed command: its help, a built-in, or a tool's.

@@ -80,6 +80,9 @@ public final class Session {
         scheduler.execute = { [unowned self] words, issue in
             _ = execute(words, text: words.commandText, as: issue)
         }
+        time.runStopCommands = { [unowned self] in
+            if let due = time.breakpoints.takeDue() { _ = runBreakpointCommands(due) }
+        }
         if options.keepGoing { vocabulary.settings.set(ShellSettings.stopOnError, to: false) }
         if options.echo { vocabulary.settings.set(ShellSettings.echo, to: true) }
         makeTools()
