@@ -13,6 +13,7 @@ extension Session {
     /// - Returns: `.failed` when it failed (reported already).
     func execute(_ words: ArraySlice<Word>, text: @autoclosure () -> String, as issue: CommandIssue) -> ScriptOutcome {
         let location = issue.location
+        if !issue.isScheduled && nesting.depth == 0 && !nesting.inScheduledCommand { lastPlace = location }
         if vocabulary.value(ShellSettings.echo) {
             if issue.isScheduled {
                 output.echo("> [\(engine.now.eventStamp)] \(text())")
@@ -63,6 +64,8 @@ extension Session {
             if let due = time.breakpoints.takeDue() { return runBreakpointCommands(due) }
             return .finished
         } catch SessionControl.exit(let status) {
+            // The innermost place: a sourced file's `exit`, not the `source` line around it.
+            if exitPlace == nil { exitPlace = location }
             return .exited(status)
         } catch SessionControl.interrupted(let reported) {
             // A scheduled `source` stopped by Ctrl-C: the `run` around it reports where time stopped.

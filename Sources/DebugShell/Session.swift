@@ -35,6 +35,16 @@ public final class Session {
     var commandHistory = CommandHistory()
     /// Commands that failed so far.
     public internal(set) var failures = 0
+    /// The last command of the script itself (not of a file it sources, nor a scheduled one),
+    /// and the `exit` or `quit` that ended the session, if one did: ``endPlace``.
+    var lastPlace: SourceLocation?
+    var exitPlace: SourceLocation?
+
+    /// Where the script ended: its `exit` (or `quit`), else its last command; nil before any.
+    /// `debugsh test` places an `exit N` and a moved baseline there (docs/Testing.md).
+    public var endPlace: (file: String?, line: Int)? {
+        (exitPlace ?? lastPlace).map { ($0.origin.name, $0.line) }
+    }
 
     /// The deepest `source` nesting (README, Limits).
     public static let maxSourceDepth = ScriptNesting.maxDepth
