@@ -13,7 +13,8 @@ extension Session {
     /// - Returns: `.failed` when it failed (reported already).
     func execute(_ words: ArraySlice<Word>, text: @autoclosure () -> String, as issue: CommandIssue) -> ScriptOutcome {
         let location = issue.location
-        if !issue.isScheduled && nesting.depth == 0 && !nesting.inScheduledCommand { lastPlace = location }
+        // The script's own commands, not a sourced file's, a scheduled one or a breakpoint's.
+        if !issue.isScheduled && nesting.isTopLevel { lastPlace = location }
         if vocabulary.value(ShellSettings.echo) {
             if issue.isScheduled {
                 output.echo("> [\(engine.now.eventStamp)] \(text())")
