@@ -14,7 +14,7 @@ extension Session {
     func execute(_ words: ArraySlice<Word>, text: @autoclosure () -> String, as issue: CommandIssue) -> ScriptOutcome {
         let location = issue.location
         // The script's own commands, not a sourced file's, a scheduled one or a breakpoint's.
-        if !issue.isScheduled && nesting.isTopLevel { lastPlace = location }
+        if !issue.isScheduled && nesting.isTopLevel { nesting.lastPlace = location }
         if vocabulary.value(ShellSettings.echo) {
             if issue.isScheduled {
                 output.echo("> [\(engine.now.eventStamp)] \(text())")
@@ -66,7 +66,7 @@ extension Session {
             return .finished
         } catch SessionControl.exit(let status) {
             // The innermost place: a sourced file's `exit`, not the `source` line around it.
-            if exitPlace == nil { exitPlace = location }
+            if nesting.exitPlace == nil { nesting.exitPlace = location }
             return .exited(status)
         } catch SessionControl.interrupted(let reported) {
             // A scheduled `source` stopped by Ctrl-C: the `run` around it reports where time stopped.

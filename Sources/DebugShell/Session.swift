@@ -35,16 +35,6 @@ public final class Session {
     var commandHistory = CommandHistory()
     /// Commands that failed so far.
     public internal(set) var failures = 0
-    /// The last command of the script itself (not of a file it sources, nor a scheduled one),
-    /// and the `exit` or `quit` that ended the session, if one did: ``endPlace``.
-    var lastPlace: SourceLocation?
-    var exitPlace: SourceLocation?
-
-    /// Where the script ended: its `exit` (or `quit`), else its last command; nil before any.
-    /// `debugsh test` places an `exit N` and a moved baseline there (docs/Testing.md).
-    public var endPlace: (file: String?, line: Int)? {
-        (exitPlace ?? lastPlace).map { ($0.origin.name, $0.line) }
-    }
 
     /// The deepest `source` nesting (README, Limits).
     public static let maxSourceDepth = ScriptNesting.maxDepth
@@ -109,6 +99,12 @@ public final class Session {
 
     /// The simulated device now.
     public var engine: DeviceEngine { simulation.engine }
+
+    /// Where the script ended: its `exit` (or `quit`), else its last command; nil before any.
+    /// `debugsh test` places an `exit N` and a moved baseline there (docs/Testing.md).
+    public var endPlace: (file: String?, line: Int)? {
+        (nesting.exitPlace ?? nesting.lastPlace).map { ($0.origin.name, $0.line) }
+    }
 
     /// Every command, metric and setting namespace the shell knows.
     public var registry: ToolRegistry { vocabulary.registry }

@@ -22,6 +22,11 @@ final class ScriptNesting {
     /// Running a breakpoint's commands (`break command add`): the breakpoint's stop runs them
     /// again in a replay, so `record` and `history` keep none of them.
     var inBreakpointCommands = false
+    /// The last command of the script itself (not of a file it sources, a scheduled one or a
+    /// breakpoint's), and the `exit` or `quit` that ended the session, if one did
+    /// (``Session/endPlace``).
+    var lastPlace: SourceLocation?
+    var exitPlace: SourceLocation?
     /// The commands running now, innermost last (a scheduled one inside a `run`, a sourced
     /// file's inside `source`), for a trap's last words.
     var running: [RunningCommand] = []
