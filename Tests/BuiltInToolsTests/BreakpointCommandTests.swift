@@ -131,6 +131,16 @@ import Testing
         #expect(replayed.time.breakpoints.definitions().contains("break command add 1 { get main.hangs; echo seen }"))
     }
 
+    /// `break command <Tab>` offers add and delete; a breakpoint's command completes as a typed
+    /// one does, in a block too.
+    @Test func itsCommandsComplete() throws {
+        let session = try Session(tools: BuiltInTools.all, sink: MemorySink())
+        #expect(session.complete("break command ").candidates == ["add", "delete"])
+        #expect(session.complete("break command add 1 get clock.n").candidates == ["clock.now"])
+        #expect(session.complete("break command add 1 { echo a; get clock.n").candidates == ["clock.now"])
+        #expect(session.complete("break command add 1 { ec").candidates == ["echo"])
+    }
+
     /// `play` (the interactive front end's ticks) runs a stop's commands where it stops.
     @Test func aStopOfPlayRunsThem() throws {
         let sink = MemorySink()

@@ -383,6 +383,14 @@ struct BreakCommand: BuiltInCommand {
     }
 
     static func completeRest(verb: String, words: [String], current: String, completer: Completer) -> Completion? {
-        Verb(rawValue: verb) == .when ? completer.conditionCompletion(words: words) : nil
+        switch Verb(rawValue: verb) {
+        case .when: return completer.conditionCompletion(words: words)
+        // A breakpoint's command completes like a typed one; in a block, the one after its last
+        // `{` or `;`.
+        case .command:
+            let start = words.lastIndex { $0 == "{" || $0 == ";" }.map { $0 + 1 } ?? 0
+            return completer.complete(words: Array(words[start...]), current: current)
+        default: return nil
+        }
     }
 }
