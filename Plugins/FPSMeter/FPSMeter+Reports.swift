@@ -7,10 +7,23 @@ extension FPSMeter {
 
     /// V2: why the meter's link runs below its range on an adaptive display, and the fix.
     func rateCap(_ range: FrameRateRange?) -> String? {
+        guard let (cap, request) = cappedRequest(range) else { return nil }
+        return "60 Hz, not \(request): \(cap.reason) (V2); fix: '\(cap.fix)'"
+    }
+
+    /// What caps the meter's link at 60 Hz, and the rate it asks, if anything does (V2).
+    func cappedRequest(_ range: FrameRateRange?) -> (RateCap, Int)? {
         guard let range else { return nil }
         let request = range.preferred == 0 ? range.minimum : range.preferred
-        guard let cap = device.rateCap(request: request) else { return nil }
-        return "60 Hz, not \(request): \(cap.reason) (V2); fix: '\(cap.fix)'"
+        return device.rateCap(request: request).map { ($0, request) }
+    }
+
+    /// V2 in a few words, for the status line: `capped: Low Power Mode`.
+    static func brief(_ cap: RateCap) -> String {
+        switch cap {
+        case .lowPower: return "capped: Low Power Mode"
+        case .noHighFrameRates: return "capped: no CADisableMinimumFrameDurationOnPhone"
+        }
     }
 
     func showReport() throws(CommandError) -> CommandOutput {

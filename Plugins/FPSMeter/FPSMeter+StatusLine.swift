@@ -2,7 +2,8 @@ import DebugShellCore
 
 /// The meter's line in the live status block, and the colours of its numbers.
 extension FPSMeter {
-    /// `fps 58 · render 31 · hitch 12.4 ms/s warning · ▂▃▅▇`; nil when not running or hidden.
+    /// `fps 58 · render 31 · hitch 12.4 ms/s warning · ▂▃▅▇`, and on an adaptive display
+    /// `· display 60 Hz (capped: Low Power Mode; 10–120 Hz)`; nil when not running or hidden.
     public func statusLine() -> StyledText? {
         guard link != nil else { return nil }
         // HyFPSLabel's autohide: hidden 2 s after the reading last changed, shown when it changes.
@@ -36,7 +37,10 @@ extension FPSMeter {
         // V6: on an adaptive display, the rate it runs at now and its range.
         let refresh = device.displayRefresh
         if let minimum = refresh.minimum {
-            line.append(" · display \(refresh.rateText) (\(minimum)–\(refresh.maximum) Hz)")
+            // V2: a link asking more than 60 Hz held at 60 says why, in a few words (`fps show`
+            // prints the fix).
+            let cap = cappedRequest(configuration.range).map { FPSMeter.brief($0.0) + "; " } ?? ""
+            line.append(" · display \(refresh.rateText) (\(cap)\(minimum)–\(refresh.maximum) Hz)")
         }
         // Scaled to the display's highest rate, as `fps history` is, so bars stay comparable
         // when an adaptive display changes its rate.

@@ -13,6 +13,8 @@ extension Session {
     /// - Returns: `.failed` when it failed (reported already).
     func execute(_ words: ArraySlice<Word>, text: @autoclosure () -> String, as issue: CommandIssue) -> ScriptOutcome {
         let location = issue.location
+        // The script's own commands, not a sourced file's, a scheduled one or a breakpoint's.
+        if !issue.isScheduled && nesting.isTopLevel { nesting.lastPlace = location }
         if vocabulary.value(ShellSettings.echo) {
             if issue.isScheduled {
                 output.echo("> [\(engine.now.eventStamp)] \(text())")
@@ -21,6 +23,8 @@ extension Session {
             }
         }
         if !issue.isScheduled && nesting.isTopLevel { commandHistory.remember(text()) }
+        // A stop's commands not run (its time command failed) are not run later.
+        if !nesting.inBreakpointCommands { _ = time.breakpoints.takeDue() }
         // A scheduled command's JSON lines say when it ran and where it was scheduled (docs/JSON.md).
         let stamp: [(String, JSONValue)] =
             issue.isScheduled
@@ -35,7 +39,9 @@ extension Session {
             var parsed = try vocabulary.parser.parse(expanded, text: issue.isScheduled ? "" : text())
             if issue.isScheduled, !parsed.command.owner.isBuiltIn { parsed.invocation.text = text() }
             let issuedAt = recorder.position
-            let recorded = !issue.isScheduled && !nesting.inScheduledCommand && parsed.command.traits.isRecorded
+            let recorded =
+                !issue.isScheduled && !nesting.inScheduledCommand && !nesting.inBreakpointCommands
+                && parsed.command.traits.isRecorded
             // As the replay must read it: names resolved, aliases expanded inside scheduled
             // commands too, paths made absolute (``SessionRecorder/recordedWords(_:parsed:at:)``).
             let recordedWords = recorded ? recorder.recordedWords(expanded, parsed: parsed, at: location) : expanded
@@ -55,8 +61,12 @@ extension Session {
                 output.interrupted(at: engine.now, command: text(), location: location)
                 return .interrupted
             }
+            // A breakpoint stopped time: its commands run now, after the stop was said.
+            if let due = time.breakpoints.takeDue() { return runBreakpointCommands(due) }
             return .finished
         } catch SessionControl.exit(let status) {
+            // The innermost place: a sourced file's `exit`, not the `source` line around it.
+            if nesting.exitPlace == nil { nesting.exitPlace = location }
             return .exited(status)
         } catch SessionControl.interrupted(let reported) {
             // A scheduled `source` stopped by Ctrl-C: the `run` around it reports where time stopped.
@@ -81,6 +91,19 @@ extension Session {
                 location: location, extra: stamp, expectation: expectation)
             return goesOn ? .finished : .failed
         }
+    }
+
+    /// The commands of a breakpoint's stop (`break command add`), in order, each through the one
+    /// execute path: the first that fails (or exits) ends them and is the stop's outcome.
+    func runBreakpointCommands(_ due: Breakpoints.Due) -> ScriptOutcome {
+        let outer = nesting.inBreakpointCommands
+        nesting.inBreakpointCommands = true
+        defer { nesting.inBreakpointCommands = outer }
+        for command in due.commands {
+            let outcome = execute(command[...], text: command[...].commandText, as: .issued(at: due.location))
+            if outcome != .finished { return outcome }
+        }
+        return .finished
     }
 
     /// Runs a parsed command: its help, a built-in, or a tool's.

@@ -80,6 +80,9 @@ public final class Session {
         scheduler.execute = { [unowned self] words, issue in
             _ = execute(words, text: words.commandText, as: issue)
         }
+        time.runStopCommands = { [unowned self] in
+            if let due = time.breakpoints.takeDue() { _ = runBreakpointCommands(due) }
+        }
         if options.keepGoing { vocabulary.settings.set(ShellSettings.stopOnError, to: false) }
         if options.echo { vocabulary.settings.set(ShellSettings.echo, to: true) }
         makeTools()
@@ -96,6 +99,12 @@ public final class Session {
 
     /// The simulated device now.
     public var engine: DeviceEngine { simulation.engine }
+
+    /// Where the script ended: its `exit` (or `quit`), else its last command; nil before any.
+    /// `debugsh test` places an `exit N` and a moved baseline there (docs/Testing.md).
+    public var endPlace: (file: String?, line: Int)? {
+        (nesting.exitPlace ?? nesting.lastPlace).map { ($0.origin.name, $0.line) }
+    }
 
     /// Every command, metric and setting namespace the shell knows.
     public var registry: ToolRegistry { vocabulary.registry }

@@ -1490,7 +1490,7 @@ extension RuleBook {
             group: "V",
             parent: nil,
             text:
-                "`clock.rate` is the rate the display runs now, in whole hertz as it always was (120/7 rounds to 17; `clock` and `display` print it exactly, `17.143 Hz`); `clock.refreshes` counts refreshes; `clock` and `display` show the range and the current rate (`adaptive 10–120 Hz, now 60 Hz`), and so does the FPS meter's status line (`display 60 Hz (10–120 Hz)`); `timer show` gives a link's effective rate, a trace a `Display rate` counter, `fps plot` the budget per rate segment. The FPS meter's reading (F1) is clamped to the display's maximum, and its truth (presents, hitches, ratio, tiers) follows V5.",
+                "`clock.rate` is the rate the display runs now, in whole hertz as it always was (120/7 rounds to 17; `clock` and `display` print it exactly, `17.143 Hz`); `clock.refreshes` counts refreshes; `clock` and `display` show the range and the current rate (`adaptive 10–120 Hz, now 60 Hz`), and so does the FPS meter's status line (`display 60 Hz (10–120 Hz)`, and when V2 holds the meter's link at 60 Hz, why, in a few words: `display 60 Hz (capped: no CADisableMinimumFrameDurationOnPhone; 10–120 Hz)`, `(capped: Low Power Mode; …)`; `fps` and `timer show` print the `fix:`); `timer show` gives a link's effective rate, a trace a `Display rate` counter, `fps plot` the budget per rate segment. The FPS meter's reading (F1) is clamped to the display's maximum, and its truth (presents, hitches, ratio, tiers) follows V5.",
             sources: ["model"],
             why:
                 "[model] The tools read what the display does now; a reading clamped to the current rate would hide a window that ran faster.",

@@ -13,6 +13,7 @@ import DebugShell
 /// `\n`, `\r` (``ReportLine``):
 /// - `F kind file line t_ns message condition values sourced-from`
 /// - `M name type text`, one per metric at the end
+/// - `L file line`, where the script ended: its `exit`, else its last command (``Session/endPlace``)
 /// - `E`, the end mark: the script's run ended and the process left normally.
 public final class ChildReport {
     private let fd: Int32
@@ -45,6 +46,7 @@ public final class ChildReport {
     /// The final metrics and the end mark.
     public func finish(_ session: Session) {
         for metric in session.finalMetrics() { write(["M", metric.name, metric.type, metric.text]) }
+        if let place = session.endPlace { write(["L", place.file ?? "", String(place.line)]) }
         write(["E"])
     }
 

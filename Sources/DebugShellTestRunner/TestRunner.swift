@@ -282,6 +282,10 @@ public struct TestRunner {
             RunnerFiles.tail(paths.report, limit: 1 << 28).map { String(decoding: $0.bytes, as: UTF8.self) } ?? ""
         var ended = false
         var stoppedAt: TestFailure?
+        // Where the script ended (its `exit`, else its last command): an `exit N` and a moved
+        // baseline are placed there, so that annotations and JUnit carry a line.
+        var endFile = file.path
+        var endLine: Int?
         for line in reportText.split(separator: "\n") {
             let fields = ReportLine.fields(line)
             switch fields.first {
@@ -301,6 +305,9 @@ public struct TestRunner {
                 }
             case "M" where fields.count >= 4:
                 result.metrics.append((fields[1], fields[2], fields[3]))
+            case "L" where fields.count >= 3:
+                if !fields[1].isEmpty { endFile = fields[1] }
+                endLine = Int(fields[2])
             case "E":
                 ended = true
             default:
@@ -349,7 +356,7 @@ public struct TestRunner {
         } else if exitCode != 0 && result.failures.isEmpty {
             result.failures.append(
                 TestFailure(
-                    kind: .error, file: file.path,
+                    kind: .error, file: endFile, line: endLine,
                     message: "exited with status \(exitCode)" + (lastWords.isEmpty ? "" : ": \(lastWords)")))
         }
         if ended, let baseline, result.failures.allSatisfy({ $0.kind == .expect }) {
@@ -361,7 +368,7 @@ public struct TestRunner {
                 if options.strict {
                     result.failures.append(
                         TestFailure(
-                            kind: .baseline, file: file.path,
+                            kind: .baseline, file: endFile, line: endLine,
                             message: "not in the baseline \(baselinePath) (as '\(key)'): nothing to compare (--strict)")
                     )
                 }
@@ -370,7 +377,7 @@ public struct TestRunner {
             if !result.moved.isEmpty {
                 result.failures.append(
                     TestFailure(
-                        kind: .baseline, file: file.path,
+                        kind: .baseline, file: endFile, line: endLine,
                         message:
                             "\(result.moved.count) metric\(result.moved.count == 1 ? "" : "s") moved from the baseline: "
                             + result.moved.prefix(3).map { "\($0.metric) \($0.from) → \($0.to)" }.joined(

@@ -178,6 +178,27 @@ import Testing
         #expect(Self.describe(quiet) == ["error", "error suite/t.dsh: exited with status 3"])
     }
 
+    /// Issue 37: an `exit N` and a moved baseline carry where the script ended (the child's `L`
+    /// line: its `exit`, else its last command), so that annotations and JUnit name a line.
+    @Test func anExitAndAMovedBaselineCarryWhereTheScriptEnded() throws {
+        let exited = try Self.finished(report: [["L", "suite/t.dsh", "4"], ["E"]], status: Self.exited(3))
+        #expect(Self.describe(exited) == ["error", "error suite/t.dsh:4: exited with status 3"])
+        #expect(
+            Reports.annotation(exited.failures[0])
+                == "::error file=suite/t.dsh,line=4,title=debugsh test%3A error::exited with status 3")
+        let sourced = try Self.finished(report: [["L", "suite/inner.txt", "2"], ["E"]], status: Self.exited(3))
+        #expect(Self.describe(sourced) == ["error", "error suite/inner.txt:2: exited with status 3"])
+        let baseline = try Baseline(json: MiniJSON.parse(Array(#"{"files": {"t.dsh": {"a": "1"}}}"#.utf8)))
+        let moved = try Self.finished(
+            report: [["M", "a", "integer", "2"], ["L", "suite/t.dsh", "7"], ["E"]], status: 0, baseline: baseline)
+        #expect(
+            Self.describe(moved) == ["failed", "baseline suite/t.dsh:7: 1 metric moved from the baseline: a 1 → 2"])
+        #expect(
+            Reports.annotation(moved.failures[0])
+                == "::error file=suite/t.dsh,line=7,title=debugsh test%3A metrics moved from the baseline::1 metric moved from the baseline: a 1 → 2"
+        )
+    }
+
     @Test func aTimeoutNamesWhereTheChildWasStopped() throws {
         let stopped = ["F", "interrupted", "suite/t.dsh", "5", "8756000", "interrupted", "", "", ""]
         let result = try Self.finished(

@@ -28,6 +28,8 @@ import Testing
         let dir = try Binary.folder([
             "two.dsh": "stall 300ms\nrun 1s\nexpect main.hangs == 2\nexpect clock.now == 2s\n",
             "err.dsh": "run 1s\nexpect main.hangs == 5\nbogus\n", "ok.dsh": "run 1s\n",
+            // An `exit N` carries its line too (issue 37).
+            "exit.dsh": "run 1s\nexit 3\n",
         ])
         let run = try Binary.run(
             ["test", "--slowest", "0", "--junit", "j.xml", "."], directory: dir, environment: TestRunnerTests.isolated)
@@ -56,9 +58,11 @@ import Testing
             #expect(
                 error.contains("err.dsh:2: expectation failed") && error.contains("err.dsh:3: unknown command"),
                 "\(reader): \(error)")
+            let exit = seen[reader]?["exit.dsh"] ?? ""
+            #expect(exit.contains("exit.dsh:2: exited with status 3"), "\(reader): \(exit)")
         }
         let page = seen["junit2html"]?["page"] ?? ""
-        for line in ["two.dsh:3:", "two.dsh:4:", "err.dsh:2:", "err.dsh:3:"] {
+        for line in ["two.dsh:3:", "two.dsh:4:", "err.dsh:2:", "err.dsh:3:", "exit.dsh:2:"] {
             #expect(page.contains(line), "junit2html lacks \(line)")
         }
     }

@@ -87,7 +87,8 @@ import Testing
         let sub = try run(["--baseline", "b.json", "scenarios/feed"], in: dir)
         #expect(sub.status == 1, "\(sub)")
         #expect(
-            sub.stdout.contains("FAIL  scenarios/feed/a.dsh: 1 metric moved from the baseline: render.presents 58 → 29")
+            sub.stdout.contains(
+                "FAIL  scenarios/feed/a.dsh:3: 1 metric moved from the baseline: render.presents 58 → 29")
         )
         // From inside the subfolder, with the baseline named from there: the same key.
         let inside = try run(["--baseline", "../../b.json", "a.dsh"], in: dir.appendingPathComponent("scenarios/feed"))
@@ -105,7 +106,7 @@ import Testing
         #expect(strict.status == 1)
         #expect(
             strict.stdout.contains(
-                "FAIL  scenarios/feed/new.dsh: not in the baseline b.json (as 'scenarios/feed/new.dsh'): nothing to compare (--strict)"
+                "FAIL  scenarios/feed/new.dsh:1: not in the baseline b.json (as 'scenarios/feed/new.dsh'): nothing to compare (--strict)"
             ), "\(strict)")
         let alone = try run(["--strict", "scenarios"], in: dir)
         #expect(alone.status == 2 && alone.stderr.contains("--strict applies to --baseline, which is not given"))

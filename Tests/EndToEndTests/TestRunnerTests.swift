@@ -197,19 +197,27 @@ import Testing
     }
 
     /// A file that is not UTF-8 text, and one that leaves with `exit 3`, are errors; `exit 0`
-    /// early passes.
+    /// early passes. An `exit 3` carries its line (issue 37), in a file it sources too.
     @Test func unreadableAndExitingFilesAreErrors() throws {
-        let dir = try Binary.folder(["exit3.dsh": "run 1s\nexit 3\n", "exit0.dsh": "exit 0\nbogus\n"])
+        let dir = try Binary.folder([
+            "exit3.dsh": "run 1s\nexit 3\n", "exit0.dsh": "exit 0\nbogus\n",
+            "sources.dsh": "run 1s\nsource inner.dsh.txt\necho after\n", "inner.dsh.txt": "echo in\n\nexit 4\n",
+        ])
         defer { try? FileManager.default.removeItem(at: dir) }
         try Data([0x72, 0x75, 0x6E, 0x20, 0x31, 0x73, 0x0A, 0xFF, 0xFE, 0x0A]).write(
             to: dir.appendingPathComponent("bytes.dsh"))
         let r = try run(["--annotations", "github", "--slowest", "0", "."], in: dir)
         #expect(r.status == 1, "\(r)")
         #expect(r.stdout.contains("  ERROR bytes.dsh:2: not UTF-8 text: "), "\(r)")
-        #expect(r.stdout.contains("  ERROR exit3.dsh: exited with status 3\n"), "\(r)")
+        #expect(r.stdout.contains("  ERROR exit3.dsh:2: exited with status 3\n"), "\(r)")
         #expect(r.stdout.contains("PASS  exit0.dsh ("), "\(r)")
-        #expect(r.stdout.contains("::error file=exit3.dsh,title=debugsh test%3A error::exited with status 3\n"), "\(r)")
-        #expect(r.stdout.contains("1 passed, 0 failed, 2 errors, 0 skipped"), "\(r)")
+        #expect(
+            r.stdout.contains("::error file=exit3.dsh,line=2,title=debugsh test%3A error::exited with status 3\n"),
+            "\(r)")
+        #expect(
+            r.stdout.contains("::error file=inner.dsh.txt,line=3,title=debugsh test%3A error::exited with status 4\n"),
+            "\(r)")
+        #expect(r.stdout.contains("1 passed, 0 failed, 3 errors, 0 skipped"), "\(r)")
     }
 
     /// A plain `debugsh file.dsh` keeps today's answer: the first failed expect ends the script.
@@ -455,7 +463,8 @@ import Testing
         #expect(moved.stdout.contains("metrics that moved (from the baseline → this run):\n  fps.dsh\n"), "\(moved)")
         #expect(moved.stdout.contains("    fps.render       30           → 20            -10 (-33.333%)"), "\(moved)")
         #expect(
-            moved.stdout.contains("::error file=fps.dsh,title=debugsh test%3A metrics moved from the baseline::"),
+            moved.stdout.contains(
+                "::error file=fps.dsh,line=4,title=debugsh test%3A metrics moved from the baseline::"),
             "\(moved)")
         // Tolerances: a percentage for some, an amount for others, a glob for the rest.
         var json = try String(contentsOf: dir.appendingPathComponent("base.json"), encoding: .utf8)

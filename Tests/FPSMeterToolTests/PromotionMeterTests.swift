@@ -14,6 +14,27 @@ import Testing
         #expect(line.plain == "fps 60 · render 1 · hitch — · display 60 Hz (10–120 Hz) · ▅")
     }
 
+    /// V2 (issue 37, 6): a meter asking more than 60 Hz and held at 60 says why in its status
+    /// line, in a few words (`fps show` prints the fix); once nothing caps it, nothing is said.
+    @Test func statusLineSaysWhyTheRateIsCapped() throws {
+        let s = try meterSession("display adaptive\nfps start --range 120,120,120\nanimate 10s\nrun 2s")
+        #expect(
+            try s.meter.statusLine()?.plain
+                == "fps 60 · render 60 · hitch 0 ms/s good · display 60 Hz (capped: no CADisableMinimumFrameDurationOnPhone; 10–120 Hz) · ▅"
+        )
+        s.type("set app.high_frame_rates on")
+        s.type("set system.low_power on")
+        s.type("run 1s")
+        #expect(try s.meter.statusLine()?.plain.contains("(capped: Low Power Mode; 10–120 Hz)") == true)
+        s.type("set system.low_power off")
+        s.type("run 1s")
+        let line = try #require(try s.meter.statusLine()?.plain)
+        #expect(!line.contains("capped"), "\(line)")
+        // A meter asking 60 Hz or less is not capped, whatever the settings.
+        let plain = try meterSession("display adaptive\nfps start --range 30,60,60\nanimate 10s\nrun 2s")
+        #expect(try plain.meter.statusLine()?.plain.contains("capped") == false)
+    }
+
     /// F1 on an adaptive display: the clamp is the display's maximum, not its rate now. The
     /// window (0, 1s] counted 120 callbacks at 120 Hz during a scroll; when it closes, at 1 s, the
     /// display has fallen to 10 Hz: the reading is 120, not 10.

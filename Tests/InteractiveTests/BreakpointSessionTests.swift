@@ -34,6 +34,25 @@ struct BreakpointSessionTests {
         }
     }
 
+    /// `break command add` at the prompt (issue 37): the stop's commands print after the stop and
+    /// before the prompt returns.
+    @Test func aStopsCommandsRunBeforeThePromptReturns() throws {
+        try withPane { pane in
+            try pane.run("break when main.hangs > 0", clockAfter: "0.000s")
+            try pane.run("break command add 1 { get main.hangs; echo seen }", clockAfter: "0.000s")
+            try pane.run("after 300ms stall 300ms", clockAfter: "0.000s")
+            let screen = try pane.run("r 1s", clockAfter: "0.300s")
+            #expect(
+                Array(screen.raw.suffix(5)) == [
+                    "debugsh 0.000s> r 1s",
+                    "stopped at 300ms by breakpoint 1, when main.hangs > 0 (main.hangs = 1); main thread: block 'stall 300ms' (300ms to 600ms)",
+                    "main.hangs = 1",
+                    "seen",
+                    "debugsh 0.300s>",
+                ], "\(screen)")
+        }
+    }
+
     @Test func playStopsAtABreakpointAndContinuePlaysOn() throws {
         try withPane { pane in
             try pane.run("break when main.hangs > 0", clockAfter: "0.000s")

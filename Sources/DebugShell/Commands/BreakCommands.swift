@@ -12,13 +12,22 @@ struct BreakCommand: BuiltInCommand {
         optional: true)
     static let ids = ArgumentSpec.words("id", abstract: "Breakpoint numbers, or 'all'.", optional: true)
     static let once = OptionSpec.flag("once", abstract: "Delete it once it has stopped time (LLDB's one-shot).")
+    /// `break command add|delete`.
+    enum CommandAction: String, CommandLineChoice {
+        case add, delete
+    }
+    static let action = ArgumentSpec.choice(
+        "action", abstract: "add (replacing any) or delete the breakpoint's commands.", as: CommandAction.self)
+    static let id = ArgumentSpec.integer("id", in: 1...Int64(Int32.max), abstract: "The breakpoint's number.")
+    static let commands = ArgumentSpec.words(
+        "commands", abstract: "'add': a command, or a block '{ a; b }' of them.", optional: true)
     static let ignore = OptionSpec.integer(
         "ignore", in: 0...1_000_000_000,
         abstract: "Let this many hits pass before one stops time (LLDB's ignore count).",
         default: 0)
 
     enum Verb: String, ToolVerbs {
-        case list, when, on, delete, disable, enable
+        case list, when, on, command, delete, disable, enable
 
         var declaration: VerbSpec {
             switch self {
@@ -87,6 +96,38 @@ struct BreakCommand: BuiltInCommand {
                             stopped at 200ms by breakpoint 1, on layout.settled; main thread: idle since 183.333533ms (last: displaylink 'layout checker')
                             """)
                     ])
+            case .command:
+                return VerbSpec(
+                    "command", abstract: "Commands to run when a breakpoint stops time (LLDB's 'breakpoint command').",
+                    discussion:
+                        "'break command add <id> { a; b }' runs a and b, in order, each time breakpoint <id> "
+                        + "stops time: after the stop is said, before the prompt returns or the script goes on. "
+                        + "They are commands 'after' could schedule (none moves time or ends the session), "
+                        + "checked and their aliases expanded when added; a new 'add' replaces them. "
+                        + "A failed one fails the stop as a failed command would. 'break list' shows them, "
+                        + "'record' keeps them; 'break command delete <id>' removes them.",
+                    arguments: [BreakCommand.action, BreakCommand.id, BreakCommand.commands],
+                    examples: [
+                        Example(
+                            """
+                            > timer nstimer t --interval 100ms --repeats
+                            > break when timer.t.fires >= 2
+                            breakpoint 1: when timer.t.fires >= 2
+                            > break command add 1 { get clock.now; echo stopped }
+                            > break list
+                            #  state    hits  breakpoint
+                            1  enabled  0     when timer.t.fires >= 2
+                                              { get clock.now; echo stopped }
+                            > run 1s
+                            stopped at 200ms by breakpoint 1, when timer.t.fires >= 2 (timer.t.fires = 2); main thread: idle since 200ms (last: timer 't')
+                            clock.now = 200ms
+                            stopped
+                            > break command delete 1
+                            > c
+                            > get clock.now
+                            clock.now = 1s
+                            """)
+                    ])
             case .delete:
                 return VerbSpec(
                     "delete", abstract: "Delete breakpoints by number, or all of them.", arguments: [BreakCommand.ids],
@@ -152,6 +193,8 @@ struct BreakCommand: BuiltInCommand {
                 )
             }
             return output
+        case .command:
+            return try command(call, in: context)
         case .delete, .disable, .enable:
             let verb = try call.verb(Verb.self)
             let chosen = try ids(call[Self.ids], in: breakpoints, verb: verb.rawValue)
@@ -169,6 +212,72 @@ struct BreakCommand: BuiltInCommand {
             if breakpoints.isEmpty { breakpoints.stopWatching(context.engine) }
             return CommandOutput(json: .fields(["breakpoints": .array(chosen.map { .int(Int64($0)) })]))
         }
+    }
+
+    /// `break command add <id> { a; b }`, `break command delete <id>`.
+    private static func command(_ call: BuiltInCall, in context: CommandContext) throws -> CommandOutput {
+        let breakpoints = context.time.breakpoints
+        let id = Int(call[Self.id])
+        guard breakpoints.index(of: id) != nil else { throw CommandError("no breakpoint \(id) (see 'break list')") }
+        let words = call[Self.commands][...]
+        switch call[Self.action] ?? .add {
+        case .delete:
+            guard words.isEmpty else {
+                throw CommandError("'break command delete' takes only the breakpoint's number")
+            }
+            breakpoints.setCommands(id, [], at: call.location)
+            return CommandOutput(json: .fields(["breakpoint": .int(Int64(id)), "commands": .array([])]))
+        case .add:
+            guard !words.isEmpty else {
+                throw CommandError("'break command add \(id)' needs a command, or a block '{ a; b }' of them")
+            }
+            let commands = try (CommandScheduler.block(words) ?? [words]).map {
+                try stopCommand($0, vocabulary: context.vocabulary)
+            }
+            breakpoints.setCommands(id, commands, at: call.location)
+            return CommandOutput(
+                json: .fields([
+                    "breakpoint": .int(Int64(id)),
+                    "commands": .array(commands.map { .string($0.map(\.raw).joined(separator: " ")) }),
+                ]))
+        }
+    }
+
+    /// A breakpoint's command, checked now as `after` checks what it schedules, its aliases
+    /// expanded and its name in full (a replay of a recording has no aliases).
+    static func stopCommand(_ words: ArraySlice<Word>, vocabulary: Vocabulary) throws -> [Word] {
+        let expanded = try vocabulary.expand(words)
+        guard !expanded.isEmpty else { throw CommandError("'break command add' needs a command to run") }
+        let parsed = try vocabulary.parser.parse(expanded, text: "")
+        guard parsed.command.traits.isSchedulable else {
+            throw CommandError(
+                "'\(parsed.label)' cannot be a breakpoint's command: only commands that neither move time nor end the session can"
+            )
+        }
+        try ScriptChecker.checkScheduledCondition(parsed, vocabulary: vocabulary)
+        var out = Array(expanded)
+        if out[0].raw != parsed.command.spec.name { out[0] = Word(parsed.command.spec.name) }
+        return out
+    }
+
+    /// What `record` logs of `break command add`: its commands as they are kept, aliases
+    /// expanded (a replay has none); nil for anything else.
+    static func recorded(_ parsed: ParsedCommand, vocabulary: Vocabulary) -> ArraySlice<Word>? {
+        let values = parsed.invocation.values
+        guard parsed.verb.name == Verb.command.rawValue, !parsed.asksForHelp,
+            values[Self.action.argumentSpec.name] == .word(CommandAction.add.rawValue),
+            case .integer(let id)? = values[Self.id.argumentSpec.name],
+            case .words(let given)? = values[Self.commands.argumentSpec.name], !given.isEmpty,
+            let blocks = try? CommandScheduler.block(given[...]) ?? [given[...]],
+            let commands = try? blocks.map({ try stopCommand($0, vocabulary: vocabulary) })
+        else { return nil }
+        var out = [spec.name, Verb.command.rawValue, CommandAction.add.rawValue, String(id), "{"].map { Word($0) }
+        for (k, command) in commands.enumerated() {
+            if k > 0 { out.append(Word(";")) }
+            out += command
+        }
+        out.append(Word("}"))
+        return out[...]
     }
 
     /// ` (once)`, ` (ignore 3)`: how the breakpoint was set, in its text.
@@ -192,6 +301,8 @@ struct BreakCommand: BuiltInCommand {
         var rows = [["#", "state", "hits", "breakpoint"]]
         for b in breakpoints.all {
             rows.append([String(b.id), b.enabled ? "enabled" : "disabled", String(b.hits), b.text])
+            // Its commands, on a line of their own under what it is.
+            if !b.commands.isEmpty { rows.append(["", "", "", b.commandsText]) }
         }
         var widths = [0, 0, 0]
         for row in rows {
@@ -213,6 +324,7 @@ struct BreakCommand: BuiltInCommand {
                         .object([
                             ("id", .int(Int64($0.id))), ("enabled", .bool($0.enabled)), ("hits", .int(Int64($0.hits))),
                             ("what", .string($0.text)),
+                            ("commands", .array($0.commands.map { .string($0.map(\.raw).joined(separator: " ")) })),
                         ])
                     })
             ]))
@@ -257,11 +369,28 @@ struct BreakCommand: BuiltInCommand {
     /// `--check`: `break on`'s event must be declared (a plugin's, when plugins may load, is left
     /// to the run, with a note).
     static func check(_ call: BuiltInCall, in checker: inout ScriptChecker) throws(CommandError) {
+        if call.is(Verb.command), call[Self.action] == .add {
+            let words = call[Self.commands][...]
+            guard !words.isEmpty else {
+                throw CommandError("'break command add' needs a command, or a block '{ a; b }' of them")
+            }
+            // Checked as a scheduled command is: parsed, and neither moving time nor ending the session.
+            for command in try CommandScheduler.block(words) ?? [words] { checker.schedule(command, at: call.location) }
+            return
+        }
         guard call.is(Verb.on) else { return }
         try checker.checkEvent(call[Self.event], at: call.location)
     }
 
     static func completeRest(verb: String, words: [String], current: String, completer: Completer) -> Completion? {
-        Verb(rawValue: verb) == .when ? completer.conditionCompletion(words: words) : nil
+        switch Verb(rawValue: verb) {
+        case .when: return completer.conditionCompletion(words: words)
+        // A breakpoint's command completes like a typed one; in a block, the one after its last
+        // `{` or `;`.
+        case .command:
+            let start = words.lastIndex { $0 == "{" || $0 == ";" }.map { $0 + 1 } ?? 0
+            return completer.complete(words: Array(words[start...]), current: current)
+        default: return nil
+        }
     }
 }

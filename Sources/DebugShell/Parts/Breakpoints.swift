@@ -28,6 +28,22 @@ final class Breakpoints {
         var ignore = 0
         /// LLDB's one-shot (`--once`): deleted once it has stopped time.
         var once = false
+        /// LLDB's breakpoint commands (`break command add`): run, in order, when it stops time,
+        /// each as words with its aliases expanded and its name in full.
+        var commands: [[Word]] = []
+        /// Where `break command add` was written: its commands' errors say so.
+        var commandsLocation = SourceLocation(origin: .typed, line: 0)
+
+        /// `{ get clock.now; echo hi }`: the commands as a block, as `break command add` reads it.
+        var commandsText: String { Breakpoints.block(commands) }
+    }
+
+    /// The commands of a breakpoint's stop, due to run once the time command that stopped has
+    /// said so (``takeDue()``).
+    struct Due {
+        let id: Int
+        let commands: [[Word]]
+        let location: SourceLocation
     }
 
     /// Where a breakpoint stopped time.
@@ -62,6 +78,8 @@ final class Breakpoints {
     var stopped: Stopped?
     /// The last one-shot breakpoint deleted by its stop, for the stop's message.
     private var spent: (id: Int, text: String)?
+    /// The commands of the last stop's breakpoint, not yet run.
+    private var due: Due?
 
     /// The enabled `break when` conditions, each with its readers and whether it held after
     /// the last check (a condition stops time when it becomes true, not while it stays true).
@@ -128,6 +146,25 @@ final class Breakpoints {
         eventCounts = [:]
     }
 
+    /// `break command add` (replacing any) or, with none, `break command delete`.
+    func setCommands(_ id: Int, _ commands: [[Word]], at location: SourceLocation) {
+        guard let i = index(of: id) else { return }
+        all[i].commands = commands
+        all[i].commandsLocation = location
+    }
+
+    /// Takes the commands a breakpoint's stop left to run, if any: the session runs them once
+    /// the time command that stopped has printed its stop.
+    func takeDue() -> Due? {
+        defer { due = nil }
+        return due
+    }
+
+    /// A block's text: `{ a b; c }`, which the lexer reads back as the same commands.
+    static func block(_ commands: [[Word]]) -> String {
+        "{ " + commands.map { $0.map(\.raw).joined(separator: " ") }.joined(separator: "; ") + " }"
+    }
+
     func setEnabled(_ id: Int, _ enabled: Bool) {
         guard let i = index(of: id) else { return }
         count(all[i], -1)
@@ -143,6 +180,7 @@ final class Breakpoints {
         var lines: [String] = []
         var gaps: [Int] = []
         var disabled: [Int] = []
+        var commands: [String] = []
         var k = 0
         for id in 1..<nextID {
             guard k < all.count, all[k].id == id else {
@@ -160,7 +198,9 @@ final class Breakpoints {
                 lines.append("break on\(options) \(event)" + (text.isEmpty ? "" : " " + Lexer.quote(text)))
             }
             if !b.enabled { disabled.append(id) }
+            if !b.commands.isEmpty { commands.append("break command add \(id) \(b.commandsText)") }
         }
+        lines += commands
         if !gaps.isEmpty { lines.append("break delete " + gaps.map(String.init).joined(separator: " ")) }
         if !disabled.isEmpty { lines.append("break disable " + disabled.map(String.init).joined(separator: " ")) }
         return lines
@@ -285,6 +325,10 @@ final class Breakpoints {
     func takeHit() -> Hit? {
         advancing = false
         defer { hit = nil }
+        due = nil
+        if let hit, let i = index(of: hit.id), !all[i].commands.isEmpty {
+            due = Due(id: hit.id, commands: all[i].commands, location: all[i].commandsLocation)
+        }
         // A one-shot breakpoint that stopped time is done; the stop's message still names it.
         if let hit, let i = index(of: hit.id), all[i].once {
             spent = (hit.id, all[i].text)

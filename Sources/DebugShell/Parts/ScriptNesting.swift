@@ -19,13 +19,21 @@ final class ScriptNesting {
     /// Running a scheduled command, or a file it sources: time may not advance, the simulation
     /// may not reset, and errors say when they happened.
     var inScheduledCommand = false
+    /// Running a breakpoint's commands (`break command add`): the breakpoint's stop runs them
+    /// again in a replay, so `record` and `history` keep none of them.
+    var inBreakpointCommands = false
+    /// The last command of the script itself (not of a file it sources, a scheduled one or a
+    /// breakpoint's), and the `exit` or `quit` that ended the session, if one did
+    /// (``Session/endPlace``).
+    var lastPlace: SourceLocation?
+    var exitPlace: SourceLocation?
     /// The commands running now, innermost last (a scheduled one inside a `run`, a sourced
     /// file's inside `source`), for a trap's last words.
     var running: [RunningCommand] = []
 
     /// A command typed or read from a script the user named, not from a sourced file or the
     /// scheduler: `history` keeps it.
-    var isTopLevel: Bool { depth == 0 && !inScheduledCommand }
+    var isTopLevel: Bool { depth == 0 && !inScheduledCommand && !inBreakpointCommands }
 }
 
 /// The command running now, innermost (a scheduled one inside a `run`): what last words name.

@@ -226,6 +226,10 @@ public final class SessionRecorder {
         -> ArraySlice<Word>
     {
         let name = parsed.command.spec.name
+        // `break command add`: its commands as kept, aliases expanded.
+        if name == BreakCommand.spec.name, let kept = BreakCommand.recorded(parsed, vocabulary: vocabulary) {
+            return kept
+        }
         guard parsed.command.traits.contains(.takesCommand) else {
             // The common case: at most the name changes.
             guard let first = words.first, first.raw != name else { return words }

@@ -42,6 +42,8 @@ public final class TimeDriver {
     /// The engine (a `reset` makes a new one) and the times already made instants for
     /// conditions on `clock.now`.
     private var timeChecks: (engine: ObjectIdentifier?, times: Set<Int64>) = (nil, [])
+    /// Runs the commands of a breakpoint that stopped `play` (set by the session).
+    var runStopCommands: () -> Void = {}
     /// Called after time moved (the live front end redraws its status block).
     public var timeDidMove: () -> Void = {}
     /// Set by the interactive front end: a `run` or `step` typed at its prompt prints where time
@@ -247,6 +249,7 @@ public final class TimeDriver {
             tracing.reportLimit()
             timeDidMove()
             output.breakpointStop(hit, line: line)
+            runStopCommands()
             return TimeStop(outcome: outcome, hit: hit)
         }
         if scheduler.failuresDuringAdvance > 0 { recorder.replayMustKeepGoing() }
