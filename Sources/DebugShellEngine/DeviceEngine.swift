@@ -289,13 +289,15 @@ public final class DeviceEngine: SimulatedDevice {
     /// The id of the last frame whose commit started (R6: per-commit costs).
     public var lastFrameID: Int64 { render.lastFrameID }
 
-    /// Marks the UI dirty with changes that cost the next commit more (a view's layout, R6).
+    /// Marks the UI dirty with changes that cost the next commit more (a view's layout, R6), and
+    /// its render more (a replayed commit's GPU work, docs/Replay.md).
     public func markUIDirty(extra: FramePhases) {
         main.uiDirty = true
         main.extraPhases.layout = main.extraPhases.layout + extra.layout
         main.extraPhases.display = main.extraPhases.display + extra.display
         main.extraPhases.prepare = main.extraPhases.prepare + extra.prepare
         main.extraPhases.commit = main.extraPhases.commit + extra.commit
+        main.extraPhases.gpu = main.extraPhases.gpu + extra.gpu
     }
 
     /// Changes the refresh rate at the first vsync at or after now (S2) that is still to come: a

@@ -42,34 +42,47 @@ import Testing
     }
 
     /// Calibration on frame logs of simulated scenarios (frames with every phase): the same
-    /// hitches, each at the same start and length, the same presents and frame times.
-    @Test(arguments: [
-        ("animate 3s\nload frame 10ms\nevery 400ms stall 45ms\nrun 3s", true),
-        ("animate 2s\nload gpu 20ms\nrun 2s", true),
-        // Two where a stretch's edge gives the replay one frame (or one hitch of one refresh
-        // interval) more than the log, every recorded hitch still reproduced (docs/Replay.md,
-        // "Calibration").
-        ("scroll 2s\nload frame 6ms\nload commit 12ms\nafter 700ms stall 120ms\nrun 2500ms", false),
-        ("animate 1s\nload frame 30ms\nrun 1s\nrun 2s\nanimate 1s\nload frame 4ms\nrun 1s", false),
-    ])
-    func aFrameLogIsReproduced(_ scenario: String, exact: Bool) throws {
+    /// hitches, each at the same start and length, the same presents and frame times, to the
+    /// nanosecond — stalls, GPU-bound frames, a scroll's end, an animation that resumes after idle
+    /// time, and random mixes of them.
+    @Test(
+        arguments: [
+            "animate 3s\nload frame 10ms\nevery 400ms stall 45ms\nrun 3s",
+            "animate 2s\nload gpu 20ms\nrun 2s",
+            "scroll 2s\nload frame 6ms\nload commit 12ms\nafter 700ms stall 120ms\nrun 2500ms",
+            "animate 1s\nload frame 30ms\nrun 1s\nrun 2s\nanimate 1s\nload frame 4ms\nrun 1s",
+        ] + ReplayTests.randomScenarios(count: 8))
+    func aFrameLogIsReproduced(_ scenario: String) throws {
         let path = try Self.frameLog(scenario, name: "calibration")
         defer { try? FileManager.default.removeItem(atPath: path) }
         let run = try meterSession("import csv \(path)\nreplay start\nreplay run")
         #expect(run.sink.standardError.isEmpty, "\(run.sink.standardError)")
-        #expect(try run.value("replay.unreproduced") == "0")
-        guard exact else {
-            let recorded = try #require(Int(try run.value("rec.hitches")))
-            let replayed = try #require(Int(try run.value("replay.hitches")))
-            #expect(replayed >= recorded && replayed <= recorded + 1)
-            return
-        }
+        #expect(try run.value("replay.unreproduced") == "0", "\(scenario)")
         for (mine, theirs) in [
             ("replay.hitches", "rec.hitches"), ("replay.hitch_time", "rec.hitch_time"),
             ("replay.frames", "rec.frames"), ("replay.frame_p95", "rec.frame_p95"),
-            ("replay.hitch_ratio", "rec.hitch_ratio"),
+            ("replay.hitch_ratio", "rec.hitch_ratio"), ("replay.worst_hitch", "rec.worst_hitch"),
         ] {
             #expect(try run.value(mine) == (try run.value(theirs)), "\(mine) vs \(theirs) in \(scenario)")
+        }
+    }
+
+    /// Scenarios of random animations, scrolls, per-frame loads and stalls (a fixed seed: the
+    /// same scenarios every run).
+    static func randomScenarios(count: Int) -> [String] {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ n: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(n))
+        }
+        return (0..<count).map { _ in
+            var lines = [next(2) == 0 ? "animate \(500 + next(2000))ms" : "scroll \(500 + next(2000))ms"]
+            lines.append("load frame \(next(25))ms")
+            if next(2) == 0 { lines.append("load commit \(next(12))ms") }
+            if next(2) == 0 { lines.append("load gpu \(next(24))ms") }
+            for _ in 0..<next(4) { lines.append("after \(next(2000))ms stall \(10 + next(200))ms") }
+            lines.append("run \(600 + next(2500))ms")
+            return lines.joined(separator: "\n")
         }
     }
 
@@ -87,7 +100,9 @@ import Testing
         #expect(try same.value("replay.frames") == "58")
         #expect(try same.value("replay.hitches") == "0")
         let fast = try meterSession("import csv \(path)\nreplay start\ndisplay rate 120\nfps start\nreplay run")
-        #expect(try fast.value("replay.frames") == "97")
+        // 97 animation frames, and the meter's label's own commit at its window's end (F3), a
+        // present that does not count for hitches.
+        #expect(try fast.value("replay.frames") == "98")
         #expect(try fast.value("replay.hitches") == "20")
         #expect(try fast.value("replay.hitch_time") == "166.666661ms")
         #expect(try fast.value("replay.worst_hitch") == "8.333334ms")

@@ -104,10 +104,23 @@ struct ReplayPlan {
         var costs: Costs
         /// Whether a cost was inferred from the frame's present (the recording lacks it).
         var inferred: Bool
+        /// Whether the frame counted for hitches (A2), where the recording says (a frame log).
+        var counted: Bool? = nil
+    }
+
+    /// A recorded commit that no animation tick made (a frame log's frame with no vsync that did
+    /// not count: a label's text, a view's change): replayed as a change to the UI at its
+    /// commit's start, in recording time.
+    struct Change: Sendable, Equatable {
+        var at: SimTime
+        var commit: SimDuration
+        var render: SimDuration
     }
 
     var frames: [Frame]
     var scripted: [ScriptedFrame]
+    /// The untick'd commits, in simulated time.
+    var uiChanges: [Change]
     var stretches: [(start: SimTime, end: SimTime)]
     /// Recording time = simulated time + offset (the recording's vsyncs fall on the simulated grid).
     var offset: SimDuration
@@ -176,7 +189,19 @@ struct ReplayPlan {
         // The main thread runs one frame's work after the other's: a tick whose frame's commit
         // came after the one before ran from that commit's end at the earliest.
         var previousCommitEnd: SimTime?
+        // A frame log says which frames counted (a hitch, zero or more) and which ticked (a vsync).
+        let saysCounted = timeline.frames.contains { $0.hitch != nil }
+        let saysTicks = timeline.frames.contains { $0.vsync != nil }
+        var uiChanges: [Change] = []
         for frame in timeline.frames {
+            if saysCounted, saysTicks, frame.vsync == nil, frame.hitch == nil, let cs = frame.commitStart,
+                let ce = frame.commitEnd
+            {
+                let render = frame.renderStart.flatMap { rs in frame.renderEnd.map { $0 - rs } } ?? .zero
+                uiChanges.append(Change(at: cs, commit: ce - cs, render: render))
+                previousCommitEnd = max(previousCommitEnd ?? ce, ce)
+                continue
+            }
             let matched = hitch(presentedAt: frame.present)
             var vsync: SimTime
             if let v = frame.vsync {
@@ -200,7 +225,10 @@ struct ReplayPlan {
             if let end = frame.commitEnd { previousCommitEnd = max(previousCommitEnd ?? end, end) }
             if frame.commitStart == nil || frame.commitEnd == nil { missingCommit += 1 }
             if frame.renderStart == nil || frame.renderEnd == nil { missingRender += 1 }
-            frames.append(Frame(vsync: vsync, recorded: costs.costs, costs: costs.costs, inferred: costs.inferred))
+            frames.append(
+                Frame(
+                    vsync: vsync, recorded: costs.costs, costs: costs.costs, inferred: costs.inferred,
+                    counted: saysCounted ? frame.hitch != nil : nil))
         }
         // Hitches with no frame: the frame each stands for, its cost the least that explains it.
         var fromHitches = 0
@@ -214,6 +242,9 @@ struct ReplayPlan {
             frames.append(Frame(vsync: vsync, recorded: costs.costs, costs: costs.costs, inferred: true))
         }
         frames.sort { $0.vsync < $1.vsync }
+        guard !frames.isEmpty else {
+            throw CommandError("the recording's frames are all commits no animation made: nothing animated to replay")
+        }
 
         if frames.allSatisfy({ $0.inferred }) {
             notes.append(
@@ -258,6 +289,7 @@ struct ReplayPlan {
 
         var scripted: [ScriptedFrame] = []
         scripted.reserveCapacity(frames.count)
+        var uncounted: [Bool] = []
         var merged = 0
         for frame in frames {
             let tick = snapped(frame.vsync)
@@ -265,6 +297,7 @@ struct ReplayPlan {
                 merged += 1
                 continue
             }
+            uncounted.append(frame.counted == false)
             scripted.append(
                 ScriptedFrame(
                     tick: tick, until: tick, update: frame.costs.update, commit: frame.costs.commit,
@@ -291,14 +324,31 @@ struct ReplayPlan {
             // A faster display's ticks repeat it; the recording's next vsync (give or take the
             // nanoseconds a recorded interval rounds to) does not.
             scripted[k].until = f.tick + SimDuration(nanoseconds: t - t / 8)
-            stretches.append((stretchStart, max(f.tick + step, free) + step))
+            // A last frame the recording did not count committed after its animation had ended:
+            // the stretch ends at its commit (A2), not past it.
+            let end =
+                uncounted[k]
+                ? max(runs + f.update, f.tick + SimDuration(nanoseconds: 1)) : max(f.tick + step, free) + step
+            stretches.append((stretchStart, end))
             if k + 1 < scripted.count { stretchStart = scripted[k + 1].tick }
         }
         let last = scripted.last.map { $0.tick + $0.update + $0.commit + $0.render } ?? .zero
         let recordedEnd = SimTime(nanoseconds: max(0, timeline.end.nanoseconds - offset.nanoseconds))
-        let end = max(recordedEnd, last + SimDuration(nanoseconds: t * (b + 2)))
+        // Past the recording's end by a refresh interval: a present at its very end is shown.
+        let end = max(recordedEnd + SimDuration(nanoseconds: t), last + SimDuration(nanoseconds: t * (b + 2)))
+        if !uiChanges.isEmpty {
+            notes.append(
+                "\(uiChanges.count) commits no animation tick made (no vsync, not counted) are replayed as UI changes at their commit's start"
+            )
+        }
+        let changesSimulated = uiChanges.map {
+            Change(
+                at: SimTime(nanoseconds: max(0, $0.at.nanoseconds - offset.nanoseconds)), commit: $0.commit,
+                render: $0.render)
+        }
         return ReplayPlan(
-            frames: frames, scripted: scripted, stretches: stretches, offset: offset, rate: rate,
+            frames: frames, scripted: scripted, uiChanges: changesSimulated, stretches: stretches, offset: offset,
+            rate: rate,
             buffers: buffers, interval: interval, end: end, notes: notes)
     }
 

@@ -28,6 +28,10 @@ final class ReplayRun: DeviceObserver {
         frames.reserveCapacity(plan.scripted.count)
         token = engine.addObserver(self, kinds: .present)
         engine.setFrameScript(plan.scripted)
+        for change in plan.uiChanges {
+            let extra = FramePhases(commit: change.commit, gpu: change.render)
+            engine.schedule(at: change.at) { [weak engine] in engine?.markUIDirty(extra: extra) }
+        }
         for stretch in plan.stretches {
             let length = stretch.end - stretch.start
             engine.schedule(at: stretch.start) { [weak engine] in engine?.animate(for: length) }
@@ -41,16 +45,17 @@ final class ReplayRun: DeviceObserver {
     }
 
     func device(_ device: any SimulatedDevice, observed observation: DeviceObservation) {
-        guard case .presented(let p) = observation, p.counted else { return }
+        // Every present, as a frame log keeps them; only a counted one (A2) has a hitch, zero or more.
+        guard case .presented(let p) = observation else { return }
         let o = plan.offset
         let type = p.hitchType?.description
         frames.append(
             RecordedFrame(
                 present: p.present + o, vsync: p.newestTick.map { $0 + o }, commitStart: p.commitStart + o,
                 commitEnd: p.commitEnd + o, renderStart: p.renderStart + o, renderEnd: p.renderEnd + o,
-                expectedPresent: p.expectedPresent + o, cause: p.hitch > .zero ? type : nil, number: p.frame,
-                hitch: p.hitch))
-        if p.hitch > .zero {
+                expectedPresent: p.expectedPresent + o, cause: p.counted && p.hitch > .zero ? type : nil,
+                number: p.frame, hitch: p.counted ? p.hitch : nil))
+        if p.counted && p.hitch > .zero {
             hitches.append(
                 RecordedHitch(
                     start: p.present - p.hitch + o, duration: p.hitch, description: type ?? "",
