@@ -15,7 +15,7 @@ import Testing
     /// A frame log of `scenario` (run with the meter from t = 0), written by `fps frames --csv`.
     static func frameLog(_ scenario: String, name: String) throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "replay-\(name)-\(ProcessInfo.processInfo.processIdentifier).csv"
+            "replay-\(name)-\(UUID().uuidString).csv"
         ).path
         let run = try meterSession("fps start\n" + scenario + "\nfps frames --csv \(path)")
         #expect(run.sink.standardError.isEmpty, "\(run.sink.standardError)")
