@@ -24,8 +24,23 @@ extension FPSMeter {
         if file != nil && (invocation.has(Self.plotWidth) || invocation.has(Self.plotHeight)) {
             throw CommandError("--width and --height size the chart in the terminal; an SVG file scales")
         }
+        if invocation[Self.plotCompare] { return try comparePlot(invocation, file: file) }
         // A recording needs no meter: it is what a device recorded, not what the meter saw.
-        if invocation[Self.plotRecording] { return try recordingPlot(invocation, file: file) }
+        let parts = try invocation[Self.plotRecording] ? recordingPlotParts(invocation) : meterPlotParts(invocation)
+        return try FPSMeter.frameChart(parts.data).commandOutput(
+            file: file, display: host.display, columns: invocation[Self.plotWidth].map { Int($0) },
+            rows: Int(invocation[Self.plotHeight]), summary: parts.summary, json: parts.json)
+    }
+
+    /// What one source gives a plot: the chart's data, the line that sums it up and the JSON.
+    struct PlotParts {
+        var data: FrameChartData
+        var summary: String
+        var json: [(String, JSONValue)]
+    }
+
+    /// The meter's data for `fps plot` (and the simulation's side of `--compare`).
+    func meterPlotParts(_ invocation: Invocation) throws(CommandError) -> PlotParts {
         try requireStarted()
         if frames.appended == 0 && windows.isEmpty {
             throw CommandError(
@@ -47,7 +62,7 @@ extension FPSMeter {
         }
 
         let open = openWindow(from: from, to: to)
-        let chart = frameChart(
+        let data = frameChartData(
             from: from, to: to, frames: timed, windows: shownWindows, open: open, spans: spans)
         let tallest = timed.map(frameTime).max()
         var openJSON = JSONValue.null
@@ -66,9 +81,8 @@ extension FPSMeter {
             "\(count(kept.count, "present", "presents")), \(count(timed.count, "frame time", "frame times")), "
             + "\(count(hitchTotal, "hitch", "hitches")) (commit \(hitchCounts[0]), render \(hitchCounts[1]), both \(hitchCounts[2])), "
             + "\(count(shownWindows.count, "window", "windows")), from \(from) to \(to)"
-        return try chart.commandOutput(
-            file: file, display: host.display, columns: invocation[Self.plotWidth].map { Int($0) },
-            rows: Int(invocation[Self.plotHeight]), summary: summary,
+        return PlotParts(
+            data: data, summary: summary,
             json: [
                 ("from_ns", JSONValue(from)), ("to_ns", JSONValue(to)), ("presents", JSONValue(kept.count)),
                 ("frame_times", JSONValue(timed.count)),
@@ -147,10 +161,10 @@ extension FPSMeter {
 
     /// The meter's data in range, as the chart draws it: frame times by present, hitches by
     /// cause, the label's reading over the frames presented per window, tracking shaded.
-    private func frameChart(
+    private func frameChartData(
         from: SimTime, to: SimTime, frames timed: [FrameRecord], windows shown: [WindowRecord], open: OpenWindow?,
         spans: [TrackingSpan]
-    ) -> Chart {
+    ) -> FrameChartData {
         let rates = device.displayRefreshes(from: from, to: to)
         let first = rates.first?.refresh ?? device.displayRefresh
         let refreshes =
@@ -160,7 +174,8 @@ extension FPSMeter {
                     key: $0.refresh.millihertz, rateText: $0.refresh.rateText)
             }
         var data = FrameChartData(
-            title: "fps plot: \(from) to \(to) at \(FPSMeter.ratesText(rates))", from: from, to: to,
+            title: "fps plot: \(from) to \(to) at \(FPSMeter.ratesText(rates))", rates: FPSMeter.ratesText(rates),
+            from: from, to: to,
             late: HitchCause.allCases.map {
                 FrameChartData.Late(
                     name: $0.plotName, color: FPSMeter.causeColors[$0] ?? FPSMeter.onTimeColor, mark: $0.mark)
@@ -204,7 +219,7 @@ extension FPSMeter {
         if windows.dropped > 0, let oldest = windows.first, from < oldest.from {
             data.notes.append("only the last \(FPSMeter.historyLimit) windows are kept: none before \(oldest.from)")
         }
-        return FPSMeter.frameChart(data)
+        return data
     }
 
     /// The chart, from the meter's data or a recording's: frame time per present over the budget
@@ -370,6 +385,8 @@ struct FrameChartData {
     }
 
     var title: String
+    /// The refresh rates of the span as the title says them (`60 Hz`, `120 Hz (assumed)`).
+    var rates: String
     var from: SimTime
     var to: SimTime
     var barsAxis = "frame time per present ({unit})"

@@ -6,7 +6,8 @@ import DebugShellCore
 extension FPSMeter {
     static let unknownStageColor = RGB(140, 86, 75)
 
-    func recordingPlot(_ invocation: Invocation, file: String?) throws(CommandError) -> CommandOutput {
+    /// The recording's data for `fps plot --recording` (and the recording's side of `--compare`).
+    func recordingPlotParts(_ invocation: Invocation) throws(CommandError) -> PlotParts {
         guard let timeline = host.recording else {
             throw CommandError("no recording: 'import xctrace|csv|chrome <file>' reads one")
         }
@@ -43,7 +44,7 @@ extension FPSMeter {
                     + "hitch or window of the recording there")
         }
 
-        let chart = FPSMeter.frameChart(plot.chartData(from: from, to: to, bars: bars, hitches: hitches))
+        let data = plot.chartData(from: from, to: to, bars: bars, hitches: hitches)
         let byStage = RecordedStage.allCases.map { stage in hitches.count { $0.stage == stage } }
         let onPresents = hitches.count { $0.bar != nil }
         func count(_ n: Int, _ one: String, _ many: String) -> String { "\(n) \(n == 1 ? one : many)" }
@@ -72,9 +73,8 @@ extension FPSMeter {
             ? .fields([
                 "commit": JSONValue(byStage[0]), "render": JSONValue(byStage[1]), "unknown": JSONValue(byStage[2]),
             ]) : .null
-        return try chart.commandOutput(
-            file: file, display: host.display, columns: invocation[Self.plotWidth].map { Int($0) },
-            rows: Int(invocation[Self.plotHeight]), summary: summary,
+        return PlotParts(
+            data: data, summary: summary,
             json: [
                 ("from_ns", JSONValue(from)), ("to_ns", JSONValue(to)),
                 ("recording", .string(timeline.format.rawValue)), ("presents", JSONValue(presents)),
@@ -255,10 +255,9 @@ struct RecordingPlot {
             rateText: "\(MetricNumber(thousandths: millihertz)) Hz")
         let hasFrames = !timeline.frames.isEmpty
         let hasReading = !readings.isEmpty
+        let rates = refresh.rateText + (timeline.refreshSource == .assumed ? " (assumed)" : "")
         var data = FrameChartData(
-            title:
-                "fps plot --recording (\(timeline.format.rawValue)): \(from) to \(to) at \(refresh.rateText)"
-                + (timeline.refreshSource == .assumed ? " (assumed)" : ""),
+            title: "fps plot --recording (\(timeline.format.rawValue)): \(from) to \(to) at \(rates)", rates: rates,
             from: from, to: to,
             late: framesAreCallbacks
                 ? []

@@ -459,6 +459,8 @@ extension FPSMeterExamples {
             """
             > fps plot --recording
             error: no recording: 'import xctrace|csv|chrome <file>' reads one
+            > fps plot --compare
+            error: --compare needs a recording: 'import xctrace|csv|chrome <file>' reads one, 'replay start' replays it
             """),
     ]
 }

@@ -106,7 +106,9 @@ private struct SVGCanvas {
         )
         y += 12
         y = drawLegend(chart, top: y)
-        for note in chart.notes.flatMap({ $0.split(separator: "\n", omittingEmptySubsequences: false) }) {
+        // Each note wrapped to the plot's width, as the legend is.
+        let noteColumns = max(20, Int((plotRight - plotLeft) / SVGCanvas.glyphWidth))
+        for note in chart.notes.flatMap({ ChartText.wrap($0, width: noteColumns) }) {
             y += SVGCanvas.noteRow
             line("<text x=\"\(n(plotLeft))\" y=\"\(n(y))\" fill=\"#555555\">\(escape(String(note)))</text>")
         }
@@ -347,6 +349,14 @@ private struct SVGCanvas {
         for span in chart.spans where !seenSpans.contains(span.label) {
             seenSpans.append(span.label)
             entries.append((.box(span.color), span.label))
+        }
+        // An entry two panels share (the same swatch and name) is listed once.
+        var listed: [String] = []
+        entries = entries.filter { entry in
+            let key = "\(entry.0) \(entry.1)"
+            guard !listed.contains(key) else { return false }
+            listed.append(key)
+            return true
         }
         guard !entries.isEmpty else { return top }
         var x = plotLeft

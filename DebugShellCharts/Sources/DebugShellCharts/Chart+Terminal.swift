@@ -95,6 +95,20 @@ private struct TextCanvas {
             rowsPerPanel[donor] -= best.extra
             rowsPerPanel[index] += best.extra
         }
+        // Panels that share a y scale (``Chart/sharingYScale(of:)``) get as many rows as the
+        // fewest of them has, so the same ticks; the rows left over go to the first other panel.
+        var spare = 0
+        for index in panels.indices where !panels[index].yAxis.covers.isEmpty {
+            let group = panels.indices.filter { panels[$0].yAxis.covers == panels[index].yAxis.covers }
+            let fewest = group.map { rowsPerPanel[$0] }.min() ?? rowsPerPanel[index]
+            for k in group where rowsPerPanel[k] > fewest {
+                spare += rowsPerPanel[k] - fewest
+                rowsPerPanel[k] = fewest
+            }
+        }
+        if spare > 0, let other = panels.indices.first(where: { panels[$0].yAxis.covers.isEmpty }) {
+            rowsPerPanel[other] += spare
+        }
         let yScales = panels.indices.map {
             TextCanvas.scale(panels[$0], x: range, rows: rowsPerPanel[$0]).forData(of: panels[$0], x: range)
         }
@@ -446,6 +460,15 @@ private struct TextCanvas {
         for span in chart.spans where !seen.contains(span.label) {
             seen.append(span.label)
             entries.append((TextCell(character: TextCanvas.spanGlyph, color: span.color), span.label))
+        }
+        // An entry two panels share (the same glyph, colour and name) is listed once.
+        var listed: [(Character, RGB?, String)] = []
+        entries = entries.filter { entry in
+            guard !listed.contains(where: { $0 == (entry.glyph.character, entry.glyph.color, entry.name) }) else {
+                return false
+            }
+            listed.append((entry.glyph.character, entry.glyph.color, entry.name))
+            return true
         }
         var lines: [String] = []
         var current = ""

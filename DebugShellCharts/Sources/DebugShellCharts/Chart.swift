@@ -61,6 +61,10 @@ public struct ChartAxis: Sendable {
     public var tickDecimals: Int
     /// What the values are: plain numbers, or durations shown in the unit that reads best.
     public var quantity: ChartQuantity
+    /// Values the range must reach though nothing is drawn at them: with ``lower`` and ``upper``
+    /// left to the data, panels that set each other's highest here share one scale (see
+    /// ``Chart/sharingYScale(of:)``).
+    public var covers: [Double] = []
 
     /// Where ``label`` names the unit of a ``ChartQuantity/duration`` axis: `lateness ({unit})`
     /// reads `lateness (ms)` on an axis shown in milliseconds, `lateness (s)` in seconds.
@@ -341,7 +345,7 @@ struct ChartScale {
     /// A panel's y scale: the axis's range, or 0 (or the data's lowest, when below 0) up to the
     /// data's and the rules' highest (the rules' levels within `x`), rounded up to a tick.
     static func y(_ panel: ChartPanel, x: ChartScale, target: Int) -> ChartScale {
-        var values = panel.ruleValues(lower: x.lower, upper: x.upper)
+        var values = panel.ruleValues(lower: x.lower, upper: x.upper) + panel.yAxis.covers
         for series in panel.series { values += series.points.map(\.y) }
         let finite = values.filter(\.isFinite)
         let axis = panel.yAxis
@@ -360,7 +364,7 @@ struct ChartScale {
         let axis = panel.yAxis
         let bands = panel.series.contains { $0.style == .bars }
         guard axis.upper == nil, axis.ticks == nil, rows >= 2 else { return nil }
-        var values = panel.ruleValues(lower: x.lower, upper: x.upper)
+        var values = panel.ruleValues(lower: x.lower, upper: x.upper) + axis.covers
         for series in panel.series { values += series.points.map(\.y) }
         let finite = values.filter(\.isFinite)
         var lower = axis.lower.flatMap { $0.isFinite ? $0 : nil } ?? min(0, finite.min() ?? 0)
@@ -607,6 +611,30 @@ extension Chart {
             text: "wrote \(file) (\(bytes) bytes): \(summary)",
             json: .object(json + [("file", .string(file)), ("bytes", JSONValue(bytes)), ("columns", .null)]),
             files: [OutputFile(path: file, contents: document)])
+    }
+}
+
+extension Chart {
+    /// The chart with the panels at `indices` on one y scale: each axis ``ChartAxis/covers`` the
+    /// highest and lowest value any of them shows (data and rules within the x axis's range), so
+    /// that panels of the same weight get the same range and ticks, and bars compare by eye.
+    public func sharingYScale(of indices: [Int]) -> Chart {
+        let x = ChartScale.x(xAxis, chart: self, target: 10)
+        var values: [Double] = []
+        for index in indices where panels.indices.contains(index) {
+            let panel = panels[index]
+            values += panel.ruleValues(lower: x.lower, upper: x.upper)
+            for series in panel.series {
+                values += series.points.filter { p in (p.start ?? p.x) <= x.upper && p.x >= x.lower }.map(\.y)
+            }
+        }
+        let finite = values.filter(\.isFinite)
+        guard let low = finite.min(), let high = finite.max() else { return self }
+        var chart = self
+        for index in indices where chart.panels.indices.contains(index) {
+            chart.panels[index].yAxis.covers = [low, high]
+        }
+        return chart
     }
 }
 
