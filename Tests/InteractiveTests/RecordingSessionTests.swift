@@ -91,4 +91,39 @@ struct RecordingSessionTests {
         }
         #expect(screen.lines.allSatisfy { $0.count <= 80 }, "\(screen)")
     }
+
+    /// A what-if at the prompt (issue 33): `replay st<Tab>` completes, `replay start` says what it
+    /// did, a change, `replay run`, and `replay compare`'s calibration line above the prompt.
+    @Test func aReplayAtThePrompt() throws {
+        let home = try TestHome()
+        defer { home.remove() }
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/xctrace/hitches.xml")
+        let file = home.root + "/h.xml"
+        try FileManager.default.copyItem(atPath: fixtures.path, toPath: file)
+        let pane = try TmuxPane(home: home)
+        defer { pane.close() }
+        try pane.type("import xctrace \(file)")
+        try pane.press("Enter")
+        _ = try pane.waitForPrompt(after: "the import")
+        try pane.type("replay st")
+        try pane.press("Tab")
+        try pane.waitFor("the verb completed") { $0.lastLine.hasSuffix("> replay start") }
+        try pane.press("Enter")
+        var screen = try pane.waitForPrompt(after: "the replay's start")
+        #expect(screen.lines.contains { $0.hasPrefix("replay of xctrace: 11 frames in ") }, "\(screen)")
+        try pane.type("display buffers 3")
+        try pane.press("Enter")
+        _ = try pane.waitForPrompt(after: "the change")
+        try pane.type("replay run")
+        try pane.press("Enter")
+        _ = try pane.waitForPrompt(after: "the run")
+        try pane.type("replay compare")
+        try pane.press("Enter")
+        screen = try pane.waitFor("the comparison") { screen in
+            screen.lines.contains { $0.hasPrefix("calibration: ") }
+                && (screen.lines.last { !$0.isEmpty }?.hasPrefix("debugsh") ?? false)
+        }
+        #expect(screen.lines.contains("changes: 3 buffers (recorded 2)"), "\(screen)")
+    }
 }
