@@ -446,6 +446,12 @@ extension DeviceEngine {
 
     public func allTimers() -> [TimerInfo] { timers.indices.map { info($0) } }
 
+    /// The tool that made a timer (its registration index; -1 debugsh's own), if the id is one.
+    public func makerTool(of id: TimerID) -> Int32? { timers.index(id).map { timers[$0].tool } }
+
+    /// How many timers and links the session has made (each stays counted until `reset`).
+    public var timerCount: Int { timers.count }
+
     /// Whether the instant at `t` is over: before now, or now once its events are processed.
     func hasPassed(_ t: SimTime) -> Bool { clock.hasPassed(t) }
 

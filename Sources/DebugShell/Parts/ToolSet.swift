@@ -115,12 +115,14 @@ final class ToolHostAdapter: ToolHost {
     unowned let session: Session
     let index: Int
 
+    /// The device as this tool sees it: the engine, with the host's rules (``ToolDevice``).
+    let device: any SimulatedDevice
+
     init(session: Session, index: Int) {
         self.session = session
         self.index = index
+        device = ToolDevice(session: session, tool: index)
     }
-
-    var device: any SimulatedDevice { session.simulation.engine }
 
     func setting(_ name: String) -> ArgumentValue? { session.vocabulary.value(name) }
 
