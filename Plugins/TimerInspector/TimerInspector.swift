@@ -167,10 +167,15 @@ public final class TimerInspector: DebugTool {
 
     public func metricNames() -> [String] {
         var names = ["timer.count", "timer.late", "timer.leaks", "timer.wakeups"]
+        // Five names a timer, made without a temporary array each (100,000 timers: 500,000 names).
+        names.reserveCapacity(4 + 5 * entries.count)
         for e in entries {
-            names += ["timer.\(e.name).fires", "timer.\(e.name).skipped", "timer.\(e.name).max_late"]
-            if e.kind == .dispatchTimer { names.append("timer.\(e.name).last_data") }
-            names.append("timer.\(e.name).state")
+            let stem = "timer." + e.name + "."
+            names.append(stem + "fires")
+            names.append(stem + "skipped")
+            names.append(stem + "max_late")
+            if e.kind == .dispatchTimer { names.append(stem + "last_data") }
+            names.append(stem + "state")
         }
         return names
     }

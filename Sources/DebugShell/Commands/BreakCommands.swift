@@ -168,11 +168,20 @@ struct BreakCommand: BuiltInCommand {
         case .list:
             return list(breakpoints)
         case .when:
-            let condition = try context.metrics.parseCondition(call[Self.condition])
+            // A family's member that does not exist yet (a timer made later, or gone with a
+            // `reset` the breakpoint outlived) is pending, as in LLDB: it reads none until it
+            // exists. A recording made after a `reset` defines such breakpoints again.
+            var pending: [String] = []
+            let condition = try context.metrics.parseCondition(call[Self.condition]) { pending.append($0) }
             let added = breakpoints.add(
                 .when(condition), text: "when \(condition.text)" + Self.modifiers(call), ignore: Int(call[Self.ignore]),
                 once: call[Self.once])
-            return said(added)
+            var output = said(added)
+            for name in pending {
+                output.warnings.append(
+                    "\(name) does not exist yet: it reads none until it does, and the breakpoint waits")
+            }
+            return output
         case .on:
             let name = call[Self.event]
             let event = try Self.event(name, in: registry)

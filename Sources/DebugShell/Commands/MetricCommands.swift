@@ -37,7 +37,12 @@ struct GetCommand: BuiltInCommand {
                 names.append(word.text)
                 continue
             }
-            let matching = metrics.allNames().filter { GetCommand.matches(word.text, $0) }
+            // Only names starting with the text before the `*` can match; gathering them stops at Ctrl-C.
+            let head = String(word.text.prefix { $0 != "*" })
+            guard let gathered = metrics.names(startingWith: head, stoppingWhen: context.output.isInterrupted) else {
+                throw SessionControl.interrupted(reported: false)
+            }
+            let matching = gathered.filter { GetCommand.matches(word.text, $0) }
             guard !matching.isEmpty else { throw CommandError("no metric matches '\(word.text)' (see 'metrics')") }
             names += matching
         }
@@ -107,12 +112,12 @@ struct MetricsCommand: BuiltInCommand {
         let prefix = call[prefix] ?? ""
         var warnings: [String] = []
         let metrics = context.metrics
-        let names = metrics.allNames { tool, name in
+        // Gathering 100,000 timers' names stops at Ctrl-C too (issue 36, item 11).
+        let gathered = metrics.names(startingWith: prefix, stoppingWhen: context.output.isInterrupted) { tool, name in
             // A name the tool lists but does not declare is left out, and said so each time.
-            if name.hasPrefix(prefix) {
-                warnings.append("tool '\(tool)' lists the metric '\(name)' but does not declare it; not shown")
-            }
-        }.filter { $0.hasPrefix(prefix) }
+            warnings.append("tool '\(tool)' lists the metric '\(name)' but does not declare it; not shown")
+        }
+        guard let names = gathered else { throw SessionControl.interrupted(reported: false) }
         guard !names.isEmpty else { throw CommandError("no metric starts with '\(prefix)'") }
         if context.isInterrupted { throw SessionControl.interrupted(reported: false) }
         var lines: [String] = []

@@ -118,14 +118,34 @@ struct MetricReader {
     ///
     /// - Parameter leftOut: Told of each name left out, with its tool's name.
     func allNames(leftOut: (_ tool: String, _ name: String) -> Void = { _, _ in }) -> [String] {
+        names(startingWith: "", stoppingWhen: { false }, leftOut: leftOut) ?? []
+    }
+
+    /// The metric names now that start with `prefix`, in ``allNames(leftOut:)``'s order, or nil
+    /// when `interrupted` says so (Ctrl-C): it is asked before each tool lists its names and
+    /// every 1,024 names while they are checked against the tool's declaration, so 100,000
+    /// timers' 500,000 names stop within 1,024 of them (a tool's `metricNames()` is one call,
+    /// never cut). What was gathered is dropped.
+    ///
+    /// - Parameter leftOut: Told of each name starting with `prefix` left out, with its tool's name.
+    func names(
+        startingWith prefix: String, stoppingWhen interrupted: () -> Bool,
+        leftOut: (_ tool: String, _ name: String) -> Void = { _, _ in }
+    ) -> [String]? {
         let engine = simulation.engine
         let registry = registry
         var all = ShellMetrics.all.filter { $0.isListed(engine) }.map(\.spec.name)
         // The recording's once one is imported.
         if imported.timeline != nil { all += RecordedMetrics.all.map(\.spec.name) }
         if imported.replay != nil { all += RecordedMetrics.replay.map(\.spec.name) }
+        if !prefix.isEmpty { all.removeAll { !$0.hasPrefix(prefix) } }
         for index in tools.instances.indices {
-            for name in names(of: index) {
+            if interrupted() { return nil }
+            let listed = names(of: index)
+            if prefix.isEmpty { all.reserveCapacity(all.count + listed.count) }
+            for (k, name) in listed.enumerated() {
+                if k & 1023 == 1023 && interrupted() { return nil }
+                guard prefix.isEmpty || name.hasPrefix(prefix) else { continue }
                 if registry.declares(metric: name, tool: index) {
                     all.append(name)
                 } else {
@@ -144,14 +164,29 @@ struct MetricReader {
 
     /// A condition of `expect`, `run until`, `play until` or `break when`, its metrics checked
     /// to exist and its words to be the metrics' (the declared words, before anything runs).
-    func parseCondition(_ words: [Word]) throws(CommandError) -> Condition {
+    ///
+    /// - Parameter pending: Told of each name that is a member of a declared family with no
+    ///   such member now (`timer.t.fires` before timer `t` is made, or after a `reset`), which is
+    ///   then taken with its family's kind instead of refused (`break when`, as LLDB's pending
+    ///   breakpoints). Nil: such a name is unknown.
+    func parseCondition(
+        _ words: [Word], pending: ((String) -> Void)? = nil
+    ) throws(CommandError) -> Condition {
         // A word metric's words are checked before a tool's answer for it is refused: a
         // misspelt word is wrong whatever the tool answers. Every other metric fails at its term,
         // as it always did.
         var refused: String?
+        let registry = registry
         let condition = try Condition.parse(words, rate: vocabulary.rate) {
             name throws(CommandError) -> MetricKind in
-            let resolved = try resolve(name)
+            let resolved: (kind: MetricKind, value: MetricValue, refused: String?)
+            do throws(CommandError) {
+                resolved = try resolve(name)
+            } catch {
+                guard let pending, let spec = registry.metricSpec(name), spec.name != name else { throw error }
+                pending(name)
+                return spec.kind
+            }
             if let problem = resolved.refused {
                 guard case .word = resolved.kind else { throw CommandError(problem) }
                 if refused == nil { refused = problem }
