@@ -184,6 +184,22 @@ public final class DeviceEngine: SimulatedDevice {
     /// maximum, refreshing or not (V1); ``refreshCount`` counts the refreshes.
     public var vsyncCount: Int64 { display.grid.vsyncCount(before: clock.firstOpenTime) }
 
+    /// The first time in `(now, end]` after whose instant ``vsyncCount`` is at least `count`, if
+    /// any: where a condition on `clock.vsyncs` can change on an idle device (a binary search
+    /// over the grid's count, which only grows).
+    public func timeWhenVsyncCount(reaches count: Int64, by end: SimTime) -> SimTime? {
+        let grid = display.grid
+        func counted(after t: Int64) -> Int64 { grid.vsyncCount(before: t &+ 1) }
+        var lo = clock.now.nanoseconds
+        var hi = end.nanoseconds
+        guard hi > lo, counted(after: hi) >= count, counted(after: lo) < count else { return nil }
+        while hi - lo > 1 {
+            let mid = lo + (hi - lo) / 2
+            if counted(after: mid) >= count { hi = mid } else { lo = mid }
+        }
+        return SimTime(nanoseconds: hi)
+    }
+
     public func vsync(atOrAfter time: SimTime) -> SimTime {
         SimTime(nanoseconds: display.grid.first(atOrAfter: time.nanoseconds).time)
     }

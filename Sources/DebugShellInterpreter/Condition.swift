@@ -76,6 +76,25 @@ public struct Condition {
         return out.sorted().map { SimTime(nanoseconds: $0) }
     }
 
+    /// The counts at which a comparison of `metric` with a whole number can change: each
+    /// literal and the one after it (`clock.vsyncs >= 50` changes at 50, `> 50` at 51).
+    public func countThresholds(of metric: String) -> [Int64] {
+        var out: Set<Int64> = []
+        func walk(_ n: Node) {
+            switch n {
+            case .compare(let c):
+                guard c.metric == metric, case .integer(let v) = c.literal, v >= 0 else { return }
+                out.insert(v)
+                if v < Int64.max { out.insert(v + 1) }
+            case .and(let a, let b), .or(let a, let b):
+                walk(a)
+                walk(b)
+            }
+        }
+        walk(root)
+        return out.sorted()
+    }
+
     // MARK: Parsing
 
     /// Parses words; `typeOf` names a metric's type or throws for an unknown metric. A word

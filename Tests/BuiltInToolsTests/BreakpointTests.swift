@@ -368,6 +368,40 @@ import Testing
             """)
     }
 
+    /// A count of vsyncs is a clock too (issue 36's record/replay differential): on an idle device,
+    /// where no vsync is an instant, the breakpoint stops at the 50th vsync (90 Hz: 544.444444 ms),
+    /// not at the next instant that happens to come — which a replay, whose time lines differ,
+    /// would not share.
+    @Test func aCountOfVsyncsStopsAtItsVsync() throws {
+        try expectTranscript(
+            """
+            > display rate 90
+            > run 507ms
+            > break when clock.vsyncs >= 50
+            breakpoint 1: when clock.vsyncs >= 50
+            > timer gcd retry --interval 298ms --once
+            > run 93ms
+            stopped at 544.444444ms by breakpoint 1, when clock.vsyncs >= 50 (clock.vsyncs = 50); main thread: idle
+            """)
+    }
+
+    /// A breakpoint's stop in the same advance as a scheduled command's failure is still said and
+    /// recorded: the run goes on past the failure to the stop, then fails, time standing there.
+    @Test func aStopBesideAFailedScheduledCommandIsKept() throws {
+        try expectTranscript(
+            """
+            > break when clock.now >= 30ms
+            breakpoint 1: when clock.now >= 30ms
+            > after 10ms fps stop
+            > run 100ms
+            error: at 10ms: the meter is not running; start it with 'fps start'
+            stopped at 30ms by breakpoint 1, when clock.now >= 30ms (clock.now = 30ms); main thread: idle
+            error: 1 scheduled command failed during 'run'
+            > get clock.now
+            clock.now = 30ms
+            """)
+    }
+
     /// `break on` an event whose watch is off says so, and with the watch on it does not.
     @Test func anEventWhoseWatchIsOffIsSaid() throws {
         try expectTranscript(

@@ -115,7 +115,10 @@ public final class TimeDriver {
         let interrupted: () -> Bool = armed ? { poll() || bp.hasHit } : poll
         let conditions = armed && bp.anyConditions
         let check: () -> Bool = { bp.checkConditions(on: engine) }
-        let outcome = try guarded(what) { () -> AdvanceOutcome in
+        // A scheduled command's failure fails the command — after a breakpoint's stop in the same
+        // advance is said and recorded, so that a replay stops where the session did.
+        var failed: CommandError?
+        let outcome = try guarded(what, failed: &failed) { () -> AdvanceOutcome in
             switch target {
             case .before:
                 return conditions
@@ -138,6 +141,7 @@ public final class TimeDriver {
             }
         }
         guard armed else {
+            if let failed { throw failed }
             if case .until = target { return TimeStop(outcome: outcome, met: outcome == .conditionMet && holds()) }
             return TimeStop(outcome: outcome)
         }
@@ -145,6 +149,20 @@ public final class TimeDriver {
         if let hit {
             recorder.markStop()
             noteStop(hit)
+        }
+        if let failed {
+            if let hit {
+                // The stop is said with the failure: it is where time stopped.
+                output.notice(breakpointLine(hit))
+                switch target {
+                case .before: bp.stopped = .run(end: end)
+                case .through where !(engine.now >= end && engine.instantDone): bp.stopped = .through(end: end)
+                case .until(let condition, let limit, let timeout):
+                    bp.stopped = .until(condition, limit: limit, timeout: timeout)
+                default: break
+                }
+            }
+            throw failed
         }
         switch target {
         case .until(let condition, let limit, let timeout):
@@ -168,7 +186,12 @@ public final class TimeDriver {
         let engine = simulation.engine
         if timeChecks.engine != ObjectIdentifier(engine) { timeChecks = (ObjectIdentifier(engine), []) }
         for condition in conditions {
-            for t in condition.thresholds(of: "clock.now") where t > engine.now && t <= end {
+            var times = condition.thresholds(of: "clock.now").filter { $0 > engine.now && $0 <= end }
+            // A count of vsyncs changes at vsyncs, which an idle device does not process.
+            for n in condition.countThresholds(of: "clock.vsyncs") {
+                if let t = engine.timeWhenVsyncCount(reaches: n, by: end) { times.append(t) }
+            }
+            for t in times {
                 guard timeChecks.times.insert(t.nanoseconds).inserted else { continue }
                 engine.schedule(at: t) {}
             }
@@ -179,7 +202,9 @@ public final class TimeDriver {
     /// output is flushed first, so that what came before a long `run` is seen while it runs; the
     /// trace's limit is said, held-back commands scheduled again, the front end told; an
     /// interrupt and scheduled commands' failures fail the command.
-    private func guarded(_ what: String, _ body: () -> AdvanceOutcome) throws -> AdvanceOutcome {
+    private func guarded(_ what: String, failed: inout CommandError?, _ body: () -> AdvanceOutcome) throws
+        -> AdvanceOutcome
+    {
         guard !nesting.inScheduledCommand else { throw CommandError("\(what) cannot run from a scheduled command") }
         output.flush()
         let engine = simulation.engine
@@ -199,7 +224,7 @@ public final class TimeDriver {
             // The session may go on past this failure; a replay of its recording must too.
             recorder.replayMustKeepGoing()
             let n = scheduler.failuresDuringAdvance
-            throw CommandError("\(n) scheduled command\(n == 1 ? "" : "s") failed during '\(what)'")
+            failed = CommandError("\(n) scheduled command\(n == 1 ? "" : "s") failed during '\(what)'")
         }
         return outcome
     }
