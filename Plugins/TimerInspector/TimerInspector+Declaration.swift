@@ -78,7 +78,7 @@ extension TimerInspector {
     static let rateRange = OptionSpec.frameRateRange(
         "range",
         abstract:
-            "preferredFrameRateRange in Hz: what it requests of an adaptive display and its cadence (V2, V4).",
+            "preferredFrameRateRange in Hz: its cadence on any display (DL3, V4), its request on an adaptive one (V2).",
         defaultText: "none")
     static let displayLinkMode = OptionSpec.choice(
         "mode", among: [RunLoopMode.default, .common, .tracking], abstract: "The run-loop mode it is added to (DL1).",

@@ -296,8 +296,11 @@ extension TimerInspector {
                 "tolerance \(Format.duration(info.slack))", "\(placement(info)) mode",
             ]
         case .displaylink:
+            // DL3: on a fixed display a range sets the cadence as `preferredFramesPerSecond` would.
             let rate =
-                info.preferredFramesPerSecond == 0 ? "every vsync" : "preferred \(info.preferredFramesPerSecond) fps"
+                info.frameRateRange.map { "range \($0)" }
+                ?? (info.preferredFramesPerSecond == 0
+                    ? "every vsync" : "preferred \(info.preferredFramesPerSecond) fps")
             if let effective = effectiveRate(info) {
                 parts = ["displaylink", effective, "\(placement(info)) mode"]
             } else {

@@ -77,10 +77,15 @@ struct Display: ~Copyable {
     }
 
     /// V4 (DL3 at an adaptive rate): a link fires at every m-th refresh of segment `s`, m =
-    /// max(1, round(rate / preferred)), halves up; on a fixed display DL3 as it always was.
+    /// max(1, round(rate / preferred)), halves up; on a fixed display DL3, where a range's
+    /// preferred rate (its maximum when it prefers none) stands for `preferredFramesPerSecond`.
     func linkStep(segment s: Int, fps: Int, range: FrameRateRange?) -> Int64 {
         let seg = grid.segments[s]
-        guard seg.isAdaptive else { return DeviceEngine.gridStep(rate: seg.rate, fps: fps) }
+        guard seg.isAdaptive else {
+            guard let range else { return DeviceEngine.gridStep(rate: seg.rate, fps: fps) }
+            // DL3: the range replaces `preferredFramesPerSecond`; no cap on a fixed display.
+            return DeviceEngine.gridStep(rate: seg.rate, fps: range.preferred > 0 ? range.preferred : range.maximum)
+        }
         let p = cadenceRate(range: range, fps: fps)
         // round(M / (n · p)), halves up.
         let d = seg.divisor * p

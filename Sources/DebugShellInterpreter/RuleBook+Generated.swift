@@ -389,10 +389,10 @@ extension RuleBook {
             group: "DL",
             parent: nil,
             text:
-                "With `preferredFramesPerSecond = f` (0 means R), the link's grid is the vsyncs k with `k mod n == 0`, where n = max(1, round(R / f)) (halves round up), counted from the anchor (S2).",
+                "With `preferredFramesPerSecond = f` (0 means R), the link's grid is the vsyncs k with `k mod n == 0`, where n = max(1, round(R / f)) (halves round up), counted from the anchor (S2). A `preferredFrameRateRange` (`--range min,max[,preferred]`) replaces f on every display: f is its preferred rate, or its maximum when it prefers none. On a fixed display nothing caps it (the caps of V2 are an adaptive display's); on an adaptive one V4 reads this rule at the current rate.",
             sources: ["doc", "model"],
             why:
-                "[doc] The display link makes \"a best attempt\" at the rate asked for and \"typically provides a consistent frame rate by choosing one that's a factor of the display's maximum refresh rate\". [model] A fixed grid of every n-th vsync is that factor, deterministic.",
+                "[doc] The display link makes \"a best attempt\" at the rate asked for and \"typically provides a consistent frame rate by choosing one that's a factor of the display's maximum refresh rate\". `preferredFrameRateRange` (iOS 15) replaced `preferredFramesPerSecond`, and the display link makes \"a best attempt to invoke your app's callback within the frequency range you set\" — on any display, not only a ProMotion one. [model] A fixed grid of every n-th vsync is that factor, deterministic; a range without a preference takes the most it allows, as V4 does.",
             touches: ["timer displaylink"]
         ),
         DeviceRule(
@@ -488,6 +488,23 @@ extension RuleBook {
                 "stall",
                 "fps.value",
                 "fps.skipped",
+            ]
+        ),
+        DeviceRule(
+            id: "DL-B",
+            title: "Worked example: a frame-rate range on a fixed display",
+            group: "DL",
+            parent: nil,
+            text:
+                "`display rate 120; timer displaylink d --range 10,120,30; run 1s`: the range's preferred 30 Hz is f, so n = round(120 / 30) = 4 and the link fires at v0, v4, …, v116: `timer.d.fires = 30`, every 33.333 ms (`timer show d`: `range 10,120,30 (33.333333ms)`). On the default 60 Hz display `timer displaylink h --range 10,60,30` fires at every second vsync, 30 times a second; a range that prefers none, `--range 10,40`, fires at its maximum: n = round(120 / 40) = 3, 40 times a second.",
+            sources: ["doc", "model"],
+            why:
+                "[doc] `preferredFrameRateRange` replaced `preferredFramesPerSecond`; [model] DL3.",
+            touches: [
+                "display rate",
+                "timer displaylink",
+                "timer show",
+                "timer.<name>.fires",
             ]
         ),
         DeviceRule(
