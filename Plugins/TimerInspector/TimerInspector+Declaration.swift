@@ -74,7 +74,10 @@ extension TimerInspector {
 
     // timer displaylink
     static let preferredFPS = OptionSpec.integer(
-        "fps", in: 0...1000, abstract: "preferredFramesPerSecond; 0 is the refresh rate (DL3).", default: 0)
+        "fps", in: 0...1000,
+        abstract:
+            "preferredFramesPerSecond; 0 is the native rate: the refresh rate (DL3), an adaptive display's maximum after caps (V2).",
+        defaultText: "none: the system default")
     static let rateRange = OptionSpec.frameRateRange(
         "range",
         abstract:
