@@ -40,7 +40,9 @@ extension FPSMeter {
             // V2: a link asking more than 60 Hz held at 60 says why, in a few words (`fps show`
             // prints the fix).
             let cap = cappedRequest(configuration.range).map { FPSMeter.brief($0.0) + "; " } ?? ""
-            line.append(" · display \(refresh.rateText) (\(cap)\(minimum)–\(refresh.maximum) Hz)")
+            // V12: an iPad says so (the iPhone, the default, goes unsaid).
+            let kind = device.deviceKind == .iphone ? "" : "\(device.deviceKind.name) "
+            line.append(" · display \(refresh.rateText) (\(cap)\(kind)\(minimum)–\(refresh.maximum) Hz)")
         }
         // Scaled to the display's highest rate, as `fps history` is, so bars stay comparable
         // when an adaptive display changes its rate.

@@ -72,8 +72,9 @@ extension TimerInspector {
         let mode = inv[Self.displayLinkMode]
         let (target, weak) = try targetOption(inv)
         let config = DisplayLinkConfig(
-            mode: mode, preferredFramesPerSecond: Int(inv[Self.preferredFPS]), cost: inv[Self.cost],
-            dirtiesUI: inv[Self.ui], owner: .app, label: name, frameRateRange: inv[Self.rateRange])
+            mode: mode, preferredFramesPerSecond: Int(inv[Self.preferredFPS] ?? 0), cost: inv[Self.cost],
+            dirtiesUI: inv[Self.ui], owner: .app, label: name, frameRateRange: inv[Self.rateRange],
+            setsFramesPerSecond: inv[Self.preferredFPS] != nil)
         return make(name, kind: .displayLink, madeBy: .displaylink, target: target, weak: weak) { _ in
             device.addDisplayLink(config, callback: nil)
         }

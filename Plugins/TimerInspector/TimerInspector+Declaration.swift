@@ -74,11 +74,14 @@ extension TimerInspector {
 
     // timer displaylink
     static let preferredFPS = OptionSpec.integer(
-        "fps", in: 0...1000, abstract: "preferredFramesPerSecond; 0 is the refresh rate (DL3).", default: 0)
+        "fps", in: 0...1000,
+        abstract:
+            "preferredFramesPerSecond; 0 is the native rate: the refresh rate (DL3), an adaptive display's maximum after caps (V2).",
+        defaultText: "none: the system default")
     static let rateRange = OptionSpec.frameRateRange(
         "range",
         abstract:
-            "preferredFrameRateRange in Hz: what it requests of an adaptive display and its cadence (V2, V4).",
+            "preferredFrameRateRange in Hz: its cadence on any display (DL3, V4), its request on an adaptive one (V2).",
         defaultText: "none")
     static let displayLinkMode = OptionSpec.choice(
         "mode", among: [RunLoopMode.default, .common, .tracking], abstract: "The run-loop mode it is added to (DL1).",

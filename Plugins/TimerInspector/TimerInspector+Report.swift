@@ -264,7 +264,9 @@ extension TimerInspector {
         guard info.kind == .displayLink, device.displayRefresh.isAdaptive else { return nil }
         let asked =
             info.frameRateRange.map { "range \($0)" }
-            ?? (info.preferredFramesPerSecond == 0 ? "no range" : "preferred \(info.preferredFramesPerSecond) fps")
+            ?? (info.preferredFramesPerSecond == 0
+                ? (info.setsFramesPerSecond ? "preferred 0 fps (native)" : "no range")
+                : "preferred \(info.preferredFramesPerSecond) fps")
         let period = info.interval.nanoseconds
         guard period > 0 else { return asked }
         // 1 s over the link's interval at the current rate, to the thousandth of a hertz.
@@ -276,8 +278,11 @@ extension TimerInspector {
     /// cap; nil when it asks for 60 Hz or less, or nothing caps it.
     func rateCapFix(_ info: TimerInfo) -> String? {
         guard info.kind == .displayLink else { return nil }
+        // V2: 0 set by the app asks for the native rate, the display's maximum.
+        let native = info.setsFramesPerSecond && info.preferredFramesPerSecond == 0
         let request =
-            info.frameRateRange.map { $0.preferred == 0 ? $0.minimum : $0.preferred } ?? info.preferredFramesPerSecond
+            info.frameRateRange.map { $0.preferred == 0 ? $0.minimum : $0.preferred }
+            ?? (native ? device.displayRefresh.maximum : info.preferredFramesPerSecond)
         guard let cap = device.rateCap(request: request) else { return nil }
         return "'\(cap.fix)': \(cap.reason), and this one asks \(request) (V2)"
     }
@@ -296,8 +301,11 @@ extension TimerInspector {
                 "tolerance \(Format.duration(info.slack))", "\(placement(info)) mode",
             ]
         case .displaylink:
+            // DL3: on a fixed display a range sets the cadence as `preferredFramesPerSecond` would.
             let rate =
-                info.preferredFramesPerSecond == 0 ? "every vsync" : "preferred \(info.preferredFramesPerSecond) fps"
+                info.frameRateRange.map { "range \($0)" }
+                ?? (info.preferredFramesPerSecond == 0
+                    ? "every vsync" : "preferred \(info.preferredFramesPerSecond) fps")
             if let effective = effectiveRate(info) {
                 parts = ["displaylink", effective, "\(placement(info)) mode"]
             } else {

@@ -8,11 +8,13 @@ extension DeviceEngine {
         var top: Int64 = 0
         for link in timers.activeLinks {
             top = max(
-                top, display.request(range: timers[link].frameRateRange, fps: timers[link].preferredFramesPerSecond))
+                top,
+                display.request(
+                    range: timers[link].frameRateRange, fps: timers[link].preferredFramesPerSecond, maximum: maximum))
         }
         if runLoop.plainAnimations.contains(t) { top = max(top, display.defaultRequest) }
         for animation in runLoop.rangedAnimations where t < animation.end {
-            top = max(top, display.request(range: animation.range, fps: 0))
+            top = max(top, display.request(range: animation.range, fps: 0, maximum: maximum))
         }
         // V2: a scroll is the system's own: the display's maximum, capped only by Low Power Mode.
         if runLoop.scrolls.contains(t) { top = max(top, display.scrollRequest(maximum: maximum)) }
@@ -82,6 +84,17 @@ extension DeviceEngine {
         if display.nextVsync != nil { display.nextVsync = firstUnprocessedVsync() }
         ensureVsync()
     }
+
+    /// `device iphone|ipad` (V12): an iPad's app has no cap, and its ProMotion display runs
+    /// 24–120 Hz.
+    public func setDeviceKind(_ kind: DeviceKind) {
+        guard kind != display.kind else { return }
+        display.kind = kind
+        timers.linkCadencesChanged()
+        requestsChanged()
+    }
+
+    public var deviceKind: DeviceKind { display.kind }
 
     /// `app.high_frame_rates` (V2: CADisableMinimumFrameDurationOnPhone).
     public func setHighFrameRates(_ on: Bool) {

@@ -18,7 +18,9 @@ extension DeviceEngine {
         let i = makeRecord(
             .displayLink, owner: config.owner, label: config.label, cost: config.cost, dirtiesUI: config.dirtiesUI)
         timers[i].mode = config.mode
-        timers[i].preferredFramesPerSecond = max(0, config.preferredFramesPerSecond)
+        let fps = max(0, config.preferredFramesPerSecond)
+        // V2: 0 set by the app is the native rate; 0 not set, the system default.
+        timers[i].preferredFramesPerSecond = fps == 0 && config.setsFramesPerSecond ? Display.nativeRate : fps
         timers[i].frameRateRange = config.frameRateRange
         timers[i].callback = callback
         timers[i].hasCallback = callback != nil
@@ -500,8 +502,9 @@ extension DeviceEngine {
             id: TimerID(rawValue: i), kind: r.kind, owner: r.owner, label: r.label, state: r.state,
             mode: r.kind == .dispatchTimer ? nil : r.mode, queue: r.kind == .dispatchTimer ? r.queue : nil,
             interval: interval, repeats: r.repeats, slack: r.slack, cost: r.cost, dirtiesUI: r.dirtiesUI,
-            preferredFramesPerSecond: r.preferredFramesPerSecond, fires: r.fires, skipped: skipped,
+            preferredFramesPerSecond: max(0, r.preferredFramesPerSecond), fires: r.fires, skipped: skipped,
             maxLateness: r.maxLateness, lastData: data.last, totalData: data.total, nextFire: next,
-            inCallback: inCallback, frameRateRange: r.frameRateRange)
+            inCallback: inCallback, frameRateRange: r.frameRateRange,
+            setsFramesPerSecond: r.kind == .displayLink && r.preferredFramesPerSecond != 0)
     }
 }

@@ -288,7 +288,8 @@ public final class DeviceEngine: SimulatedDevice {
     public func rateCap(request: Int) -> RateCap? {
         guard displayRefresh.isAdaptive, request > 60 else { return nil }
         if display.lowPower { return .lowPower }
-        return display.highFrameRates ? nil : .noHighFrameRates
+        // V12: an iPad's app has no cap.
+        return display.highFrameRates || display.kind == .ipad ? nil : .noHighFrameRates
     }
 
     /// A replay (docs/Replay.md): from now on the app's animation ticks take their costs from

@@ -16,6 +16,8 @@ struct Display: ~Copyable {
     var lowPower = false
     /// Whether `display adaptive` ever ran (V6: `clock.refreshes` is listed from then).
     var hasBeenAdaptive = false
+    /// `device iphone|ipad` (V12): an iPad has no app cap.
+    var kind = DeviceKind.iphone
 
     init(rate: Int) {
         grid = VsyncGrid(rate: rate)
@@ -36,28 +38,39 @@ struct Display: ~Copyable {
     /// Power Mode caps every request at it too.
     static let systemDefaultRate: Int64 = 60
 
-    /// V2: the highest rate an app's request may reach.
+    /// A link's `preferredFramesPerSecond` as the engine keeps it when the app set it to 0: the
+    /// native rate (V2), where 0 is a link that set nothing.
+    static let nativeRate = -1
+
+    /// V2: the highest rate an app's request may reach: the system default on an iPhone without
+    /// CADisableMinimumFrameDurationOnPhone, and for every app in Low Power Mode; an iPad has no
+    /// app cap (V12).
     @inline(__always) var appCap: Int64 {
-        highFrameRates && !lowPower ? Int64.max : Display.systemDefaultRate
+        if lowPower { return Display.systemDefaultRate }
+        return highFrameRates || kind == .ipad ? Int64.max : Display.systemDefaultRate
     }
 
-    /// V2: the rate an app's link or animation requests: its preferred rate, its minimum when
-    /// it prefers none, `preferredFramesPerSecond`, or the system default; then capped.
-    func request(range: FrameRateRange?, fps: Int) -> Int64 {
-        capped(range.map { $0.preferred > 0 ? $0.preferred : $0.minimum }, fps: fps)
+    /// V2: the rate an app's link or animation requests of a display whose maximum is
+    /// `maximum`: its preferred rate, its minimum when it prefers none, `preferredFramesPerSecond`
+    /// (0 set by the app: the native rate), or the system default; then capped.
+    func request(range: FrameRateRange?, fps: Int, maximum: Int64) -> Int64 {
+        capped(range.map { $0.preferred > 0 ? $0.preferred : $0.minimum }, fps: fps, maximum: maximum)
     }
 
     /// V4: the rate a link's cadence follows: its preferred rate (its maximum when it prefers
-    /// none: it accepts anything in its range), `preferredFramesPerSecond`, or the system
-    /// default; capped as its request is.
-    func cadenceRate(range: FrameRateRange?, fps: Int) -> Int64 {
-        capped(range.map { $0.preferred > 0 ? $0.preferred : $0.maximum }, fps: fps)
+    /// none: it accepts anything in its range), `preferredFramesPerSecond` (0 set by the app: the
+    /// native rate), or the system default; capped as its request is.
+    func cadenceRate(range: FrameRateRange?, fps: Int, maximum: Int64) -> Int64 {
+        capped(range.map { $0.preferred > 0 ? $0.preferred : $0.maximum }, fps: fps, maximum: maximum)
     }
 
-    /// The rate taken from a range, else `preferredFramesPerSecond`, else the system default,
-    /// capped at what an app may reach.
-    private func capped(_ fromRange: Int?, fps: Int) -> Int64 {
-        let asked = fromRange.map { Int64($0) } ?? (fps > 0 ? Int64(fps) : Display.systemDefaultRate)
+    /// The rate taken from a range, else `preferredFramesPerSecond` (the native rate, the
+    /// display's maximum, when the app set 0), else the system default, capped at what an app
+    /// may reach.
+    private func capped(_ fromRange: Int?, fps: Int, maximum: Int64) -> Int64 {
+        let asked =
+            fromRange.map { Int64($0) }
+            ?? (fps > 0 ? Int64(fps) : fps == Display.nativeRate ? maximum : Display.systemDefaultRate)
         return min(asked, appCap)
     }
 
@@ -77,11 +90,16 @@ struct Display: ~Copyable {
     }
 
     /// V4 (DL3 at an adaptive rate): a link fires at every m-th refresh of segment `s`, m =
-    /// max(1, round(rate / preferred)), halves up; on a fixed display DL3 as it always was.
+    /// max(1, round(rate / preferred)), halves up; on a fixed display DL3, where a range's
+    /// preferred rate (its maximum when it prefers none) stands for `preferredFramesPerSecond`.
     func linkStep(segment s: Int, fps: Int, range: FrameRateRange?) -> Int64 {
         let seg = grid.segments[s]
-        guard seg.isAdaptive else { return DeviceEngine.gridStep(rate: seg.rate, fps: fps) }
-        let p = cadenceRate(range: range, fps: fps)
+        guard seg.isAdaptive else {
+            guard let range else { return DeviceEngine.gridStep(rate: seg.rate, fps: fps) }
+            // DL3: the range replaces `preferredFramesPerSecond`; no cap on a fixed display.
+            return DeviceEngine.gridStep(rate: seg.rate, fps: range.preferred > 0 ? range.preferred : range.maximum)
+        }
+        let p = cadenceRate(range: range, fps: fps, maximum: seg.rate)
         // round(M / (n · p)), halves up.
         let d = seg.divisor * p
         return max(1, (2 * seg.rate + d) / (2 * d))

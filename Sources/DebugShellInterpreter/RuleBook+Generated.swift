@@ -389,10 +389,10 @@ extension RuleBook {
             group: "DL",
             parent: nil,
             text:
-                "With `preferredFramesPerSecond = f` (0 means R), the link's grid is the vsyncs k with `k mod n == 0`, where n = max(1, round(R / f)) (halves round up), counted from the anchor (S2).",
+                "With `preferredFramesPerSecond = f` (0 means R), the link's grid is the vsyncs k with `k mod n == 0`, where n = max(1, round(R / f)) (halves round up), counted from the anchor (S2). A `preferredFrameRateRange` (`--range min,max[,preferred]`) replaces f on every display: f is its preferred rate, or its maximum when it prefers none. On a fixed display nothing caps it (the caps of V2 are an adaptive display's); on an adaptive one V4 reads this rule at the current rate.",
             sources: ["doc", "model"],
             why:
-                "[doc] The display link makes \"a best attempt\" at the rate asked for and \"typically provides a consistent frame rate by choosing one that's a factor of the display's maximum refresh rate\". [model] A fixed grid of every n-th vsync is that factor, deterministic.",
+                "[doc] The display link makes \"a best attempt\" at the rate asked for and \"typically provides a consistent frame rate by choosing one that's a factor of the display's maximum refresh rate\". `preferredFrameRateRange` (iOS 15) replaced `preferredFramesPerSecond`, and the display link makes \"a best attempt to invoke your app's callback within the frequency range you set\" — on any display, not only a ProMotion one. [model] A fixed grid of every n-th vsync is that factor, deterministic; a range without a preference takes the most it allows, as V4 does.",
             touches: ["timer displaylink"]
         ),
         DeviceRule(
@@ -488,6 +488,23 @@ extension RuleBook {
                 "stall",
                 "fps.value",
                 "fps.skipped",
+            ]
+        ),
+        DeviceRule(
+            id: "DL-B",
+            title: "Worked example: a frame-rate range on a fixed display",
+            group: "DL",
+            parent: nil,
+            text:
+                "`display rate 120; timer displaylink d --range 10,120,30; run 1s`: the range's preferred 30 Hz is f, so n = round(120 / 30) = 4 and the link fires at v0, v4, …, v116: `timer.d.fires = 30`, every 33.333 ms (`timer show d`: `range 10,120,30 (33.333333ms)`). On the default 60 Hz display `timer displaylink h --range 10,60,30` fires at every second vsync, 30 times a second; a range that prefers none, `--range 10,40`, fires at its maximum: n = round(120 / 40) = 3, 40 times a second.",
+            sources: ["doc", "model"],
+            why:
+                "[doc] `preferredFrameRateRange` replaced `preferredFramesPerSecond`; [model] DL3.",
+            touches: [
+                "display rate",
+                "timer displaylink",
+                "timer show",
+                "timer.<name>.fires",
             ]
         ),
         DeviceRule(
@@ -1422,10 +1439,10 @@ extension RuleBook {
             group: "V",
             parent: nil,
             text:
-                "While active, each of these requests a rate of an adaptive display: a display link not paused (`timer displaylink --range min,max[,preferred]`, CAFrameRateRange; `--fps f` requests f), the FPS meter's link (`fps start --range …`), the app's animation while it animates (`animate d --range …`; `view animate` and `view spin` without one), a scroll (the system's own: the display's max), and a frame committed and not yet presented (V5). A range's request is its preferred rate; a preferred rate of 0 asks for its minimum (it accepts anything in its range). Without a range (or `--fps`), an app's link or animation requests the system default, 60 Hz on an iPhone. An app's request is capped at 60 Hz unless `app.high_frame_rates` is on (CADisableMinimumFrameDurationOnPhone); the scroll is not. `system.low_power` (Low Power Mode) caps every request at 60 Hz.",
-            sources: ["doc", "model"],
+                "While active, each of these requests a rate of an adaptive display: a display link not paused (`timer displaylink --range min,max[,preferred]`, CAFrameRateRange; `--fps f` requests f), the FPS meter's link (`fps start --range …`), the app's animation while it animates (`animate d --range …`; `view animate` and `view spin` without one), a scroll (the system's own: the display's max), and a frame committed and not yet presented (V5). A range's request is its preferred rate; a preferred rate of 0 asks for its minimum (it accepts anything in its range). `--fps 0`, `preferredFramesPerSecond` set to 0 by the app, requests the native rate: the display's maximum, then capped (60 Hz on an iPhone without the key, 120 Hz with it or on an iPad); its cadence (V4) is that rate too. Without a range or `--fps`, an app's link or animation requests the system default, 60 Hz. On an iPhone (V12) an app's request is capped at 60 Hz unless `app.high_frame_rates` is on (CADisableMinimumFrameDurationOnPhone); the scroll is not, and an iPad's app is not. `system.low_power` (Low Power Mode) caps every request at 60 Hz.",
+            sources: ["doc", "obs", "model"],
             why:
-                "[doc] `preferredFrameRateRange`: \"The display link makes a best attempt to invoke your app's callback within the frequency range you set.\" `CADisableMinimumFrameDurationOnPhone` set to YES: the app \"can request any frame rate the display supports\"; NO, the default: \"frame rates higher than the system default are unavailable\". A link that never sets a range runs at that default while system scrolling runs at 120. Low Power Mode, the critical thermal state and the Limit Frame Rate accessibility setting cap the rate at 60 Hz. [model] Every display link is the app's (the FPS meter and the layout checker are code in the app); the thermal and accessibility caps are Low Power Mode's here.",
+                "[doc] `preferredFrameRateRange`: \"The display link makes a best attempt to invoke your app's callback within the frequency range you set.\" `CADisableMinimumFrameDurationOnPhone` set to YES: the app \"can request any frame rate the display supports\"; NO, the default: \"frame rates higher than the system default are unavailable\". A link that never sets a range runs at that default while system scrolling runs at 120. Low Power Mode, the critical thermal state and the Limit Frame Rate accessibility setting cap the rate at 60 Hz. [model] Every display link is the app's (the FPS meter and the layout checker are code in the app); the thermal and accessibility caps are Low Power Mode's here. [doc] `preferredFramesPerSecond`: 0, its default, is the display's maximum refresh rate (`maximumFramesPerSecond`); [obs] a link that sets nothing runs at the system default on a ProMotion iPhone, while a scroll runs at 120 Hz. [model] The API cannot tell 0 set from 0 left alone; debugsh keeps the two apart — `--fps 0` is the documented native rate, no `--fps` the observed default — so that both can be written.",
             touches: [
                 "timer displaylink",
                 "fps start",
@@ -1457,7 +1474,7 @@ extension RuleBook {
             group: "V",
             parent: nil,
             text:
-                "DL3 on an adaptive display, with R read as the display's current rate: a link fires at every m-th refresh, m = max(1, round(rate / preferred)) (halves up), counted from the refresh at which the rate last changed. `preferred` is the range's preferred rate, its maximum when it prefers none, `--fps`, or the system default (60 Hz), capped as its request is (V2). `targetTimestamp` (DL2) is the link's next refresh on that cadence; `duration` the refresh period at that rate. The app's UI link (A1) ticks at every refresh while the app animates.",
+                "DL3 on an adaptive display, with R read as the display's current rate: a link fires at every m-th refresh, m = max(1, round(rate / preferred)) (halves up), counted from the refresh at which the rate last changed. `preferred` is the range's preferred rate, its maximum when it prefers none, `--fps` (`--fps 0`: the native rate, V2), or the system default (60 Hz), capped as its request is (V2). `targetTimestamp` (DL2) is the link's next refresh on that cadence; `duration` the refresh period at that rate. The app's UI link (A1) ticks at every refresh while the app animates.",
             sources: ["doc", "model"],
             why:
                 "[doc] A link that never sets a range runs at the system default while the display runs faster for a scroll; DTS: apps must \"be prepared to render at any framerate in the range you provide\". [model] Counting from the change keeps each stretch's cadence a consistent factor of the rate; the UI link is Core Animation's, which renders at the display's rate.",
@@ -1593,6 +1610,62 @@ extension RuleBook {
                 "load frame",
                 "fps.hitches",
                 "fps frames",
+            ]
+        ),
+        DeviceRule(
+            id: "V12",
+            title: "The device: iPhone or iPad",
+            group: "V",
+            parent: nil,
+            text:
+                "`device iphone|ipad` chooses the device; the iPhone is the default. The rules above are the iPhone's; an iPad differs where Apple documents it: its app's requests have no 60 Hz cap (V2: `app.high_frame_rates` changes nothing on it; Low Power Mode still caps at 60 Hz), and `display adaptive` without `--min` runs 24–120 Hz. The system default a link without a range or `--fps` requests stays 60 Hz. `clock` shows `device iPad` on its first line, the FPS meter's status line `display 120 Hz (iPad 24–120 Hz)`; `reset` keeps the device, and a recording's preamble starts with `device ipad`. The device can change at any time; requests are looked at again at the next refresh (V3).",
+            sources: ["doc", "model"],
+            why:
+                "[doc] ProMotion displays switch \"from 24Hz to 120Hz on iPad Pro, and from 10Hz to 120Hz on supported iPhone devices\"; the Info.plist key that lifts the cap is `CADisableMinimumFrameDurationOnPhone` — an iPhone's, which an iPad app does not need. [model] Apple does not document a different default for a rangeless link on an iPad: 60 Hz on both.",
+            touches: [
+                "device",
+                "display adaptive",
+                "clock",
+                "reset",
+                "record",
+                "app.high_frame_rates",
+            ]
+        ),
+        DeviceRule(
+            id: "V13",
+            title: "Worked example: a game link on an iPad",
+            group: "V",
+            parent: nil,
+            text:
+                "`device ipad; display adaptive; timer displaylink g --range 80,120,120; run 1s`: no cap, so the display runs at 120 Hz (`clock.rate = 120`, `timer.g.fires = 120`) — V8's iPhone gives 60 without the key. After `timer invalidate g` the display falls to its minimum, 24 Hz. On the default iPhone, `display adaptive --min 24Hz --max 120Hz` with the same link gives 60 firings a second.",
+            sources: ["doc", "model"],
+            why:
+                "[doc] The key is an iPhone's; an iPad Pro runs 24–120 Hz; [model] V2, V3, V12.",
+            touches: [
+                "device",
+                "display adaptive",
+                "timer displaylink",
+                "clock.rate",
+                "timer.<name>.fires",
+            ]
+        ),
+        DeviceRule(
+            id: "V14",
+            title: "Worked example: the native rate",
+            group: "V",
+            parent: nil,
+            text:
+                "`display adaptive; timer displaylink n --fps 0; timer displaylink d; run 1s`: both fire 60 times — the native rate is capped at 60 Hz without the key. `set app.high_frame_rates on; run 1s`: `n` asks for the display's maximum and gets it (`clock.rate = 120`, 120 more firings), while `d`, which set nothing, stays at the system default (60 more). A link with `--fps 0` added during a scroll fires at every refresh at 120 Hz (60 times in 500 ms) while `d` keeps 60 Hz. On a fixed display `--fps 0` is DL3's R (`display rate 90`: 90 firings a second).",
+            sources: ["doc", "obs", "model"],
+            why:
+                "[doc] `preferredFramesPerSecond` 0 is the maximum refresh rate; the key makes \"any frame rate the display supports\" available; [obs] a link that sets nothing runs at the default; [model] V2, V4.",
+            touches: [
+                "display adaptive",
+                "timer displaylink",
+                "app.high_frame_rates",
+                "scroll",
+                "clock.rate",
+                "timer.<name>.fires",
             ]
         ),
     ]

@@ -110,12 +110,12 @@ import Testing
         let overview = try Transcript.run("help\n", tools: [CounterTool.self]).stdout
         #expect(
             overview.contains("RULES OF THE SIMULATED DEVICE (docs/Semantics.md):\n  S1–S4     time and ordering\n"))
-        #expect(overview.contains("\n  examples  DL-A, T-A, D-A, R-A, R-B, R-C, R-D, L-A\n"))
+        #expect(overview.contains("\n  examples  DL-A, DL-B, T-A, D-A, R-A, R-B, R-C, R-D, L-A\n"))
     }
 
     @Test func helpCompletesRuleIDs() throws {
         let session = try Session(tools: [CounterTool.self], sink: MemorySink())
-        #expect(session.complete("help DL").candidates == (1...8).map { "DL\($0)" } + ["DL-A"])
+        #expect(session.complete("help DL").candidates == (1...8).map { "DL\($0)" } + ["DL-A", "DL-B"])
         #expect(session.complete("help S4.").candidates == (1...6).map { "S4.\($0)" })
         #expect(!session.complete("help ").candidates.contains("T1"))
     }

@@ -83,12 +83,18 @@ public struct DisplayLinkConfig: Sendable {
     /// `preferredFrameRateRange` (V2): on an adaptive display the rate this link requests, and
     /// the cadence it fires at (V4). Nil: `preferredFramesPerSecond`, or the system default.
     public var frameRateRange: FrameRateRange?
+    /// Whether the app set `preferredFramesPerSecond` (`--fps`), even to 0: on an adaptive display
+    /// 0 set by the app asks for the display's native rate, where a link that sets nothing asks
+    /// for the system default (V2).
+    public var setsFramesPerSecond: Bool
 
     public init(
         mode: RunLoopMode = .common, preferredFramesPerSecond: Int = 0, cost: SimDuration = .zero,
-        dirtiesUI: Bool = false, owner: TimerOwner, label: String, frameRateRange: FrameRateRange? = nil
+        dirtiesUI: Bool = false, owner: TimerOwner, label: String, frameRateRange: FrameRateRange? = nil,
+        setsFramesPerSecond: Bool = false
     ) {
         self.mode = mode
+        self.setsFramesPerSecond = setsFramesPerSecond
         self.preferredFramesPerSecond = preferredFramesPerSecond
         self.cost = cost
         self.dirtiesUI = dirtiesUI
@@ -389,14 +395,17 @@ public struct TimerInfo: Sendable {
     public var inCallback: Bool
     /// A display link's `preferredFrameRateRange` (V2), if it set one.
     public var frameRateRange: FrameRateRange?
+    /// Whether a display link's app set `preferredFramesPerSecond`, even to 0 (V2: the native rate).
+    public var setsFramesPerSecond: Bool
 
     public init(
         id: TimerID, kind: TimerKind, owner: TimerOwner, label: String, state: TimerState, mode: RunLoopMode?,
         queue: DispatchQueueKind?, interval: SimDuration, repeats: Bool, slack: SimDuration, cost: SimDuration,
         dirtiesUI: Bool, preferredFramesPerSecond: Int, fires: Int64, skipped: Int64, maxLateness: SimDuration,
         lastData: Int64, totalData: Int64, nextFire: SimTime?, inCallback: Bool = false,
-        frameRateRange: FrameRateRange? = nil
+        frameRateRange: FrameRateRange? = nil, setsFramesPerSecond: Bool = false
     ) {
+        self.setsFramesPerSecond = setsFramesPerSecond
         self.id = id
         self.kind = kind
         self.owner = owner
@@ -595,6 +604,9 @@ public protocol SimulatedDevice: AnyObject {
     /// Why an app's link asking for `request` Hz runs at 60 Hz on this adaptive display, if it
     /// does (V2): Low Power Mode, or the missing Info.plist key.
     func rateCap(request: Int) -> RateCap?
+    /// The device: an iPhone (the default) or an iPad, whose rules differ where Apple documents
+    /// them (V12).
+    var deviceKind: DeviceKind { get }
 
     func addObserver(_ observer: any DeviceObserver, kinds: ObservationKinds) -> ObserverToken
     /// Changes what an observer is told of, keeping its turn among the observers.
@@ -628,6 +640,24 @@ extension SimulatedDevice {
     public func displayRefreshes(from: SimTime, to: SimTime) -> [(time: SimTime, refresh: DisplayRefresh)] {
         refreshRates(from: from, to: to).map { ($0.time, DisplayRefresh(maximum: $0.rate.hertz)) }
     }
+}
+
+/// The simulated device (`device iphone|ipad`, V12): an iPhone caps an app's requests at the
+/// system default without CADisableMinimumFrameDurationOnPhone, and its ProMotion display runs
+/// 10–120 Hz; an iPad has no such cap, and its display runs 24–120 Hz.
+public enum DeviceKind: String, CommandLineChoice {
+    case iphone
+    case ipad
+
+    /// `iPhone`, `iPad`.
+    public var name: String { self == .iphone ? "iPhone" : "iPad" }
+    /// The lowest rate of its ProMotion display (V1, V12), what `display adaptive` takes without
+    /// `--min`.
+    public var promotionMinimum: Int { self == .iphone ? 10 : 24 }
+}
+
+extension SimulatedDevice {
+    public var deviceKind: DeviceKind { .iphone }
 }
 
 /// What keeps an app's display link at 60 Hz on an adaptive display (V2), and its fix.

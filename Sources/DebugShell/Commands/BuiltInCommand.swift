@@ -86,7 +86,8 @@ struct BuiltInCall {
 enum BuiltInCommands {
     static let all: [any BuiltInCommand.Type] = [
         HelpCommand.self, AproposCommand.self, ToolsCommand.self, StatusCommand.self, ClockCommand.self,
-        DisplayCommand.self, RunCommand.self, StepCommand.self, LoadCommand.self, AnimateCommand.self,
+        DeviceCommand.self, DisplayCommand.self, RunCommand.self, StepCommand.self, LoadCommand.self,
+        AnimateCommand.self,
         ScrollCommand.self, StallCommand.self, AfterCommand.self, AtCommand.self, EveryCommand.self,
         GetCommand.self, MetricsCommand.self, ExpectCommand.self, BreakCommand.self, EchoCommand.self,
         SourceCommand.self, ExampleCommand.self,

@@ -36,6 +36,11 @@ struct ClockCommand: BuiltInCommand {
             ("rate_hz", .int(Int64(engine.refreshRate.hertz))), ("mode", .string(engine.mode.rawValue)),
             ("busy_until_ns", .int(engine.busyUntil.nanoseconds)), ("busy", .bool(busy)),
         ]
+        if engine.deviceKind != .iphone {
+            // V12: the device, said when it is not the default iPhone.
+            lines.insert("device  \(engine.deviceKind.name)", at: 0)
+            json.append(("device", .string(engine.deviceKind.rawValue)))
+        }
         let refresh = engine.displayRefresh
         if refresh.isAdaptive {
             // V6: an adaptive display's refreshes beside the panel's vsyncs.
@@ -44,17 +49,54 @@ struct ClockCommand: BuiltInCommand {
                 let key = line.prefix { $0 != " " }
                 return key + String(repeating: " ", count: max(1, 10 - key.count)) + line.dropFirst(8)
             }
-            lines.insert("refreshes \(engine.refreshCount)", at: 2)
+            lines.insert("refreshes \(engine.refreshCount)", at: engine.deviceKind == .iphone ? 2 : 3)
             json += DisplayCommand.adaptiveJSON(refresh) + [("refreshes", .int(engine.refreshCount))]
         }
         return CommandOutput(text: lines.joined(separator: "\n"), json: .object(json))
     }
 }
 
+/// `device`: the simulated device, an iPhone (the default) or an iPad (V12).
+struct DeviceCommand: BuiltInCommand {
+    static let kind = ArgumentSpec.choice(
+        "kind", abstract: "iphone (the default) or ipad.", optional: true, as: DeviceKind.self)
+
+    static let spec = CommandSpec(
+        "device",
+        abstract:
+            "Show or set the device: an iPhone (the default) or an iPad, with no 60 Hz cap on its app and a 24–120 Hz ProMotion display (V12).",
+        arguments: [kind],
+        examples: [
+            Example(
+                """
+                > device ipad
+                > display adaptive
+                > timer displaylink g --range 80,120,120
+                > run 1s
+                > get clock.rate timer.g.fires
+                clock.rate = 120
+                timer.g.fires = 120
+                > device
+                iPad
+                """)
+        ])
+
+    static func run(_ call: BuiltInCall, in context: CommandContext) throws -> CommandOutput {
+        let engine = context.engine
+        if let kind = call[Self.kind] {
+            engine.setDeviceKind(kind)
+            return CommandOutput(json: .fields(["device": .string(kind.rawValue)]))
+        }
+        return CommandOutput(
+            text: engine.deviceKind.name, json: .fields(["device": .string(engine.deviceKind.rawValue)]))
+    }
+}
+
 /// `display`: the refresh rate (S2), fixed or adaptive (V1).
 struct DisplayCommand: BuiltInCommand {
     static let rate = ArgumentSpec.rate("rate", abstract: "1…1000 Hz, as 120Hz or 120.")
-    static let minimum = OptionSpec.rate("min", abstract: "The lowest rate (V1).", defaultText: "10Hz")
+    static let minimum = OptionSpec.rate(
+        "min", abstract: "The lowest rate (V1).", defaultText: "10Hz; 24Hz on an iPad (V12)")
     static let maximum = OptionSpec.rate(
         "max", abstract: "The highest rate, the grid of vsyncs (V1).", defaultText: "120Hz")
     static let bufferCount = ArgumentSpec.integer("count", in: 2...3, abstract: "2 or 3.")
@@ -153,7 +195,9 @@ struct DisplayCommand: BuiltInCommand {
             return CommandOutput(json: .fields(["rate_hz": .int(Int64(rate.hertz))]))
         case .adaptive:
             let maximum = call[Self.maximum] ?? (try? RefreshRate(hertz: 120)) ?? .sixty
-            let minimum = call[Self.minimum] ?? (try? RefreshRate(hertz: 10)) ?? .sixty
+            // V12: an iPad's ProMotion display goes down to 24 Hz, an iPhone's to 10.
+            let minimum =
+                call[Self.minimum] ?? (try? RefreshRate(hertz: engine.deviceKind.promotionMinimum)) ?? .sixty
             guard minimum.hertz <= maximum.hertz else {
                 throw CommandError(
                     "display adaptive: --min \(minimum) is above --max \(maximum)")

@@ -6,7 +6,7 @@ struct ResetCommand: BuiltInCommand {
     static let spec = CommandSpec(
         "reset",
         abstract:
-            "A fresh simulation: keeps tools, settings, aliases and the display (rate, buffers); clears time, loads, timers, views and metrics.",
+            "A fresh simulation: keeps tools, settings, aliases, the device and the display (rate, buffers); clears time, loads, timers, views and metrics.",
         examples: [Example("> run 1s\n> reset\n> get clock.now\nclock.now = 0s")])
 
     static let traits: CommandTraits = .controlsSession

@@ -76,6 +76,8 @@ public final class SessionRecorder {
         var lines = tools.plugins.map(\.requirement)
         let engine = simulation.engine
         let rate = engine.pendingRate?.rate ?? engine.refreshRate
+        // V12: the device comes first, before its display.
+        if engine.deviceKind != .iphone { lines.append("device \(engine.deviceKind.rawValue)") }
         if let adaptive = engine.adaptiveRange {
             // V1: an adaptive display is its range; its rate now follows from the requests.
             lines.append("display adaptive --min \(adaptive.minimum.hertz)Hz --max \(adaptive.maximum.hertz)Hz")

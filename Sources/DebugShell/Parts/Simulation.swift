@@ -15,7 +15,7 @@ public final class Simulation {
         engine = DeviceEngine()
     }
 
-    /// A fresh device at t = 0: the display survives — its rate, a change still waiting for its
+    /// A fresh device at t = 0: the device kind (V12) and the display survive — its rate, a change still waiting for its
     /// vsync included, an adaptive display with its range (V1), and its buffer count (R7).
     ///
     /// - Parameter display: A fixed display of this rate and buffer count instead (`replay
@@ -24,8 +24,11 @@ public final class Simulation {
         let rate = display?.rate ?? engine.pendingRate?.rate ?? engine.refreshRate
         let adaptive = display == nil ? engine.adaptiveRange : nil
         let buffers = display?.buffers ?? engine.bufferCount
+        let kind = engine.deviceKind
         engine.tearDown()
         engine = DeviceEngine(rate: adaptive?.maximum ?? rate)
+        // V12: the device survives as its display does.
+        engine.setDeviceKind(kind)
         if let adaptive { engine.setAdaptive(minimum: adaptive.minimum, maximum: adaptive.maximum) }
         engine.bufferCount = buffers
         stallsEndNoEarlierThan = .zero
