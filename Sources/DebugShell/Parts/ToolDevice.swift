@@ -115,6 +115,7 @@ final class ToolDevice: SimulatedDevice {
     var bufferCount: Int { engine.bufferCount }
     var lastFrameID: Int64 { engine.lastFrameID }
     func rateCap(request: Int) -> RateCap? { engine.rateCap(request: request) }
+    var deviceKind: DeviceKind { engine.deviceKind }
     var displayRefresh: DisplayRefresh { engine.displayRefresh }
     func displayRefreshes(from: SimTime, to: SimTime) -> [(time: SimTime, refresh: DisplayRefresh)] {
         engine.displayRefreshes(from: from, to: to)
