@@ -44,10 +44,14 @@ extension FPSMeter {
     }
 
     /// R4: the part of a hitch `(p − h, p]` that falls in animating time delayed by R3's two
-    /// vsyncs — the time in which the display was to show the animation's frames.
-    func animatingPart(of hitch: SimDuration, presentedAt present: SimTime) -> Int64 {
-        let delay = device.framePeriod + device.framePeriod
-        let end = present - delay
+    /// refreshes — the time in which the display was to show the animation's frames — at the
+    /// rate the frame was promised (V5: the rate in force at its newest tick, or its commit),
+    /// each refresh DL2's `duration` to the nearest nanosecond (a length, not a grid time).
+    func animatingPart(of hitch: SimDuration, presentedAt present: SimTime, promisedAt promise: SimTime) -> Int64 {
+        let refresh = device.displayRefreshes(from: promise, to: promise).first?.refresh ?? device.displayRefresh
+        let period = SimFormat.roundedDivide(
+            Int128(1_000_000_000) * Int128(refresh.divisor), by: Int128(max(1, refresh.maximum)))
+        let end = present - SimDuration(nanoseconds: 2 * Int64(clamping: period))
         let start = end - hitch
         // Animating time in [start, end): both measures run to now, which is at or after `end`.
         return (device.animatingTime(from: start) - device.animatingTime(from: end)).nanoseconds

@@ -69,7 +69,8 @@ extension FPSMeter: DeviceObserver {
                         earliest: info.earliest, hitch: hitch.nanoseconds, refresh: record.refresh,
                         buffers: info.buffers, type: info.hitchType ?? .delayedSwap, cause: cause, phases: info.phases,
                         delay: info.delay))
-                hitches.ratioTime += animatingPart(of: hitch, presentedAt: info.present)
+                hitches.ratioTime += animatingPart(
+                    of: hitch, presentedAt: info.present, promisedAt: info.newestTick ?? info.commitEnd)
                 let printed = watch.hitches && hitch > watch.over && watched(hitch, cause: cause, info)
                 // A breakpoint on fps.hitch stops at every hitch, printed or not.
                 if !printed && host.isListening(for: "fps.hitch") {

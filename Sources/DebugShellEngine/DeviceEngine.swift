@@ -286,7 +286,10 @@ public final class DeviceEngine: SimulatedDevice {
 
     /// V2: why a link asking for `request` Hz runs at 60 on this adaptive display, if it does.
     public func rateCap(request: Int) -> RateCap? {
-        guard displayRefresh.isAdaptive, request > 60 else { return nil }
+        // V2: a cap holds a link only where the display could go higher (a display whose
+        // maximum is 60 Hz holds it there itself, V3: nothing to fix).
+        let refresh = displayRefresh
+        guard refresh.isAdaptive, request > 60, refresh.maximum > 60 else { return nil }
         if display.lowPower { return .lowPower }
         // V12: an iPad's app has no cap.
         return display.highFrameRates || display.kind == .ipad ? nil : .noHighFrameRates

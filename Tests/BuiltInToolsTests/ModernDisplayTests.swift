@@ -37,6 +37,94 @@ import Testing
             timer.h.fires = 30
             """)
     }
+
+    /// V3, S4.3: at a refresh the display picks its rate before the links fill their slots, so a
+    /// refresh where the rate changes starts every link's cadence (V4): the 30 fps link fires at
+    /// the fall from 120 to 30 Hz, 16.667 ms after its last firing.
+    @Test func theChoiceComesBeforeTheSlots() throws {
+        let r = try Transcript.run(
+            """
+            display adaptive
+            set app.high_frame_rates on
+            timer displaylink s --fps 30
+            timer displaylink f --fps 120
+            run 10ms
+            timer invalidate f
+            run 90ms
+            get timer.s.fires clock.rate
+            timer show s
+            """, tools: BuiltInTools.all)
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains("timer.s.fires = 4"))
+        #expect(lines.contains("clock.rate = 30"))
+        let fired = lines.filter { $0.first.map { "1234".contains($0) } == true }
+            .map { $0.split(separator: " ", omittingEmptySubsequences: true)[2] }
+        #expect(fired == ["0s", "16.666666ms", "50ms", "83.333333ms"])
+    }
+
+    /// V5, R4: the hitch ratio's window is delayed by two refreshes at the rate the frame was
+    /// promised (60 Hz at its tick), not the rate at its present (120 Hz): 10 ms of frame 4's
+    /// 16.667 ms hitch count, 35 ms in 60 animating ms.
+    @Test func theRatioWindowUsesThePromisedRate() throws {
+        try expectTranscript(
+            """
+            > display adaptive
+            > set app.high_frame_rates on
+            > fps start --range 10,120,0 --label off
+            > load gpu 20ms
+            > animate 60ms
+            > after 60ms timer displaylink f --fps 120
+            > run 1s
+            > get fps.hitches fps.hitch_time fps.hitch_ratio
+            fps.hitches = 3
+            fps.hitch_time = 41.666668ms
+            fps.hitch_ratio = 583.333
+            """)
+    }
+
+    /// V2: a request above the display's maximum gets the maximum, and its link every refresh;
+    /// on a display whose maximum is 60 Hz no cap is named, for the key would change nothing.
+    @Test func aRequestAboveTheMaximum() throws {
+        try expectTranscript(
+            """
+            > display adaptive
+            > set app.high_frame_rates on
+            > timer displaylink a --fps 240
+            > timer displaylink r --range 80,240,240
+            > run 1s
+            > get clock.rate timer.a.fires timer.r.fires
+            clock.rate = 120
+            timer.a.fires = 120
+            timer.r.fires = 120
+            """)
+        let r = try Transcript.run(
+            """
+            display adaptive --max 60Hz
+            timer displaylink r --range 10,120,90
+            run 1s
+            get timer.r.fires
+            timer show r
+            """, tools: BuiltInTools.all)
+        #expect(r.stdout.contains("timer.r.fires = 60"))
+        #expect(!r.stdout.contains("fix:"))
+    }
+
+    /// V1: a `--min` between two rates is a bound; the display rests at its lowest rate above it,
+    /// and prints the range as given.
+    @Test func aMinimumThatIsNotARate() throws {
+        try expectTranscript(
+            """
+            > display adaptive --min 25Hz
+            > run 100ms
+            > display
+            adaptive 25–120 Hz, now 30 Hz
+            > timer displaylink t --range 25,25,25
+            > run 1s
+            > get clock.rate timer.t.fires
+            clock.rate = 30
+            timer.t.fires = 30
+            """)
+    }
 }
 
 @Suite struct DeviceKindTests {
