@@ -263,7 +263,9 @@ public struct ToolRegistry: Sendable {
         toolPlugins.indices.contains(index) ? toolPlugins[index] : nil
     }
 
-    private mutating func register(_ d: ToolDescriptor, plugin: String?) throws(RegistrationError) {
+    private mutating func register(_ declared: ToolDescriptor, plugin: String?) throws(RegistrationError) {
+        // Help text past the caps is cut, with a visible `…` (``TextCap``).
+        let d = TextCap.cut(declared)
         let owner = "tool '\(d.name)'"
         func refuse(_ kind: String, _ name: String, _ problem: RegistrationError.Problem) -> RegistrationError {
             RegistrationError(owner: owner, kind: kind, name: name, problem)

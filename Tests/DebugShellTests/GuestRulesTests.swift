@@ -1,4 +1,5 @@
 import DebugShellCore
+import DebugShellInterpreter
 import DebugShellTesting
 import Testing
 
@@ -123,5 +124,82 @@ final class MeddlerTool: DebugTool {
         #expect(sink.standardOutput == "meddle.refused = 1\nmain.busy_until = 0s\n", "\(sink.combined)")
         #expect(sink.standardError.contains("a repeating interval is at least 1us; refused"))
         #expect(sink.standardError.contains("a cost is in [0, the 2^62 ns horizon); refused"))
+    }
+}
+
+/// A tool whose text has no end (issue 34, point 7): a 10,000,000-character status line, in
+/// two runs, and an abstract and a discussion of a million characters.
+final class BabblerTool: DebugTool {
+    static let descriptor = ToolDescriptor(
+        name: "babble", abstract: "Says too much, to test the caps on a tool's text.",
+        commands: [
+            CommandSpec(
+                "babble", abstract: String(repeating: "a", count: 1_000_000),
+                discussion: String(repeating: "d", count: 1_000_000),
+                verbs: [VerbSpec("", abstract: "Babble.")])
+        ])
+
+    static let statusLength = 10_000_000
+
+    init(host: any ToolHost) {}
+
+    func run(_ invocation: Invocation) throws(CommandError) -> CommandOutput { .silent }
+
+    func metric(_ name: String) -> MetricValue? { nil }
+
+    func statusLine() -> StyledText? {
+        StyledText([("babble ", .bold), (String(repeating: "x", count: Self.statusLength), .plain)])
+    }
+}
+
+@Suite struct GuestTextCapTests {
+    /// Point 7: a 10 MB status line is kept and printed as its first 200 characters and `…`,
+    /// wherever the shell shows it (the live block, `status`).
+    @Test func aStatusLineIsCapped() throws {
+        let sink = MemorySink()
+        let session = try Session(tools: [CounterTool.self, BabblerTool.self], sink: sink)
+        let line = try #require(session.tools.statusLine(of: 1))
+        #expect(line.plain.count == TextCap.statusLine + 1)
+        #expect(line.plain.hasSuffix("x…"))
+        #expect(line.runs.first?.text == "babble ")
+        let live = session.liveStatusLines()
+        #expect(live.count == 2)
+        #expect(live.last?.plain == line.plain)
+        #expect(live[0].plain == "counter 0")
+        _ = session.runLine("status")
+        let printed = sink.standardOutput.split(separator: "\n")
+        #expect(printed.count == 2)
+        #expect(printed.last?.count == TextCap.statusLine + 1)
+        #expect(printed.last?.hasSuffix("…") == true)
+    }
+
+    /// Point 7: help text past the caps is cut at registration, with a visible `…`.
+    @Test func helpTextIsCapped() throws {
+        let session = try Session(tools: [BabblerTool.self], sink: MemorySink())
+        let registry = session.vocabulary.registry
+        let command = try #require(registry.toolDescriptors.first?.commands.first)
+        #expect(command.abstract.count == TextCap.abstract + 1)
+        #expect(command.abstract.hasSuffix("a…"))
+        #expect(command.discussion?.count == TextCap.discussion + 1)
+        #expect(command.discussion?.hasSuffix("d…") == true)
+    }
+
+    /// A short line, and a line of exactly the cap, are left as they are; a cut keeps the
+    /// style of the run it cuts.
+    @Test func shortTextIsLeftAlone() {
+        let exact = String(repeating: "é", count: TextCap.statusLine)
+        #expect(TextCap.cut(exact, to: TextCap.statusLine) == exact)
+        #expect(TextCap.cut(StyledText(plain: exact)).plain == exact)
+        let split = StyledText([
+            (String(repeating: "a", count: 150), .bold), (String(repeating: "b", count: 100), .dim),
+        ])
+        let cut = TextCap.cut(split)
+        #expect(cut.runs.count == 2)
+        #expect(cut.runs[1].text == String(repeating: "b", count: 50) + "…")
+        #expect(cut.runs[1].style == .dim)
+        let exactRuns = StyledText([(String(repeating: "a", count: 200), .bold), ("", .plain)])
+        #expect(TextCap.cut(exactRuns).plain == String(repeating: "a", count: 200))
+        let more = StyledText([(String(repeating: "a", count: 200), .bold), ("z", .plain)])
+        #expect(TextCap.cut(more).plain == String(repeating: "a", count: 200) + "…")
     }
 }

@@ -74,20 +74,22 @@ public final class ToolSet {
         return try body()
     }
 
-    /// The status lines of the tools enabled for the live block, in registration order.
+    /// The status lines of the tools enabled for the live block, in registration order, each
+    /// cut to ``TextCap/statusLine`` characters.
     func liveStatusLines() -> [StyledText] {
         guard blockEnabled else { return [] }
         var lines: [StyledText] = []
-        for (index, tool) in instances.enumerated() where statusEnabled[index] {
-            if let line = calling(.statusLine, tool: index, { tool.statusLine() }) { lines.append(line) }
+        for index in instances.indices where statusEnabled[index] {
+            if let line = statusLine(of: index) { lines.append(line) }
         }
         return lines
     }
 
-    /// A tool's status line now, or nil when it is idle.
+    /// A tool's status line now, or nil when it is idle; cut to ``TextCap/statusLine``
+    /// characters with a visible `…`, so a long one costs the shell no more than a short one.
     func statusLine(of index: Int) -> StyledText? {
         let tool = instances[index]
-        return calling(.statusLine, tool: index) { tool.statusLine() }
+        return calling(.statusLine, tool: index) { tool.statusLine() }.map(TextCap.cut)
     }
 
     /// The names every tool offers for a kind of value (completion).
