@@ -52,8 +52,9 @@ public struct AliasTable: Sendable {
     public var names: [String] { inOrder.map(\.name) }
 
     /// Expands an alias in the command position (`%1`…`%9`, `%*`; extra words appended), again
-    /// while the first word is an alias. A command's own name wins over an alias (a plugin may
-    /// bring a command `r`), so the registry is asked first.
+    /// while the first word is an alias. A command's own name wins over a user's alias (a plugin
+    /// may bring a command named like one), so the registry is asked first; no tool's command may
+    /// take a built-in alias's name (`r`), which the registry refuses.
     ///
     /// - Throws: an alias that expands to itself, nests deeper than ``maxDepth``, lacks an
     ///   argument it names, or expands to more than one command.

@@ -60,6 +60,9 @@ public enum NameHolder: Equatable, Sendable, CustomStringConvertible {
     case shell
     /// A registered tool, compiled into debugsh (`plugin` nil) or loaded from a plugin.
     case tool(String, plugin: String?)
+    /// One of the shell's own aliases (`r` for `run`): a tool's command may not take its name,
+    /// and the alias is kept.
+    case builtInAlias(String, expansion: String)
 
     public var description: String {
         switch self {
@@ -67,6 +70,8 @@ public enum NameHolder: Equatable, Sendable, CustomStringConvertible {
         case .shell: return "the shell's own metrics and settings"
         case .tool(let name, let plugin?): return "the tool '\(name)' (plugin '\(plugin)')"
         case .tool(let name, nil): return "the tool '\(name)' (built in)"
+        case .builtInAlias(let name, let expansion):
+            return "the built-in alias '\(name)' (for '\(expansion)'), which is kept: name the command otherwise"
         }
     }
 }
@@ -205,6 +210,8 @@ public struct ToolRegistry: Sendable {
     public private(set) var shellMetrics: [MetricSpec] = []
     /// Namespaces the shell's own metrics and settings use: no tool may take them.
     private var reservedNamespaces: Set<String> = []
+    /// The shell's own aliases (`r` → `run`), by name: no tool's command may take one's name.
+    private var builtInAliases: [String: String] = [:]
 
     /// Registers the built-in commands, the shell's own metrics and settings, then the tools.
     ///
@@ -212,14 +219,18 @@ public struct ToolRegistry: Sendable {
     ///   - builtIns: Each built-in command's declaration and traits, in the order help lists them.
     ///   - shellMetrics: The shell's own metrics.
     ///   - shellSettings: The shell's own settings (only their namespaces are kept here).
+    ///   - builtInAliases: The shell's own aliases (`r` for `run`), which no tool's command may
+    ///     be named.
     ///   - tools: The tools compiled into debugsh, in registration order.
     public init(
         builtIns: [(spec: CommandSpec, traits: CommandTraits)], shellMetrics: [MetricSpec] = [],
-        shellSettings: [SettingSpec] = [], tools: [ToolDescriptor]
+        shellSettings: [SettingSpec] = [], builtInAliases: [(name: String, expansion: String)] = [],
+        tools: [ToolDescriptor]
     ) throws(RegistrationError) {
         for (index, builtIn) in builtIns.enumerated() {
             try add(builtIn.spec, owner: .builtIn(index), traits: builtIn.traits, ownerName: "debugsh")
         }
+        for alias in builtInAliases { self.builtInAliases[alias.name] = alias.expansion }
         self.shellMetrics = shellMetrics
         let shellNames = [("metric", shellMetrics.map(\.name)), ("setting", shellSettings.map(\.name))]
         for (kind, names) in shellNames {
@@ -284,6 +295,9 @@ public struct ToolRegistry: Sendable {
         for spec in d.commands {
             for name in [spec.name] + spec.aliases {
                 if let holder = holder(ofCommand: name) { throw refuse("command", name, .taken(by: holder)) }
+                if let expansion = builtInAliases[name] {
+                    throw refuse("command", name, .taken(by: .builtInAlias(name, expansion: expansion)))
+                }
                 guard ownCommandNames.insert(name).inserted else { throw refuse("command", name, .declaredTwice) }
             }
         }
@@ -392,6 +406,11 @@ public struct ToolRegistry: Sendable {
                 guard optionNames.insert(option.name).inserted else {
                     throw refuse("option", option.name, of: label, .declaredTwice)
                 }
+                if let value = option.typedDefault, let kind = option.kind,
+                    let reason = ToolRegistry.typedDefaultProblem(value, kind, fallback: false)
+                {
+                    throw refuse("option", option.name, of: label, .badDefault(value: "\(value)", reason: reason))
+                }
             }
             var argumentNames = Set<String>()
             for argument in verb.arguments {
@@ -407,6 +426,11 @@ public struct ToolRegistry: Sendable {
                 guard argumentNames.insert(argument.name).inserted else {
                     throw refuse("argument", argument.name, of: label, .declaredTwice)
                 }
+                if let value = argument.typedDefault,
+                    let reason = ToolRegistry.typedDefaultProblem(value, argument.kind, fallback: !argument.isOptional)
+                {
+                    throw refuse("argument", argument.name, of: label, .badDefault(value: "\(value)", reason: reason))
+                }
             }
         }
         if let d = spec.defaultVerb, spec.verb(named: d) == nil {
@@ -416,6 +440,21 @@ public struct ToolRegistry: Sendable {
         commands.append(RegisteredCommand(spec: spec, owner: owner, traits: traits))
         byName[spec.name] = index
         for alias in spec.aliases { byAlias[alias] = index }
+    }
+
+    /// Why a typed key's default cannot stand for `kind`, or nil when it can: a default of
+    /// another type would be read instead of every value typed (`default: 1.0` for an integer
+    /// argument read as 1.0 whatever was given). A required argument's `fallback`, never read
+    /// after a parse, need only be of the kind's type.
+    static func typedDefaultProblem(_ value: ArgumentValue, _ kind: ValueKind, fallback: Bool) -> String? {
+        if fallback {
+            switch (value, kind) {
+            case (.integer, .integer), (.word, .word), (.word, .name), (.word, .path), (.word, .choice): return nil
+            default: break
+            }
+        }
+        guard let mismatch = ValueParser.mismatch(value, for: kind, rate: 60) else { return nil }
+        return mismatch + " (declare the default as that kind reads: Int64 for an integer, Double for a number)"
     }
 
     /// Where declared help text holds a control character, as the problem to report; nil when

@@ -203,3 +203,101 @@ final class BabblerTool: DebugTool {
         #expect(TextCap.cut(more).plain == String(repeating: "a", count: 200) + "…")
     }
 }
+
+/// A tool whose argument and option have literal defaults (issue 34, point 8), written as the
+/// docs show: they read as the integers typed, `Int64`s, not as a `Double` default.
+final class LiteralDefaultsTool: DebugTool {
+    static let descriptor = ToolDescriptor(
+        name: "literal", abstract: "Declares literal defaults, to test how they read.",
+        commands: [
+            CommandSpec("literal", abstract: "Say how the count and times read.", arguments: [count], options: [times])
+        ])
+
+    static let count = ArgumentSpec.optional("count", .integer(1...10), abstract: "How many.", default: 1)
+    static let times = OptionSpec.typed("times", .integer(1...10), abstract: "How often.", default: 2)
+
+    init(host: any ToolHost) {}
+
+    func run(_ invocation: Invocation) throws(CommandError) -> CommandOutput {
+        let count = invocation[Self.count]
+        let times = invocation[Self.times]
+        return CommandOutput(text: "count \(count) (\(type(of: count))), times \(times) (\(type(of: times)))")
+    }
+
+    func metric(_ name: String) -> MetricValue? { nil }
+}
+
+/// A tool whose integer argument's default is a `Double`: refused at registration.
+final class DecimalDefaultTool: DebugTool {
+    static let descriptor = ToolDescriptor(
+        name: "decimal", abstract: "Declares a default of the wrong kind.",
+        commands: [
+            CommandSpec(
+                "decimal", abstract: "Never runs.",
+                verbs: [VerbSpec("", abstract: "Never runs.", arguments: [count])])
+        ])
+
+    static let count = ArgumentSpec.optional("count", .integer(1...10), abstract: "How many.", default: 1.5)
+
+    init(host: any ToolHost) {}
+    func run(_ invocation: Invocation) throws(CommandError) -> CommandOutput { .silent }
+    func metric(_ name: String) -> MetricValue? { nil }
+}
+
+/// A tool with a command named like the built-in alias `r` (for `run`).
+final class AliasShadowTool: DebugTool {
+    static let descriptor = ToolDescriptor(
+        name: "shadow", abstract: "Names a command like a built-in alias.",
+        commands: [
+            CommandSpec("shadow", abstract: "Its own command.", verbs: [VerbSpec("", abstract: "Shadow.")]),
+            CommandSpec("r", abstract: "Would replace 'r'.", verbs: [VerbSpec("", abstract: "Replace.")]),
+        ])
+
+    init(host: any ToolHost) {}
+    func run(_ invocation: Invocation) throws(CommandError) -> CommandOutput { .silent }
+    func metric(_ name: String) -> MetricValue? { nil }
+}
+
+@Suite struct GuestDeclarationTests {
+    /// Point 8: a literal default is typed as declared, and what is typed is read.
+    @Test func aLiteralDefaultReadsAsDeclared() throws {
+        let sink = MemorySink()
+        let session = try Session(tools: [LiteralDefaultsTool.self], sink: sink)
+        _ = session.runScript("literal\nliteral 5 --times 7", origin: .typed)
+        #expect(
+            sink.standardOutput == "count 1 (Int64), times 2 (Int64)\ncount 5 (Int64), times 7 (Int64)\n",
+            "\(sink.combined)")
+    }
+
+    /// Point 8: a default of another kind than declared is refused when the tool registers,
+    /// naming the argument, the value and the kind.
+    @Test func aDefaultOfAnotherKindIsRefused() {
+        #expect {
+            _ = try Session(tools: [DecimalDefaultTool.self], sink: MemorySink())
+        } throws: { error in
+            "\(error)".hasPrefix(
+                "tool 'decimal': argument 'count' of 'decimal' has a default '1.5' that is not valid: the number 1.5, but it declares an integer in 1…10"
+            )
+        }
+    }
+
+    /// Point 8: a command named like a built-in alias is refused, at start and at load, with the
+    /// alias and what it stands for; `r` still runs.
+    @Test func aCommandCannotTakeABuiltInAlias() throws {
+        let expected = "tool 'shadow': command 'r' is taken by the built-in alias 'r' (for 'run'), which is kept"
+        #expect {
+            _ = try Session(tools: [AliasShadowTool.self], sink: MemorySink())
+        } throws: { error in
+            "\(error)".hasPrefix(expected)
+        }
+        let sink = MemorySink()
+        let session = try Session(tools: [], sink: sink)
+        #expect {
+            try session.addTools([AliasShadowTool.self], plugin: "shadow")
+        } throws: { error in
+            "\(error)".hasPrefix(expected)
+        }
+        _ = session.runScript("r 10ms\nget clock.now", origin: .typed)
+        #expect(sink.standardOutput.hasSuffix("clock.now = 10ms\n"), "\(sink.combined)")
+    }
+}

@@ -174,6 +174,11 @@ public struct ArgumentSpec: Sendable {
     /// (`run until <condition> --timeout 5s`); otherwise every remaining word is taken as is, so a
     /// scheduled command keeps its own options.
     public var restAllowsOptions: Bool
+    /// What a typed key (``ArgumentKey``) reads when the argument is left out — an optional
+    /// one's default, a required one's fallback — as the command line carries it; nil for a
+    /// plain declaration. The host refuses at registration a default that is not of the declared
+    /// kind (a `Double` for an integer argument would never read what is typed).
+    public var typedDefault: ArgumentValue?
 
     public init(
         _ name: String, _ kind: ValueKind, abstract: String, optional: Bool = false, rest: Bool = false,
@@ -208,6 +213,10 @@ public struct OptionSpec: Sendable {
     /// A duration that must be above 0: the parser refuses 0 wherever the command is parsed (a
     /// run, `--check`), not only the tool when it runs.
     public var positive = false
+    /// What a typed key (``OptionKey``) reads when the option is not given, as the command line
+    /// carries it; nil for a plain declaration or a key that reads nil. The host refuses at
+    /// registration a default that is not of the declared kind.
+    public var typedDefault: ArgumentValue?
 
     public init(_ name: String, _ kind: ValueKind? = nil, abstract: String, default defaultText: String? = nil) {
         self.name = name

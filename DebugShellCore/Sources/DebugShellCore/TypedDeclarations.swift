@@ -239,10 +239,20 @@ extension OptionSpec {
     public static func typed<Value: CommandLineValue>(
         _ name: String, _ kind: ValueKind, abstract: String, default value: Value, defaultText: String? = nil
     ) -> OptionKey<Value> {
-        OptionKey(
-            optionSpec: OptionSpec(
-                name, kind, abstract: abstract, default: defaultText ?? value.argumentValue.description)
-        ) { $0.flatMap(Value.init(argumentValue:)) ?? value }
+        var spec = OptionSpec(name, kind, abstract: abstract, default: defaultText ?? value.argumentValue.description)
+        spec.typedDefault = value.argumentValue
+        return OptionKey(optionSpec: spec) { $0.flatMap(Value.init(argumentValue:)) ?? value }
+    }
+
+    /// An option whose default is an integer literal: it reads as an `Int64`, the type the
+    /// command line carries integers as (without this, `default: 1` made a `Double` that never
+    /// read what was typed).
+    public static func typed(
+        _ name: String, _ kind: ValueKind, abstract: String, default value: Int64, defaultText: String? = nil
+    ) -> OptionKey<Int64> {
+        var spec = OptionSpec(name, kind, abstract: abstract, default: defaultText ?? value.argumentValue.description)
+        spec.typedDefault = value.argumentValue
+        return OptionKey(optionSpec: spec) { $0.flatMap(Int64.init(argumentValue:)) ?? value }
     }
 
     /// An option of any kind whose value reads as `Value?`: nil when it is not given.
@@ -386,18 +396,48 @@ extension ArgumentSpec {
     public static func required<Value: CommandLineValue>(
         _ name: String, _ kind: ValueKind, abstract: String, fallback: Value
     ) -> ArgumentKey<Value> {
-        ArgumentKey(argumentSpec: ArgumentSpec(name, kind, abstract: abstract)) {
-            $0.flatMap(Value.init(argumentValue:)) ?? fallback
-        }
+        required(name, kind, abstract: abstract, fallback: fallback, as: Value.self)
     }
 
-    /// An optional argument that reads as its default when left out.
+    /// A required argument whose fallback is an integer literal: it reads as an `Int64`.
+    public static func required(
+        _ name: String, _ kind: ValueKind, abstract: String, fallback: Int64
+    ) -> ArgumentKey<Int64> {
+        required(name, kind, abstract: abstract, fallback: fallback, as: Int64.self)
+    }
+
+    private static func required<Value: CommandLineValue>(
+        _ name: String, _ kind: ValueKind, abstract: String, fallback: Value, as type: Value.Type
+    ) -> ArgumentKey<Value> {
+        var spec = ArgumentSpec(name, kind, abstract: abstract)
+        spec.typedDefault = fallback.argumentValue
+        return ArgumentKey(argumentSpec: spec) { $0.flatMap(Value.init(argumentValue:)) ?? fallback }
+    }
+
+    /// An optional argument that reads as its default when left out. The default must be of
+    /// the declared kind (an `Int64` for `.integer`, a `Double` for `.decimal`…): the host refuses
+    /// one that is not when the tool is registered.
     public static func optional<Value: CommandLineValue>(
         _ name: String, _ kind: ValueKind, abstract: String, default value: Value
     ) -> ArgumentKey<Value> {
-        ArgumentKey(argumentSpec: ArgumentSpec(name, kind, abstract: abstract, optional: true)) {
-            $0.flatMap(Value.init(argumentValue:)) ?? value
-        }
+        optional(name, kind, abstract: abstract, default: value, reading: Value.self)
+    }
+
+    /// An optional argument whose default is an integer literal (`default: 1`): it reads as an
+    /// `Int64`, as the command line carries integers (without this overload the literal made a
+    /// `Double` that never read what was typed).
+    public static func optional(
+        _ name: String, _ kind: ValueKind, abstract: String, default value: Int64
+    ) -> ArgumentKey<Int64> {
+        optional(name, kind, abstract: abstract, default: value, reading: Int64.self)
+    }
+
+    private static func optional<Value: CommandLineValue>(
+        _ name: String, _ kind: ValueKind, abstract: String, default value: Value, reading type: Value.Type
+    ) -> ArgumentKey<Value> {
+        var spec = ArgumentSpec(name, kind, abstract: abstract, optional: true)
+        spec.typedDefault = value.argumentValue
+        return ArgumentKey(argumentSpec: spec) { $0.flatMap(Value.init(argumentValue:)) ?? value }
     }
 
     /// An optional argument that reads as nil when left out.
@@ -499,6 +539,16 @@ extension SettingSpec {
             settingSpec: SettingSpec(
                 name, kind, default: defaultText ?? value.argumentValue.description, abstract: abstract),
             read: { $0.flatMap(Value.init(argumentValue:)) ?? value }, write: { $0.argumentValue })
+    }
+
+    /// A setting whose default is an integer literal (`default: 4`): it reads as an `Int64`.
+    public static func typed(
+        _ name: String, _ kind: ValueKind, abstract: String, default value: Int64, defaultText: String? = nil
+    ) -> SettingKey<Int64> {
+        SettingKey(
+            settingSpec: SettingSpec(
+                name, kind, default: defaultText ?? value.argumentValue.description, abstract: abstract),
+            read: { $0.flatMap(Int64.init(argumentValue:)) ?? value }, write: { $0.argumentValue })
     }
 
     public static func boolean(_ name: String, abstract: String, default value: Bool) -> SettingKey<Bool> {

@@ -26,7 +26,8 @@ public final class Vocabulary {
             builtIns: BuiltInCommands.all.map { ($0.spec, $0.traits) },
             shellMetrics: ShellMetrics.all.map(\.spec) + RecordedMetrics.all.map(\.spec)
                 + RecordedMetrics.replay.map(\.spec),
-            shellSettings: ShellSettings.all.map(\.settingSpec), tools: tools)
+            shellSettings: ShellSettings.all.map(\.settingSpec),
+            builtInAliases: AliasCommand.builtIns.map { ($0.name, $0.expansion) }, tools: tools)
     }
 
     /// Adds tools' declarations (a plugin's): all of them or, when a declaration is wrong or a
