@@ -18,11 +18,36 @@ extension DeviceEngine {
         }
         // V2: a scroll is the system's own: the display's maximum, capped only by Low Power Mode.
         if runLoop.scrolls.contains(t) { top = max(top, display.scrollRequest(maximum: maximum)) }
-        // V5: a frame committed and not yet presented is content the app shows: its default.
+        // V5: a frame committed and not yet presented asks what its producers asked.
         if render.hasFrames {
-            top = max(top, display.defaultRequest)
+            top = max(top, display.request(ask: render.highestAsk, maximum: maximum))
         }
         return top
+    }
+
+    /// V5: what the animations ticking at `t` ask, before caps: the highest ranged animation's
+    /// request, the system default for one without a range (and for a tick no animation claims).
+    func animationAsk(at t: Int64) -> Int64 {
+        var ask: Int64 = runLoop.plainAnimations.contains(t) ? Display.systemDefaultRate : 0
+        for animation in runLoop.rangedAnimations where t < animation.end {
+            ask = max(ask, Display.ask(range: animation.range, fps: 0))
+        }
+        return ask > 0 ? ask : Display.systemDefaultRate
+    }
+
+    /// V5: what the link `i` asks before caps (``Display/ask(range:fps:)``).
+    func linkAsk(_ i: Int) -> Int64 {
+        Display.ask(range: timers[i].frameRateRange, fps: timers[i].preferredFramesPerSecond)
+    }
+
+    /// V5: what the code changing the UI now asks for the frame that shows it: a display link's
+    /// callback (the FPS meter's label, F3) what its link asks; anything else the system default.
+    var callerAsk: Int64 {
+        let running = callouts.running
+        guard running.kind == .displayLink, running.detail >= 0, running.detail < timers.count else {
+            return Display.systemDefaultRate
+        }
+        return linkAsk(running.detail)
     }
 
     /// V3: the divisor the requests at `t` ask of the adaptive segment `s`.

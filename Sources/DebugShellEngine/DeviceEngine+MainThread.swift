@@ -94,7 +94,7 @@ extension DeviceEngine {
         let fires = r.pointee.fires &+ 1
         r.pointee.fires = fires
         let cost = r.pointee.cost
-        if r.pointee.dirtiesUI { main.uiDirty = true }
+        if r.pointee.dirtiesUI { main.dirty() }
         let end = (SimTime(nanoseconds: t) + cost).nanoseconds
         r.pointee.handlerBusyUntil = SimTime(nanoseconds: end)
         let skipped = r.pointee.advanceAfterCallback(scheduled: SimTime(nanoseconds: t), end: SimTime(nanoseconds: end))
@@ -287,7 +287,7 @@ extension DeviceEngine {
                 action()
                 leave(saved)
             }
-            if block.dirtiesUI { main.uiDirty = true }
+            if block.dirtiesUI { main.dirty() }
             main.runningBlockLabel = block.label
             begin(.block, index: -1, kind: .block, label: block.label, start: t, cost: block.cost)
         case .dispatchHandler(let i):
@@ -336,7 +336,7 @@ extension DeviceEngine {
                         invocation: timers[i].fires))
             leave(saved)
         }
-        if timers[i].dirtiesUI { main.uiDirty = true }
+        if timers[i].dirtiesUI { main.dirty() }
         // T4: the next fire date is the first grid point strictly after the callback returns,
         // which is known now; points passed without a callback are skipped. T6: a one-shot is done.
         let end = t + cost
@@ -388,7 +388,8 @@ extension DeviceEngine {
                 main.extraPhases.commit = main.extraPhases.commit + frame.commit
                 main.extraPhases.gpu = main.extraPhases.gpu + frame.render
             }
-            main.uiDirty = true
+            // V5: its frame asks what the animations ticking it ask.
+            main.dirty(asking: animationAsk(at: timestamp.nanoseconds))
             main.noteTick(timestamp)
             // R8: an older tick of the same frame is other work in its way.
             if let older = main.pendingTickSpan {
@@ -421,7 +422,8 @@ extension DeviceEngine {
                             invocation: timers[i].fires))
                 leave(saved)
             }
-            if timers[i].dirtiesUI { main.uiDirty = true }
+            // V5: a frame whose content a link's callback changed asks what the link asks.
+            if timers[i].dirtiesUI { main.dirty(asking: linkAsk(i)) }
         }
         begin(.link, index: i, kind: .displayLink, label: timers[i].label, start: t, cost: cost)
         if wants([.timerFired, .timerFiredOffGrid]) {

@@ -247,7 +247,7 @@ extension DeviceEngine {
         let fires = r.pointee.fires
         let cost = r.pointee.cost
         r.pointee.handlerBusyUntil = time + cost
-        if r.pointee.dirtiesUI { main.uiDirty = true }
+        if r.pointee.dirtiesUI { main.dirty() }
         if fires >= r.pointee.handlerLimit { finish(i) }
         // On its grid, only observers of every firing hear of it.
         if wants(.timerFired) {
@@ -433,7 +433,7 @@ extension DeviceEngine {
                         invocation: invocation))
             leave(saved)
         }
-        if timers[i].dirtiesUI { main.uiDirty = true }
+        if timers[i].dirtiesUI { main.dirty() }
         if invocation >= timers[i].handlerLimit && timers[i].state == .scheduled { finish(i) }
         return DispatchInvocation(
             index: i, cost: cost, scheduled: scheduled, start: t, lateness: max(.zero, lateness), cause: cause,

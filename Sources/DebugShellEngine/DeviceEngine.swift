@@ -282,7 +282,7 @@ public final class DeviceEngine: SimulatedDevice {
                 tool: running.tool))
     }
 
-    public func markUIDirty() { main.uiDirty = true }
+    public func markUIDirty() { main.dirty(asking: callerAsk) }
 
     /// V2: why a link asking for `request` Hz runs at 60 on this adaptive display, if it does.
     public func rateCap(request: Int) -> RateCap? {
@@ -312,7 +312,7 @@ public final class DeviceEngine: SimulatedDevice {
     /// Marks the UI dirty with changes that cost the next commit more (a view's layout, R6), and
     /// its render more (a replayed commit's GPU work, docs/Replay.md).
     public func markUIDirty(extra: FramePhases) {
-        main.uiDirty = true
+        main.dirty(asking: callerAsk)
         main.extraPhases.layout = main.extraPhases.layout + extra.layout
         main.extraPhases.display = main.extraPhases.display + extra.display
         main.extraPhases.prepare = main.extraPhases.prepare + extra.prepare

@@ -74,9 +74,22 @@ struct Display: ~Copyable {
         return min(asked, appCap)
     }
 
-    /// V2: what the system default request gives after caps (an animation without a range, a
-    /// frame on its way, V5).
+    /// V2: what the system default request gives after caps (an animation without a range).
     @inline(__always) var defaultRequest: Int64 { min(Display.systemDefaultRate, appCap) }
+
+    /// V5: what a frame's producer asks before caps, kept with the frame while it waits or is in
+    /// flight: a range's preferred rate (its minimum when it prefers none), `--fps` (0 set by the
+    /// app: the native rate, `Int64.max` until a maximum caps it), or the system default.
+    static func ask(range: FrameRateRange?, fps: Int) -> Int64 {
+        if let range { return Int64(range.preferred > 0 ? range.preferred : range.minimum) }
+        return fps > 0 ? Int64(fps) : fps == Display.nativeRate ? Int64.max : Display.systemDefaultRate
+    }
+
+    /// V2, V5: the request a frame's `ask` makes of a display whose maximum is `maximum`, after
+    /// caps: the same as its producer's (``request(range:fps:maximum:)``).
+    @inline(__always) func request(ask: Int64, maximum: Int64) -> Int64 {
+        min(ask == Int64.max ? maximum : ask, appCap)
+    }
 
     /// V2: a scroll is the system's own: the display's maximum, capped only by Low Power Mode.
     @inline(__always) func scrollRequest(maximum: Int64) -> Int64 {

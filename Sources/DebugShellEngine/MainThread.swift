@@ -62,6 +62,9 @@ struct MainThread: ~Copyable {
     var queue = Deque<MainBlock>()
     /// Whether the UI changed since the last commit (RL4.2).
     var uiDirty = false
+    /// V5: the highest rate asked (before caps) by what dirtied the UI since the last commit: the
+    /// frame's request.
+    var pendingAsk: Int64 = 0
     /// The timestamp of the newest animation tick since the last commit (R3).
     var pendingTick: SimTime?
     var busyTime = BusyTime()
@@ -91,6 +94,13 @@ struct MainThread: ~Copyable {
     var runningBlockLabel = ""
 
     init() {}
+
+    /// The UI changed (RL5), by something that asks `ask` of an adaptive display for the frame
+    /// that shows it (V5): by default the system's default rate.
+    @inline(__always) mutating func dirty(asking ask: Int64 = Display.systemDefaultRate) {
+        uiDirty = true
+        pendingAsk = max(pendingAsk, ask)
+    }
 
     // MARK: Items
 
@@ -125,6 +135,8 @@ struct MainThread: ~Copyable {
     /// RL4.2: the frame a commit starting at `t` carries; the UI is clean again.
     mutating func takeFrame(id: Int64, at t: SimTime, counted: Bool) -> SimDuration {
         let frame = FrameDraft(id: id, commitStart: t, newestTick: pendingTick, counted: counted)
+        if pendingAsk > 0 { frame.ask = pendingAsk }
+        pendingAsk = 0
         frame.phases = FramePhases(
             update: pendingTickSpan.map { $0.end - $0.start } ?? .zero,
             layout: layoutCost + extraPhases.layout, display: displayCost + extraPhases.display,

@@ -9,6 +9,9 @@ final class FrameDraft {
     var newestTick: SimTime?
     /// The commit started during animating time (A2).
     var counted: Bool
+    /// V5: the rate its producers ask before caps (``Display/ask(range:fps:)``): the highest of
+    /// what dirtied the UI for it, and of the frames merged into it.
+    var ask = Display.systemDefaultRate
     var merged = 1
     /// What its stages cost (R6): the main thread's at the commit, the render's at its start.
     var phases = FramePhases.zero
@@ -89,6 +92,9 @@ struct RenderPipeline: ~Copyable {
     /// A frame waits or is being rendered: content the app is about to show (V5).
     @inline(__always) var hasFrames: Bool { waiting != nil || first != nil }
 
+    /// V5: the highest ask of the frames waiting or in flight (0 with none).
+    var highestAsk: Int64 { max(waiting?.ask ?? 0, first?.ask ?? 0, second?.ask ?? 0) }
+
     /// The id of a new frame.
     mutating func nextFrameID() -> Int64 {
         lastFrameID += 1
@@ -102,6 +108,7 @@ struct RenderPipeline: ~Copyable {
             frame.merged += older.merged
             if let tick = older.newestTick { frame.newestTick = max(frame.newestTick ?? tick, tick) }
             frame.counted = frame.counted || older.counted
+            frame.ask = max(frame.ask, older.ask)
             // R8: what delayed the older frames delayed the merged one, when nothing delayed its own.
             if frame.waitedFor == nil {
                 frame.waitedFor = older.waitedFor

@@ -38,6 +38,28 @@ import Testing
             """)
     }
 
+    /// V5 (issue 35, 4): a frame waiting or in flight asks what produced it. An animation ranged
+    /// 10,30,30 on an idle adaptive display runs it at 30 Hz, its frames asking 30 as it does
+    /// (each asked the 60 Hz default before: 60 Hz, 59 refreshes, 57 presents); its last frame
+    /// shown at 1033.333 ms, the display falls to 10 Hz.
+    @Test func aRangedAnimationRunsAnIdleDisplayAtItsRate() throws {
+        try expectTranscript(
+            """
+            > display adaptive
+            > fps start --range 10,120 --label off
+            > animate 1s --range 10,30,30
+            > run 1s
+            > get clock.rate clock.refreshes fps.render
+            clock.rate = 30
+            clock.refreshes = 30
+            fps.render = 28
+            > run 1s
+            > get clock.rate clock.refreshes
+            clock.rate = 10
+            clock.refreshes = 41
+            """)
+    }
+
     /// V3, S4.3: at a refresh the display picks its rate before the links fill their slots, so a
     /// refresh where the rate changes starts every link's cadence (V4): the 30 fps link fires at
     /// the fall from 120 to 30 Hz, 16.667 ms after its last firing.

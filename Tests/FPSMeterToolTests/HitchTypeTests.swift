@@ -182,10 +182,12 @@ import Testing
 
     /// R8.4: on an adaptive display, a frame committed and rendered in time is shown after its
     /// expected present when the refresh after its render comes later than the rate in force at
-    /// its tick foresaw (V5): a 24 Hz meter and an 80 Hz animation from 307 ms.
+    /// its tick foresaw (V5): a 24 Hz meter, a scroll (120 Hz) from 307 ms to 334 ms and a plain
+    /// animation over it; its frame asks 60 Hz, and the display falls to 60 Hz under it.
     @Test func aDelayedSwapOnAnAdaptiveDisplay() throws {
         let s = try meterSession(
-            "display adaptive\nset app.high_frame_rates on\nfps start --range 24,120,0\nafter 307ms animate 31ms --range 80,120,80\nrun 1s"
+            "display adaptive\nset app.high_frame_rates on\nfps start --range 24,120,0\nafter 307ms animate 31ms\n"
+                + "after 307ms scroll 27ms\nrun 1s"
         )
         let h = try #require(try s.meter.hitchLog.elements.first)
         #expect(try s.meter.hitchLog.count == 1)
