@@ -69,6 +69,7 @@ public final class Session {
             metrics: MetricReader(
                 vocabulary: vocabulary, tools: tools, simulation: simulation, imported: imported, output: output))
         recorder.breakpointDefinitions = { [unowned time] in time.breakpoints.definitions() }
+        recorder.openRecording = { [unowned imported] in imported.timeline == nil ? [] : imported.importWords }
         self.simulation = simulation
         self.vocabulary = vocabulary
         self.tools = tools

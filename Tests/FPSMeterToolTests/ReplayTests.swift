@@ -146,6 +146,30 @@ import Testing
         #expect(run.output("replay") == "no replay ('replay start' replays the imported recording)\n")
     }
 
+    /// A `reset` keeps the recording, so the log that starts after it (`record`) reads it again
+    /// first; `replay start` (a reset) logs only itself after that.
+    @Test func aRecordingAfterAResetReadsTheImportAgain() throws {
+        func log(_ script: String) throws -> [Substring] {
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "replay-log-\(UUID().uuidString).dsh"
+            ).path
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            let run = try meterSession("import xctrace \(Self.fixtures)\nrecord \(path)\n" + script)
+            #expect(run.sink.standardError.isEmpty, "\(run.sink.standardError)")
+            return try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").filter {
+                !$0.hasPrefix("#")
+            }
+        }
+        // After a plain reset the log starts by reading the recording (it was lost before).
+        let afterReset = try log("reset\nrun 1s\nget rec.hitches")
+        #expect(afterReset.first == "import xctrace \(Self.fixtures)", "\(afterReset)")
+        #expect(afterReset.contains("get rec.hitches"), "\(afterReset)")
+        // `replay start` reads it once, not twice.
+        let afterReplay = try log("replay start --cap main=8ms\nget replay.hitches")
+        #expect(afterReplay.filter { $0.hasPrefix("import") } == ["import xctrace \(Self.fixtures)"], "\(afterReplay)")
+        #expect(afterReplay.contains("replay start --cap main=8ms"), "\(afterReplay)")
+    }
+
     /// `reset` and `recording close` end a replay; its metrics then have no value.
     @Test func aReplayEndsWithTheSimulation() throws {
         let run = try meterSession("import xctrace \(Self.fixtures)\nreplay start\nrun 6s")

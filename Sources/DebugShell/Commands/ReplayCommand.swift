@@ -158,8 +158,8 @@ struct ReplayCommand: BuiltInCommand {
         let plan = try ReplayPlan.build(timeline, changes: changes) { engine.vsync(atOrAfter: $0) }
         let replay = ReplayRun(plan: plan, changes: changes, recording: timeline, engine: engine)
         context.imported.replay = replay
-        // The recording starts again after the reset: the import, then this line.
-        if !context.imported.importWords.isEmpty { context.recorder.logCommand(context.imported.importWords) }
+        // The recording starts again after the reset (its preamble reads the recording again),
+        // then this line.
         var words = ["replay", "start"]
         for (option, text) in [("scale", call[Self.scale]), ("move", call[Self.move]), ("cap", call[Self.cap])] {
             if let text { words += ["--\(option)", text] }

@@ -39,6 +39,9 @@ public final class SessionRecorder {
     /// The commands that define the session's breakpoints again (they survive `reset`): set by
     /// the session once its time driver, which keeps them, is made.
     var breakpointDefinitions: () -> [String] = { [] }
+    /// The `import` that read the recording open now (paths absolute), if any: a `reset` keeps the
+    /// recording, so the log that starts after it reads it again.
+    var openRecording: () -> [String] = { [] }
 
     /// A new log, after `reset`, that starts from the state a fresh session is put in by its
     /// preamble.
@@ -92,6 +95,8 @@ public final class SessionRecorder {
             else { continue }
             lines.append("set \(spec.name) \(value)")
         }
+        let importWords = openRecording()
+        if !importWords.isEmpty { lines.append(importWords.map { Lexer.quote($0) }.joined(separator: " ")) }
         // Last: a breakpoint may name a plugin's event or metric.
         return lines + breakpointDefinitions()
     }
