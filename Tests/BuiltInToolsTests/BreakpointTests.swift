@@ -368,6 +368,19 @@ import Testing
             """)
     }
 
+    /// The verb's options may follow the words, as `help break on` shows them (they were read as
+    /// words of the event's text, and as a term of the condition).
+    @Test func optionsMayFollowTheWords() throws {
+        try expectTranscript(
+            """
+            > timer watch on
+            > break on timer.fired tick --once
+            breakpoint 1: on timer.fired 'tick' (once) — An app timer fired (timer watch on).
+            > break when clock.now >= 1s --ignore 2
+            breakpoint 2: when clock.now >= 1s (ignore 2)
+            """)
+    }
+
     /// A count of vsyncs is a clock too (issue 36's record/replay differential): on an idle device,
     /// where no vsync is an instant, the breakpoint stops at the 50th vsync (90 Hz: 544.444444 ms),
     /// not at the next instant that happens to come — which a replay, whose time lines differ,

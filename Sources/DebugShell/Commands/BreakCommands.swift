@@ -3,13 +3,16 @@ import DebugShellInterpreter
 
 /// `break`: breakpoints on the simulation, as LLDB's watchpoints (docs/Decisions.md, Breakpoints).
 struct BreakCommand: BuiltInCommand {
-    static let condition = ArgumentSpec.words("condition", abstract: "<metric> <op> <value>, joined by and/or.")
+    // The verb's options may follow the words (`break when … --once`, `break on … --ignore 3`),
+    // as `help break on` shows them.
+    static let condition = ArgumentSpec.words(
+        "condition", abstract: "<metric> <op> <value>, joined by and/or.", allowsOptions: true)
     static let event = ArgumentSpec.name("event", .event, abstract: "An event's name, e.g. fps.hitch, layout.settled.")
     static let text = ArgumentSpec.words(
         "text",
         abstract:
             "Only events whose message contains these words (e.g. a timer's name) and whose fields have each key=value given (e.g. type=gpu).",
-        optional: true)
+        optional: true, allowsOptions: true)
     static let ids = ArgumentSpec.words("id", abstract: "Breakpoint numbers, or 'all'.", optional: true)
     static let once = OptionSpec.flag("once", abstract: "Delete it once it has stopped time (LLDB's one-shot).")
     /// `break command add|delete`.
