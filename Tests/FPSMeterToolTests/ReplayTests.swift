@@ -34,6 +34,14 @@ import Testing
         #expect(try run.value("replay.high_hitches") == "3")
         let compare = run.output("replay compare")
         #expect(compare.contains("calibration: 11 of 11 recorded hitches reproduced"))
+        // The metrics keep running totals; the comparison reads the analysis: the same numbers.
+        func replayColumn(_ row: String) -> String? {
+            compare.split(separator: "\n").first { $0.hasPrefix(row + "  ") }?
+                .split(separator: " ", omittingEmptySubsequences: true).last.map(String.init)
+        }
+        #expect(replayColumn("hitch time") == (try run.value("replay.hitch_time")))
+        #expect(replayColumn("worst hitch") == (try run.value("replay.worst_hitch")))
+        #expect(replayColumn("High") == (try run.value("replay.high_hitches")))
         #expect(compare.contains("Potentially expensive app update(s)  10                     11"))
         // What the format lacks is said once, when the replay starts.
         let start = run.output("replay start")

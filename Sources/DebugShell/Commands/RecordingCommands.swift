@@ -164,8 +164,7 @@ struct RecordingCommand: BuiltInCommand {
         }
         if !t.linkCallbacks.isEmpty { rows.append(("callbacks", grouped(t.linkCallbacks.count))) }
         for note in t.notes { rows.append(("note", note)) }
-        let width = rows.map(\.0.count).max() ?? 0
-        let text = rows.map { "\($0.0.padding(width))  \($0.1)" }.joined(separator: "\n")
+        let text = labelled(rows)
         return CommandOutput(
             text: text,
             json: .fields([
@@ -179,6 +178,12 @@ struct RecordingCommand: BuiltInCommand {
                 "hitch_ratio": JSONValue(a.hitchRatio.map(\.description)),
                 "callbacks": .int(Int64(t.linkCallbacks.count)), "notes": .array(t.notes.map { .string($0) }),
             ]))
+    }
+
+    /// Rows of a label and its text, the labels padded to the widest (`recording`, `replay`).
+    static func labelled(_ rows: [(String, String)]) -> String {
+        let width = rows.map(\.0.count).max() ?? 0
+        return rows.map { "\($0.0.padding(width))  \($0.1)" }.joined(separator: "\n")
     }
 
     /// `120 Hz (device-display-info), refresh interval 8.333333ms`.

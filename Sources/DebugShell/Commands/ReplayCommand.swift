@@ -228,9 +228,8 @@ struct ReplayCommand: BuiltInCommand {
         for change in replay.allChanges { rows.append(("change", change)) }
         if replay.allChanges.isEmpty { rows.append(("change", "none: a calibration run")) }
         for note in plan.notes { rows.append(("note", note)) }
-        let width = rows.map(\.0.count).max() ?? 0
         return CommandOutput(
-            text: rows.map { "\($0.0.padding(width))  \($0.1)" }.joined(separator: "\n"),
+            text: RecordingCommand.labelled(rows),
             json: json(replay, engine: engine))
     }
 

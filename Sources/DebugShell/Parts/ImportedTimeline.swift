@@ -56,38 +56,36 @@ public final class ImportedTimeline {
 /// One of the recording's metrics (`rec.*`): its declaration and how it is read from the
 /// recording's analysis. None of them has a value before an import.
 struct RecordedMetric: Sendable {
+    /// Where a metric reads: the recording's analysis (`rec.*`), or the replay under way
+    /// (`replay.*`, docs/Replay.md).
+    enum Source: Sendable {
+        case recording(@Sendable (RecordedTimeline, TimelineAnalysis) -> MetricValue)
+        case replay(@Sendable (ReplayRun) -> MetricValue)
+    }
+
     let spec: MetricSpec
-    let read: @Sendable (RecordedTimeline, TimelineAnalysis) -> MetricValue
-    /// A replay's metric (`replay.*`) reads the replay's side, as the recording's reads the recording.
-    let ofReplay: Bool
+    let source: Source
 
     init(
-        _ name: String, _ kind: MetricKind, abstract: String, ofReplay: Bool = false,
+        _ name: String, _ kind: MetricKind, abstract: String,
         read: @escaping @Sendable (RecordedTimeline, TimelineAnalysis) -> MetricValue
     ) {
         spec = MetricSpec(name, kind, abstract: abstract)
-        self.read = read
-        self.ofReplay = ofReplay
-        readReplay = nil
+        source = .recording(read)
     }
-
-    /// A replay's metric read from the replay itself (its calibration).
-    let readReplay: (@Sendable (ReplayRun) -> MetricValue)?
 
     init(_ name: String, _ kind: MetricKind, abstract: String, replay: @escaping @Sendable (ReplayRun) -> MetricValue) {
         spec = MetricSpec(name, kind, abstract: abstract)
-        read = { _, _ in .none }
-        ofReplay = true
-        readReplay = replay
+        source = .replay(replay)
     }
 
     /// The value now: none before an import (or, for a replay's metric, before `replay start`).
     func value(_ imported: ImportedTimeline) -> MetricValue {
         guard let timeline = imported.timeline, let analysis = imported.analysis else { return .none }
-        guard ofReplay else { return read(timeline, analysis) }
-        guard let replay = imported.replay else { return .none }
-        if let readReplay { return readReplay(replay) }
-        return read(timeline, replay.analysis)
+        switch source {
+        case .recording(let read): return read(timeline, analysis)
+        case .replay(let read): return imported.replay.map(read) ?? .none
+        }
     }
 }
 
@@ -146,35 +144,42 @@ enum RecordedMetrics {
     /// The replay's (docs/Replay.md): the same numbers, read from what the simulated device
     /// presented since `replay start`, over the recording's span up to now.
     static let replay: [RecordedMetric] = [
-        RecordedMetric("replay.frames", .integer, abstract: "Frames the replay presented.", ofReplay: true) {
-            _, a in .integer(Int64(a.frameCount))
+        RecordedMetric("replay.frames", .integer, abstract: "Frames the replay presented.") { r in
+            .integer(Int64(r.frames.count))
+        },
+        RecordedMetric("replay.fps", .number, abstract: "Frames the replay presented per second of the recording.") {
+            r in
+            r.span > .zero
+                ? .number(
+                    MetricNumber(
+                        numerator: Int128(r.frames.count) * 1_000_000_000, denominator: Int128(r.span.nanoseconds)))
+                : .none
+        },
+        // Percentiles need the frame times sorted: read from the analysis (kept until more is shown).
+        RecordedMetric("replay.frame_p95", .duration, abstract: "The replay's 95th-percentile frame interval.") { r in
+            r.analysis.frameInterval(percentile: 95).map { .duration($0) } ?? .none
+        },
+        RecordedMetric("replay.hitches", .integer, abstract: "Hitches in the replay.") { r in
+            .integer(Int64(r.hitches.count))
+        },
+        RecordedMetric("replay.hitch_time", .duration, abstract: "The replay's hitches' total time.") { r in
+            .duration(r.hitchTime)
         },
         RecordedMetric(
-            "replay.fps", .number, abstract: "Frames the replay presented per second of the recording.",
-            ofReplay: true
-        ) { _, a in a.framesPerSecond.map { .number($0) } ?? .none },
-        RecordedMetric(
-            "replay.frame_p95", .duration, abstract: "The replay's 95th-percentile frame interval.", ofReplay: true
-        ) {
-            _, a in a.frameInterval(percentile: 95).map { .duration($0) } ?? .none
+            "replay.hitch_ratio", .number, abstract: "The replay's hitch time per second of the recording, in ms/s."
+        ) { r in
+            r.span > .zero
+                ? .number(
+                    MetricNumber(
+                        numerator: Int128(r.hitchTime.nanoseconds) * 1000, denominator: Int128(r.span.nanoseconds)))
+                : .none
         },
-        RecordedMetric("replay.hitches", .integer, abstract: "Hitches in the replay.", ofReplay: true) { _, a in
-            .integer(Int64(a.hitches.count))
-        },
-        RecordedMetric("replay.hitch_time", .duration, abstract: "The replay's hitches' total time.", ofReplay: true) {
-            _, a in .duration(a.hitchTime)
+        RecordedMetric("replay.worst_hitch", .duration, abstract: "The replay's longest hitch.") { r in
+            .duration(r.worstHitch ?? .zero)
         },
         RecordedMetric(
-            "replay.hitch_ratio", .number, abstract: "The replay's hitch time per second of the recording, in ms/s.",
-            ofReplay: true
-        ) { _, a in a.hitchRatio.map { .number($0) } ?? .none },
-        RecordedMetric("replay.worst_hitch", .duration, abstract: "The replay's longest hitch.", ofReplay: true) {
-            _, a in .duration(a.worstHitch ?? .zero)
-        },
-        RecordedMetric(
-            "replay.high_hitches", .integer, abstract: "The replay's hitches more than two refresh intervals long.",
-            ofReplay: true
-        ) { _, a in .integer(Int64(a.count(.high))) },
+            "replay.high_hitches", .integer, abstract: "The replay's hitches more than two refresh intervals long."
+        ) { r in .integer(Int64(r.highHitches)) },
         RecordedMetric(
             "replay.unreproduced", .integer,
             abstract:

@@ -61,14 +61,15 @@ struct ReplayChanges: Sendable, Equatable {
         var commit = costs.commit
         var render = costs.render
         update = update > labelCost ? update - labelCost : .zero
-        func scaled(_ d: SimDuration, _ phase: ReplayPhase) -> SimDuration {
-            let factor = (scale[phase] ?? 1) * (scale[.main] ?? 1)
-            let ns = (Double(d.nanoseconds) * (phase == .render ? (scale[.render] ?? 1) : factor)).rounded()
+        // `main` scales the update and the commit; each stage's own factor multiplies it.
+        func scaled(_ d: SimDuration, by factor: Double) -> SimDuration {
+            let ns = (Double(d.nanoseconds) * factor).rounded()
             return SimDuration(nanoseconds: ns >= 9.2e18 ? Int64.max / 4 : Int64(ns))
         }
-        update = scaled(update, .update)
-        commit = scaled(commit, .commit)
-        render = scaled(render, .render)
+        let main = scale[.main] ?? 1
+        update = scaled(update, by: (scale[.update] ?? 1) * main)
+        commit = scaled(commit, by: (scale[.commit] ?? 1) * main)
+        render = scaled(render, by: scale[.render] ?? 1)
         if moved.contains(.update) || moved.contains(.main) { update = .zero }
         if moved.contains(.commit) || moved.contains(.main) { commit = .zero }
         if let limit = cap[.update] { update = min(update, limit) }

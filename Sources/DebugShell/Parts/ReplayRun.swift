@@ -18,6 +18,12 @@ final class ReplayRun: DeviceObserver {
     private(set) var hitches: [RecordedHitch] = []
     /// The analysis of what was presented by `analysisEnd`, kept until more is presented.
     private var cached: (frames: Int, end: SimTime, analysis: TimelineAnalysis)?
+    /// The hitches' running totals, kept as they come, so that the `replay.*` metrics a condition
+    /// reads after every instant cost nothing in proportion to the replay (TimelineAnalysis's
+    /// numbers for the same hitches: the calibration tests compare them with `rec.*`).
+    private(set) var hitchTime = SimDuration.zero
+    private(set) var worstHitch: SimDuration?
+    private(set) var highHitches = 0
 
     init(plan: ReplayPlan, changes: ReplayChanges, recording: RecordedTimeline, engine: DeviceEngine) {
         self.plan = plan
@@ -56,6 +62,9 @@ final class ReplayRun: DeviceObserver {
                 expectedPresent: p.expectedPresent + o, cause: p.counted && p.hitch > .zero ? type : nil,
                 number: p.frame, hitch: p.counted ? p.hitch : nil))
         if p.counted && p.hitch > .zero {
+            hitchTime = hitchTime + p.hitch
+            worstHitch = max(worstHitch ?? p.hitch, p.hitch)
+            if HitchSeverity.of(p.hitch, interval: device.framePeriod) == .high { highHitches += 1 }
             hitches.append(
                 RecordedHitch(
                     start: p.present - p.hitch + o, duration: p.hitch, description: type ?? "",
@@ -104,8 +113,11 @@ final class ReplayRun: DeviceObserver {
     /// Every change from the recording: the frames' (`replay start`'s options) and the device's.
     var allChanges: [String] { changes.descriptions + deviceChanges }
 
-    /// Whether the replay has run to its end.
-    var isDone: Bool { (engine?.now ?? .zero) >= plan.end }
+    /// The span the replay's side is read over: the recording's, up to now.
+    var span: SimDuration {
+        let end = recordingNow
+        return end > recording.start ? end - recording.start : .zero
+    }
 
     // MARK: Calibration
 
@@ -118,27 +130,39 @@ final class ReplayRun: DeviceObserver {
     }
 
     /// Each recorded hitch up to now, with the replayed hitch nearest its start (each replayed
-    /// hitch matched once).
+    /// hitch matched once): a binary search into the replayed hitches by start, so a long replay
+    /// costs n log n, not n².
     func matches() -> [Match] {
         let mine = analysis.hitches
-        let interval = recorded.refreshInterval ?? plan.interval
+        let interval = (recorded.refreshInterval ?? plan.interval).nanoseconds
+        let order = mine.indices.sorted { mine[$0].start < mine[$1].start }
+        let starts = order.map { mine[$0].start.nanoseconds }
         var taken = [Bool](repeating: false, count: mine.count)
         var out: [Match] = []
         var previous: (SimTime, SimDuration)?
         for hitch in recorded.hitches where hitch.start + hitch.duration <= recordingNow {
             if let previous, previous == (hitch.start, hitch.duration) { continue }
             previous = (hitch.start, hitch.duration)
+            let t = hitch.start.nanoseconds
+            // The first replayed hitch starting within one refresh interval before it.
+            var lo = 0
+            var hi = starts.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if starts[mid] < t - interval { lo = mid + 1 } else { hi = mid }
+            }
             var best: Int?
-            for (k, candidate) in mine.enumerated() where !taken[k] {
-                let gap = abs(candidate.start.nanoseconds - hitch.start.nanoseconds)
-                guard gap <= interval.nanoseconds else { continue }
-                if let b = best, abs(mine[b].start.nanoseconds - hitch.start.nanoseconds) <= gap { continue }
-                best = k
+            var k = lo
+            while k < starts.count, starts[k] <= t + interval {
+                if !taken[order[k]], best.map({ abs(starts[$0] - t) > abs(starts[k] - t) }) ?? true { best = k }
+                k += 1
             }
             if let best {
-                taken[best] = true
-                let same = Self.intervals(mine[best].duration, interval) == Self.intervals(hitch.duration, interval)
-                out.append(Match(recorded: hitch, replayed: mine[best], reproduced: same))
+                let replayed = mine[order[best]]
+                taken[order[best]] = true
+                let step = SimDuration(nanoseconds: interval)
+                let same = Self.intervals(replayed.duration, step) == Self.intervals(hitch.duration, step)
+                out.append(Match(recorded: hitch, replayed: replayed, reproduced: same))
             } else {
                 out.append(Match(recorded: hitch, replayed: nil, reproduced: false))
             }
