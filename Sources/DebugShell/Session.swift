@@ -296,6 +296,14 @@ public final class Session {
             .description(signal: signal)
     }
 
+    /// Last words for a plugin's code that did not end by a trap (docs/Plugins.md, "When a
+    /// plugin does not return"): `verb` says what it did (`did not return`, `called exit(3)`),
+    /// `from` names the place after "from", `nobody` who did it when no tool's code ran.
+    public func lastWords(_ verb: String, from: Bool = false, nobody: String? = nil) -> String {
+        LastWords(engine: engine, registry: registry, tools: tools, running: nesting.running)
+            .description(verb, from: from, nobody: nobody)
+    }
+
     /// Every metric name now: the shell's, then each tool's in registration order.
     public func allMetricNames() -> [String] { metrics.allNames() }
 

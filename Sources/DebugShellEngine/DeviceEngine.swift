@@ -53,6 +53,8 @@ public final class DeviceEngine: SimulatedDevice {
     /// targets through the general path. Differential tests check that both ways give the same
     /// simulation.
     @exclusivity(unchecked) var referenceMode = false
+    /// Where whose code runs is noted for the watchdog (``ToolCallWatch``).
+    let watch = ToolCallWatch.shared
 
     // MARK: What the driver reads and sets
 
@@ -139,7 +141,11 @@ public final class DeviceEngine: SimulatedDevice {
     /// runs is its own; a trap's last words say whose code it was (docs/Plugins.md).
     public var running: RunningCode {
         get { callouts.running(at: clock.now) }
-        set { callouts.running = newValue }
+        set {
+            let before = callouts.running.tool
+            callouts.running = newValue
+            watch.noteChange(from: before, to: newValue.tool)
+        }
     }
 
     /// Notes that a tool's callback starts; returns what ran before, to put back after it.
@@ -147,12 +153,17 @@ public final class DeviceEngine: SimulatedDevice {
     func enter(_ kind: RunningCode.Kind, tool: Int32, detail: Int, at time: SimTime) -> RunningCode {
         let saved = callouts.running
         callouts.running = RunningCode(kind: kind, tool: tool, detail: detail, time: time)
+        watch.noteChange(from: saved.tool, to: tool)
         return saved
     }
 
     /// Notes that the callback ``enter(_:tool:detail:at:)`` announced returned.
     @inline(__always)
-    func leave(_ saved: RunningCode) { callouts.running = saved }
+    func leave(_ saved: RunningCode) {
+        let before = callouts.running.tool
+        callouts.running = saved
+        watch.noteChange(from: before, to: saved.tool)
+    }
 
     /// Makes a device at t = 0 with the given refresh rate and nothing running.
     public init(rate: RefreshRate = .sixty) {
@@ -388,7 +399,14 @@ public final class DeviceEngine: SimulatedDevice {
             let call = callouts.calls[c]
             if !call.kinds.isDisjoint(with: kinds) {
                 callouts.delivering = c
-                deliver(call.type, call.object, observation)
+                if watch.isWatched(call.tool) {
+                    let outer = watch.inWatchedCode
+                    watch.note(inWatchedCode: true)
+                    deliver(call.type, call.object, observation)
+                    watch.note(inWatchedCode: outer)
+                } else {
+                    deliver(call.type, call.object, observation)
+                }
             }
             c += 1
         }

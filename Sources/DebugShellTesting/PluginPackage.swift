@@ -80,3 +80,12 @@ public enum CarelessPlugin {
         "Tests/Fixtures/CarelessPlugin", items: ["Package.swift", "Sources"], library: "libCarelessPlugin.so",
         tag: "careless")
 }
+
+/// The stuck plugin (Tests/Fixtures/StuckPlugin): a tool whose command and display-link callback
+/// never return, and which calls `exit(3)`, built once per test run (``PluginPackage``), as
+/// `libStuckPlugin.so`.
+public enum StuckPlugin {
+    /// The built library, or why it could not be built.
+    public static let library: Result<String, PluginPackage.BuildError> = PluginPackage.build(
+        "Tests/Fixtures/StuckPlugin", items: ["Package.swift", "Sources"], library: "libStuckPlugin.so", tag: "stuck")
+}

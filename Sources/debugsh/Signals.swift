@@ -14,17 +14,21 @@ let interruptFlag = Atomic<Bool>(false)
 /// async-signal-safe).
 let signalPipeWriteEnd = Atomic<Int32>(-1)
 
-/// The handler only sets the flag and wakes the interactive loop: it is async-signal-safe.
+/// The handler only sets the flag and wakes the interactive loop and the watchdog (which ends a
+/// plugin's call that Ctrl-C came twice during): it is async-signal-safe.
 private func onInterrupt(_ signal: Int32) {
     interruptFlag.store(true, ordering: .relaxed)
     wakeInteractiveLoop(signal)
+    wakeWatchdog(signal)
 }
 
 /// SIGWINCH, SIGTSTP, SIGHUP and SIGTERM while interactive: the loop handles them; the last two
-/// also stop time, so a running command returns and the loop can save the history and leave.
+/// also stop time, so a running command returns and the loop can save the history and leave (a
+/// plugin's call that does not return, the watchdog ends).
 private func onLoopSignal(_ signal: Int32) {
     if signal == SIGHUP || signal == SIGTERM { interruptFlag.store(true, ordering: .relaxed) }
     wakeInteractiveLoop(signal)
+    wakeWatchdog(signal)
 }
 
 /// The SIGTERM or SIGHUP that stopped a script (0: none): its exit status is 128 + it.
@@ -32,10 +36,11 @@ let stopSignal = Atomic<Int32>(0)
 
 /// Only sets the flag: `debugsh test`'s SIGTERM and SIGHUP, its child's SIGTERM, and a script's
 /// SIGTERM and SIGHUP, which stop it as Ctrl-C does, so that its recording and `--trace` file
-/// are written.
+/// are written (during a plugin's call that does not return, the watchdog writes them).
 private func onStopRequest(_ signal: Int32) {
     stopSignal.store(signal, ordering: .relaxed)
     interruptFlag.store(true, ordering: .relaxed)
+    wakeWatchdog(signal)
 }
 
 /// Writes the signal number to the self-pipe (non-blocking: a full pipe already wakes the loop).
@@ -58,7 +63,8 @@ enum Signals {
     /// A script's SIGTERM (a CI job cancelled, `timeout`) and SIGHUP (its terminal gone) stop it
     /// as Ctrl-C does — time stops, the script ends — so that what it records is kept: the
     /// recording and the `--trace` file are written, and it exits with 128 + the signal. (The
-    /// default action ended the process at once, losing both.)
+    /// default action ended the process at once, losing both.) During a plugin's call that does
+    /// not return, the watchdog keeps them (``Watchdog``).
     static func catchStopRequests() {
         for signal in [SIGTERM, SIGHUP] { install(onStopRequest, for: signal) }
     }

@@ -63,6 +63,7 @@ final class TerminalSink: OutputSink {
 
     /// Ends the process after standard output failed with `code` (an errno).
     static func endAfterWriteFailure(_ code: Int32) -> Never {
+        ExitWatch.endsOnItsOwn()
         if code == EPIPE {
             // As a tool killed by SIGPIPE: quietly, with the status a shell expects of it.
             signal(SIGPIPE, SIG_DFL)

@@ -1,5 +1,6 @@
 import CTrapSupport
 import DebugShell
+import DebugShellCore
 import DebugShellInterpreter
 
 #if canImport(Glibc)
@@ -63,12 +64,130 @@ enum TrapRescue {
         state.pointee.terminalFD = fd
     }
 
+    /// Gives the terminal back as it was before the prompt changed it (async-signal-safe).
+    static func restoreTerminal() {
+        guard let state = trapHandlerState, state.pointee.terminalFD >= 0 else { return }
+        tcsetattr(state.pointee.terminalFD, TCSANOW, state.pointee.terminal)
+    }
+
+    /// Runs the rescue of `cause` in a forked copy of the process, from a thread that is not in
+    /// a signal handler (the watchdog's, or the one that called `exit`), and waits for it as the
+    /// trap handler does; says so on standard error when it failed. glibc's `fork` (not
+    /// `_Fork`) takes the allocator's locks first, so the copy's heap is whole even while the
+    /// session's thread runs on in the plugin's code.
+    static func rescueInChild(_ cause: RescueCause) {
+        restoreTerminal()
+        var rescued = false
+        let child = fork()
+        if child == 0 {
+            rescue(cause)
+            _exit(0)
+        }
+        if child > 0 { rescued = waitForRescue(child, ticks: timeoutSeconds * 100) }
+        if !rescued {
+            let message =
+                "debugsh: \(cause.failureText), and the rescue of what it was recording failed\n"
+            _ = message.withCString { write(2, $0, strlen($0)) }
+        }
+    }
+}
+
+/// What ended a plugin's call, for the rescue's last words.
+enum RescueCause {
+    /// A trap's signal.
+    case trap(Int32)
+    /// The call did not return: the watchdog ended it.
+    case stuck(StuckReason)
+    /// Code in the process called `exit` with this status.
+    case exit(Int32)
+
+    /// What happened, when the rescue itself failed.
+    var failureText: String {
+        switch self {
+        case .trap: return "trapped"
+        case .stuck: return "a plugin's call did not return"
+        case .exit(let status): return "exit(\(status)) was called outside debugsh's own end"
+        }
+    }
+}
+
+/// Why the watchdog ended a call that did not return (docs/Plugins.md, "When a plugin does not
+/// return").
+enum StuckReason {
+    /// It ran longer than `plugin.deadline` (nanoseconds of wall time).
+    case deadline(Int64)
+    /// Ctrl-C came twice while it ran.
+    case secondInterrupt
+    /// SIGTERM or SIGHUP came while it ran.
+    case signal(Int32)
+
+    /// How the last words say it, after "stopped ".
+    var text: String {
+        switch self {
+        case .deadline(let nanoseconds):
+            return "after \(SimDuration(nanoseconds: nanoseconds)) of wall time (plugin.deadline)"
+        case .secondInterrupt: return "by a second Ctrl-C"
+        case .signal(let signal): return "by \(signal == SIGHUP ? "SIGHUP" : "SIGTERM")"
+        }
+    }
+
+    /// The exit status: 124 for the deadline (as `timeout` ends), else 128 + the signal.
+    var status: Int32 {
+        switch self {
+        case .deadline: return 124
+        case .secondInterrupt: return 128 + SIGINT
+        case .signal(let signal): return 128 + signal
+        }
+    }
+}
+
+extension TrapRescue {
+    /// Waits for the rescue's child at most `ticks` × 10 ms, then kills it; whether it ended
+    /// well. Async-signal-safe: waitpid, nanosleep, kill.
+    fileprivate static func waitForRescue(_ child: pid_t, ticks: Int) -> Bool {
+        var pause = timespec(tv_sec: 0, tv_nsec: 10_000_000)
+        var tick = 0
+        while tick < ticks {
+            var status: Int32 = 0
+            let done = waitpid(child, &status, WNOHANG)
+            if done == child { return status == 0 }
+            if done < 0 && errno != EINTR { return false }
+            nanosleep(&pause, nil)
+            tick += 1
+        }
+        kill(child, SIGKILL)
+        waitpid(child, nil, 0)
+        return false
+    }
+
+    /// Set in the copy of the process that writes what is kept: an `exit` there is its own.
+    nonisolated(unsafe) static var isRescuing = false
+
     /// Runs in the forked copy of the trapped process: the normal ends of the recording, the
     /// trace and the history, then the last words.
-    static func rescue(_ signal: Int32) {
+    static func rescue(_ signal: Int32) { rescue(.trap(signal)) }
+
+    /// Runs in the forked copy of the process: the normal ends of the recording, the trace and
+    /// the history, then the last words, which say what `cause` ended the plugin's call.
+    static func rescue(_ cause: RescueCause) {
+        isRescuing = true
         guard let session else { return }
         session.output.flush()
-        let what = session.trapDescription(signal: signal)
+        // What happened, and the trace's marker of where it ends (docs/Trace.md).
+        let what: String
+        let stop: (reason: String, title: String)
+        switch cause {
+        case .trap(let signal):
+            what = session.trapDescription(signal: signal)
+            stop = ("trap", "trap")
+        case .stuck(let why):
+            what = session.lastWords("did not return", from: true) + ": stopped " + why.text
+            stop = ("stuck", "plugin did not return")
+        case .exit(let status):
+            what = session.lastWords(
+                "called exit(\(status))", nobody: "code outside debugsh's calls into plugins (a plugin's own thread?)")
+            stop = ("exit", "exit(\(status))")
+        }
         var kept: [String] = []
         if let (path, result) = session.recorder.rescue(note: what) {
             switch result {
@@ -79,7 +198,7 @@ enum TrapRescue {
             }
         }
         if let path = tracePath {
-            session.tracing.noteTrap(what)
+            session.tracing.noteStop(reason: stop.reason, title: stop.title, detail: what)
             do {
                 let events = try session.tracing.save(to: path)
                 kept.append("the trace \(path) (\(events == 1 ? "1 event" : "\(grouped(events)) events"))")
@@ -131,28 +250,7 @@ private func onTrap(_ signal: Int32, _ info: UnsafeMutablePointer<siginfo_t>?, _
         TrapRescue.rescue(signal)
         _exit(0)
     }
-    if child > 0 {
-        var pause = timespec(tv_sec: 0, tv_nsec: 10_000_000)
-        var waiting = true
-        var tick = 0
-        while waiting && tick < state.pointee.ticks {
-            var status: Int32 = 0
-            let done = waitpid(child, &status, WNOHANG)
-            if done == child {
-                rescued = status == 0
-                waiting = false
-            } else if done < 0 && errno != EINTR {
-                waiting = false
-            } else {
-                nanosleep(&pause, nil)
-                tick += 1
-            }
-        }
-        if waiting {
-            kill(child, SIGKILL)
-            waitpid(child, nil, 0)
-        }
-    }
+    if child > 0 { rescued = TrapRescue.waitForRescue(child, ticks: state.pointee.ticks) }
     if !rescued {
         let message: StaticString = "debugsh: trapped, and the rescue of what it was recording failed\n"
         _ = write(2, message.utf8Start, message.utf8CodeUnitCount)

@@ -86,8 +86,11 @@ func main() -> Int32 {
     childReport?.attach(to: session, interrupts: Signals.forTestRunner())
     defer { childReport?.finish(session) }
     if options.check { return checkScripts(session, options: options) }
-    // From here on a trap — a plugin's, or debugsh's own — keeps what is being recorded.
+    // From here on a trap — a plugin's, or debugsh's own — keeps what is being recorded; so do
+    // a plugin's call that does not return and a plugin's `exit` (docs/Plugins.md).
     TrapRescue.install(for: session)
+    Watchdog.start(firstPluginTool: BuiltInTools.all.count)
+    ExitWatch.install()
     // Plugins: the configured folder's libraries (a broken one is skipped with a warning), then
     // those named with --plugin (a broken one is a usage error), before any script runs.
     if !options.noPlugins {
@@ -206,4 +209,6 @@ func firstArgumentNotUTF8() -> Int? {
     return nil
 }
 
-exit(main())
+let status = main()
+ExitWatch.endsOnItsOwn()
+exit(status)

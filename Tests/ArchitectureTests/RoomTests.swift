@@ -26,7 +26,7 @@ import Testing
             mayImport: ["DebugShellCore"]),
         Room(
             name: "the engine", folders: ["Sources/DebugShellEngine"],
-            mayImport: ["DebugShellCore", "CPrefetch", "DequeModule"]),
+            mayImport: ["DebugShellCore", "CPrefetch", "DequeModule", "Synchronization"]),
         Room(name: "the interpreter", folders: ["Sources/DebugShellInterpreter"], mayImport: ["DebugShellCore"]),
         Room(name: "the trace recorder", folders: ["Sources/DebugShellTrace"], mayImport: ["DebugShellCore"]),
         Room(name: "the importers", folders: ["Sources/DebugShellImport"], mayImport: ["DebugShellCore"]),
@@ -46,6 +46,9 @@ import Testing
             mayImport: ["DebugShellCore", "DebugShellCharts", "FrameBudget"]),
         Room(
             name: "the careless plugin (a test fixture)", folders: ["Tests/Fixtures/CarelessPlugin/Sources"],
+            mayImport: ["DebugShellCore"]),
+        Room(
+            name: "the stuck plugin (a test fixture)", folders: ["Tests/Fixtures/StuckPlugin/Sources"],
             mayImport: ["DebugShellCore"]),
         Room(
             name: "the list of built-in tools", folders: ["Sources/BuiltInTools"],

@@ -121,6 +121,16 @@ final class Spawned {
         return false
     }
 
+    /// Waits until standard error holds `text`.
+    func waitForStderr(_ text: String, seconds: Double = 20) -> Bool {
+        let deadline = Date().addingTimeInterval(max(seconds, Spawned.hangGuard))
+        while Date() < deadline {
+            if stderrCollector.contains(text) { return true }
+            usleep(2_000)
+        }
+        return false
+    }
+
     /// Waits until the process has a file open in `folder` (a save under way: a temporary file
     /// has no name there yet, but its descriptor names the folder).
     func waitForOpenFile(in folder: URL, seconds: Double = 60) -> Bool {

@@ -14,7 +14,12 @@ struct LastWords {
 
     /// `plugin 'careless' trapped in its display-link callback at 1.250s, during 'run 2s' (s.dsh:5)`;
     /// `signal` is the trap's signal.
-    func description(signal: Int32) -> String {
+    func description(signal: Int32) -> String { description(LastWords.verb(signal)) }
+
+    /// The same with `verb` for what the code did (`trapped`, `did not return`, `called
+    /// exit(3)`): `from` names the place after "from" rather than "in" (`did not return from its
+    /// command …`); `nobody` is who is named when no tool's code ran (nil: debugsh, a bug).
+    func description(_ verb: String, from: Bool = false, nobody: String? = nil) -> String {
         let code = engine.running
         let index = Int(code.tool)
         let descriptors = registry.toolDescriptors
@@ -29,8 +34,8 @@ struct LastWords {
                 ours = true
             }
         } else {
-            who = "debugsh"
-            ours = true
+            who = nobody ?? "debugsh"
+            ours = nobody == nil
         }
         // Outside the calls into a tool's code the record of what runs says nothing of when:
         // the device's clock does (a trap at 1.5 s read 0.000s).
@@ -65,7 +70,8 @@ struct LastWords {
         case .observer: place = "in device(_:observed:)"
         case .shell: place = ""
         }
-        var text = "\(who) \(LastWords.verb(signal))"
+        if from, place.hasPrefix("in ") { place = "from " + place.dropFirst(3) }
+        var text = "\(who) \(verb)"
         if !place.isEmpty { text += " \(place)" }
         text += " at \(at)"
         if duringCommand, let command = running.last {

@@ -62,6 +62,10 @@ public final class Simulation {
         if name == nil || name == ShellSettings.lowPower.name {
             engine.setLowPower(settings.value(ShellSettings.lowPower, rate: rate))
         }
+        // For the watchdog, which reads it while the session's thread is stuck in a plugin.
+        if name == nil || name == ShellSettings.pluginDeadline.name {
+            ToolCallWatch.shared.deadline = settings.value(ShellSettings.pluginDeadline, rate: rate).nanoseconds
+        }
     }
 
     /// `now + d`, or a command error beyond the 2^62 ns horizon (S1).

@@ -124,6 +124,12 @@ public final class TraceSession {
         noteStop(TraceStop(reason: "signal", title: name, detail: "\(name) stopped the run"))
     }
 
+    /// Notes why the run ends now: `reason` and `title` name the marker (`stuck`, `plugin did
+    /// not return`), `detail` is what the front end says of it.
+    public func noteStop(reason: String, title: String, detail: String) {
+        noteStop(TraceStop(reason: reason, title: title, detail: detail))
+    }
+
     /// Notes a trap now, with what the session says of it.
     public func noteTrap(_ what: String) {
         noteStop(TraceStop(reason: "trap", title: "trap", detail: what))
