@@ -49,7 +49,7 @@ public final class Simulation {
         engine.stall(d, dirtiesUI: dirtiesUI)
     }
 
-    /// Hands the device the settings it reads as plain values (T5, D2, V2): all of them, or the
+    /// Hands the device the settings it reads as plain values (T5, D2, V2, V16): all of them, or the
     /// one named `name` when it changed.
     func apply(_ settings: SettingsStore, changed name: String? = nil) {
         let rate = engine.refreshRate.hertz
@@ -61,6 +61,9 @@ public final class Simulation {
         }
         if name == nil || name == ShellSettings.lowPower.name {
             engine.setLowPower(settings.value(ShellSettings.lowPower, rate: rate))
+        }
+        if name == nil || name == ShellSettings.ramp.name {
+            engine.displayRamp = Int(settings.value(ShellSettings.ramp, rate: rate))
         }
     }
 
