@@ -1,7 +1,7 @@
 import DebugShellCore
 
 /// The shell's own settings, each declared once with its type and default (docs/Commands.md
-/// lists them). Their namespaces (`shell`, `plugin`, `runloop`, `app`, `system`) are the shell's.
+/// lists them). Their namespaces (`shell`, `plugin`, `runloop`, `app`, `system`, `display`) are the shell's.
 enum ShellSettings {
     static let stopOnError = SettingSpec.boolean(
         "shell.stop-on-error", abstract: "Stop a script at the first failed command (--keep-going turns it off).",
@@ -29,8 +29,14 @@ enum ShellSettings {
     static let lowPower = SettingSpec.boolean(
         "system.low_power", abstract: "Low Power Mode: every request is capped at 60 Hz (V2).", default: false)
 
+    static let ramp = SettingSpec.integer(
+        "display.ramp", in: 0...120,
+        abstract:
+            "Refreshes an adaptive display holds each rate on its way down, one rate at a time; 0 falls at once (V16).",
+        default: 0)
+
     /// In the order `settings` lists them.
     static let all: [any SettingDeclaration] = [
-        stopOnError, echo, historySize, pluginDeadline, coalescing, highFrameRates, lowPower,
+        stopOnError, echo, historySize, pluginDeadline, coalescing, highFrameRates, lowPower, ramp,
     ]
 }

@@ -18,16 +18,20 @@ extension DeviceEngine {
         }
         // V2: a scroll is the system's own: the display's maximum, capped only by Low Power Mode.
         if runLoop.scrolls.contains(t) { top = max(top, display.scrollRequest(maximum: maximum)) }
-        // V5: a frame committed and not yet presented asks what its producers asked.
+        // V5: a frame committed and not yet presented asks what its producers asked; V17: so
+        // does one whose commit is under way.
         if render.hasFrames {
             top = max(top, display.request(ask: render.highestAsk, maximum: maximum))
         }
+        if let frame = main.runningFrame { top = max(top, display.request(ask: frame.ask, maximum: maximum)) }
         return top
     }
 
     /// V5: what the animations ticking at `t` ask, before caps: the highest ranged animation's
-    /// request, the system default for one without a range (and for a tick no animation claims).
+    /// request, the system default for one without a range (and for a tick no animation claims);
+    /// V17: a scroll's tick, what the scroll asks.
     func animationAsk(at t: Int64) -> Int64 {
+        if runLoop.scrolls.contains(t) { return Display.scrollAsk }
         var ask: Int64 = runLoop.plainAnimations.contains(t) ? Display.systemDefaultRate : 0
         for animation in runLoop.rangedAnimations where t < animation.end {
             ask = max(ask, Display.ask(range: animation.range, fps: 0))
@@ -62,8 +66,15 @@ extension DeviceEngine {
     func chooseRate(at v: VsyncGrid.Position) -> VsyncGrid.Position {
         // A change of mode waiting for its refresh (`display rate`, `display adaptive`) wins.
         guard v.segment == display.grid.segments.count - 1 else { return v }
-        let want = wantedDivisor(at: v.time, segment: v.segment)
-        guard want != display.grid.segments[v.segment].divisor else { return v }
+        var want = wantedDivisor(at: v.time, segment: v.segment)
+        let divisor = display.grid.segments[v.segment].divisor
+        guard want != divisor else { return v }
+        if want > divisor && display.ramp > 0 {
+            // V16: on its way down the display holds each rate `ramp` refreshes (counted from the
+            // refresh at which it took that rate), then falls one rate of its ladder.
+            guard v.k >= display.ramp else { return v }
+            want = divisor + 1
+        }
         let p = display.grid.changeDivisor(to: want, at: v)
         timers.linkCadencesChanged()
         return p
@@ -84,11 +95,41 @@ extension DeviceEngine {
     }
 
     /// Whether an adaptive display must process the refresh at `next` to change its rate there
-    /// (V3: falling to its minimum once nothing requests), though nothing else needs it.
+    /// or later (V3: falling to its minimum once nothing requests; V16: stepping down, each rate
+    /// held its refreshes), though nothing else needs it.
     func rateWillChange(at next: VsyncGrid.Position) -> Bool {
         let seg = display.grid.segments[next.segment]
         guard seg.isAdaptive, next.segment == display.grid.segments.count - 1 else { return false }
         return wantedDivisor(at: next.time, segment: next.segment) != seg.divisor
+    }
+
+    // MARK: - The touch and the ramp (V15, V16)
+
+    /// V15: a scroll's touch raises an adaptive display at once: from the first vsync of the grid
+    /// of its maximum at or after now that is still to come, it runs at the rate the scroll asks
+    /// (the maximum, 60 Hz in Low Power Mode), not waiting for its next refresh at the old rate.
+    func touchBoost() {
+        guard display.endsAdaptive else { return }
+        let s = display.grid.segments.count - 1
+        let seg = display.grid.segments[s]
+        let want = Display.divisor(
+            for: display.scrollRequest(maximum: seg.rate), maximum: seg.rate, maxDivisor: seg.maxDivisor)
+        guard want < seg.divisor else { return }
+        let from = max(clock.firstOpenTime, display.lastProcessedVsync + 1)
+        guard display.grid.changeDivisor(to: want, atGridVsyncAtOrAfter: from) != nil else { return }
+        timers.linkCadencesChanged()
+        if display.nextVsync != nil { display.nextVsync = firstUnprocessedVsync() }
+        ensureVsync()
+    }
+
+    /// `display.ramp` (V16): the refreshes an adaptive display holds each rate on its way down.
+    public var displayRamp: Int {
+        get { Int(display.ramp) }
+        set {
+            guard Int64(newValue) != display.ramp else { return }
+            display.ramp = Int64(max(0, newValue))
+            requestsChanged()
+        }
     }
 
     // MARK: - The driver

@@ -267,10 +267,11 @@ public final class DeviceEngine: SimulatedDevice {
     }
 
     /// `scroll d`: tracking mode over `[now, now + d)` (A1, mode changes at both ends, S4.2),
-    /// and the app animates.
+    /// and the app animates; the touch raises an adaptive display at once (V15).
     public func scroll(for duration: SimDuration) {
         guard duration > .zero else { return }
         let end = clock.now + duration
+        touchBoost()
         runLoop.scrolls.add(start: clock.now.nanoseconds, end: end.nanoseconds)
         scheduleModeChange(at: clock.now)
         scheduleModeChange(at: end)

@@ -18,6 +18,9 @@ struct Display: ~Copyable {
     var hasBeenAdaptive = false
     /// `device iphone|ipad` (V12): an iPad has no app cap.
     var kind = DeviceKind.iphone
+    /// `display.ramp` (V16): the refreshes an adaptive display holds each rate on its way down,
+    /// one rate of its ladder at a time; 0 falls at once (V3).
+    var ramp: Int64 = 0
 
     init(rate: Int) {
         grid = VsyncGrid(rate: rate)
@@ -77,18 +80,28 @@ struct Display: ~Copyable {
     /// V2: what the system default request gives after caps (an animation without a range).
     @inline(__always) var defaultRequest: Int64 { min(Display.systemDefaultRate, appCap) }
 
-    /// V5: what a frame's producer asks before caps, kept with the frame while it waits or is in
-    /// flight: a range's preferred rate (its minimum when it prefers none), `--fps` (0 set by the
-    /// app: the native rate, `Int64.max` until a maximum caps it), or the system default.
+    /// V5: a frame's ask for the native rate: the display's maximum, capped as the app's requests
+    /// are; and the ask of a scroll's frame: the system's, the display's maximum, capped only by
+    /// Low Power Mode (V17). The scroll's is the higher, so that the highest of a frame's asks is
+    /// still the one that wins.
+    static let nativeAsk = Int64.max - 1
+    static let scrollAsk = Int64.max
+
+    /// V5: what a frame's producer asks before caps, kept with the frame while it is committed,
+    /// waits or is in flight: a range's preferred rate (its minimum when it prefers none), `--fps`
+    /// (0 set by the app: the native rate, ``nativeAsk`` until a maximum caps it), or the system
+    /// default.
     static func ask(range: FrameRateRange?, fps: Int) -> Int64 {
         if let range { return Int64(range.preferred > 0 ? range.preferred : range.minimum) }
-        return fps > 0 ? Int64(fps) : fps == Display.nativeRate ? Int64.max : Display.systemDefaultRate
+        return fps > 0 ? Int64(fps) : fps == Display.nativeRate ? Display.nativeAsk : Display.systemDefaultRate
     }
 
     /// V2, V5: the request a frame's `ask` makes of a display whose maximum is `maximum`, after
-    /// caps: the same as its producer's (``request(range:fps:maximum:)``).
+    /// caps: the same as its producer's (``request(range:fps:maximum:)``); a scroll's frame asks
+    /// what the scroll does (V17).
     @inline(__always) func request(ask: Int64, maximum: Int64) -> Int64 {
-        min(ask == Int64.max ? maximum : ask, appCap)
+        if ask == Display.scrollAsk { return scrollRequest(maximum: maximum) }
+        return min(ask == Display.nativeAsk ? maximum : ask, appCap)
     }
 
     /// V2: a scroll is the system's own: the display's maximum, capped only by Low Power Mode.

@@ -261,6 +261,37 @@ struct VsyncGrid {
         return Position(time: p.time, segment: segments.count - 1, k: 0, index: p.index)
     }
 
+    /// V15: the touch of a scroll raises an adaptive display's rate at the first vsync of the grid
+    /// of its maximum at or after `time`, whether or not the display refreshes there at its old
+    /// rate: that vsync becomes the anchor of a new segment on the same grid, k = 0 (V4 counts
+    /// from it). Nil when the segment in force there is not the last one or not adaptive (a change
+    /// of mode waiting for its refresh wins).
+    mutating func changeDivisor(to divisor: Int64, atGridVsyncAtOrAfter time: Int64) -> Position? {
+        let s = segments.count - 1
+        let old = segments[s]
+        guard old.isAdaptive, old.start <= time else { return nil }
+        // The grid vsync j (from the origin), and the refreshes of the old segment before it.
+        let j = gridIndex(old, atOrAfter: time)
+        let over = j - Int128(old.originIndex)
+        let before = (over + Int128(old.divisor) - 1) / Int128(old.divisor)
+        let t128 = Int128(old.origin) + j * 1_000_000_000 / Int128(old.rate)
+        guard t128 < Int128(Int64.max / 2), over >= 0 else { return nil }
+        let t = Int64(t128)
+        var seg = Segment(start: t, rate: old.rate, baseIndex: old.baseIndex + Int64(before))
+        seg.minimum = old.minimum
+        seg.divisor = divisor
+        seg.origin = old.origin
+        seg.originIndex = Int64(j)
+        seg.baseVsyncs = old.baseVsyncs + Int64(over)
+        segments.removeAll { $0.start >= t && $0.start > 0 }
+        if segments.count == 1 && segments[0].start >= t {
+            segments[0] = seg
+            return Position(time: t, segment: 0, k: 0, index: seg.baseIndex)
+        }
+        segments.append(seg)
+        return Position(time: t, segment: segments.count - 1, k: 0, index: seg.baseIndex)
+    }
+
     /// Changes the rate at the first vsync at or after `time` (S2); returns that vsync's time.
     ///
     /// A change not yet in force is replaced; setting the rate already in force is no change

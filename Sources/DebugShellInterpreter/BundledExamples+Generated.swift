@@ -505,8 +505,8 @@ public enum BundledExamples {
             # A rate change in the middle of an animation (worked example V11). The app's animation ticks cost
             # 10 ms of main-thread work: they fit a 60 Hz refresh (16.7 ms) but not a 120 Hz one (8.3 ms). A
             # scroll raises the display to 120 Hz: the same work now hitches. When the scroll ends the display
-            # drops back to 60 Hz, and only the one frame whose tick was made at 120 Hz and shown at 60 is
-            # late against the time it was expected (V5); the drop causes no other hitch.
+            # drops back to 60 Hz, and only the one frame whose tick was made at 120 Hz and shown after the
+            # scroll is late against the time it was expected (V5); the drop causes no other hitch.
 
             display adaptive
             fps start --label off
@@ -524,8 +524,9 @@ public enum BundledExamples {
             run 1s
             expect clock.rate == 60
             expect fps.hitches == 21
-            # The frame that straddles the drop: ticked at 1991.667 (120 Hz), expected at 2008.333, shown at
-            # 2033.333 — 16.667 ms after the refresh that followed the previous present.
+            # The frame that straddles the drop: ticked at 1991.667 (120 Hz), expected at 2008.333; a
+            # scroll's frame, it keeps the display at 120 Hz until it is shown (V17), at 2025 — 8.333 ms
+            # after the refresh that followed the previous present.
             fps frames --hitches --last 1
             """####
         ),
@@ -553,9 +554,10 @@ public enum BundledExamples {
             expect timer.app.fires == 60
 
             run 600ms
-            # The scroll is over: the link holds the display at 60 Hz again.
+            # The scroll is over: the link holds the display at 60 Hz again, from 1508.333, once the scroll's
+            # last frame is shown (V17); that refresh starts the link's 60 Hz cadence again (V4).
             expect clock.rate == 60
-            expect timer.app.fires == 96
+            expect timer.app.fires == 97
             """####
         ),
         (

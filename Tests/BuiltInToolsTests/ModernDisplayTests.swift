@@ -265,3 +265,105 @@ import Testing
             """)
     }
 }
+
+/// The touch and the ramp (V15, V16), and what a scroll's frames and a frame being committed ask
+/// (V17): each worked example of docs/Semantics.md with its exact answers.
+@Suite struct TouchAndRampTests {
+    func expectTranscript(_ transcript: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
+        let result = try Transcript.replay(transcript, tools: BuiltInTools.all)
+        #expect(result.matches, "\(result)", sourceLocation: sourceLocation)
+    }
+
+    /// V15: on a display resting at 10 Hz a scroll's touch at 1045 ms raises it at the next vsync
+    /// of the 120 Hz grid, 1050 ms, where the scroll's first tick is; by 1145 ms, 12 refreshes at
+    /// 120 Hz and 10 presents (the refresh at 1100 ms at 10 Hz gave 6 and 4).
+    @Test func theTouchRaisesTheDisplayAtOnce() throws {
+        try expectTranscript(
+            """
+            > display adaptive
+            > run 1045ms
+            > scroll 200ms
+            > display
+            adaptive 10–120 Hz, now 10 Hz (adaptive 10–120 Hz, now 120 Hz from 1.05s)
+            > run 100ms
+            > get clock.rate clock.refreshes render.presents
+            clock.rate = 120
+            clock.refreshes = 23
+            render.presents = 10
+            """)
+    }
+
+    /// V16: `display.ramp 1` steps the display down one rate a refresh after a scroll, from 60 Hz
+    /// at 108.333 ms to 10 Hz at 650 ms (27 refreshes in the first second, 22 with no ramp);
+    /// `display.ramp 2` holds each rate two refreshes (12 Hz at 1 s). The default is no ramp.
+    @Test func theRampStepsDown() throws {
+        try expectTranscript(
+            """
+            > settings display
+            display.ramp = 0  Refreshes an adaptive display holds each rate on its way down, one rate at a time; 0 falls at once (V16).
+            > display adaptive
+            > set display.ramp 1
+            > scroll 100ms
+            > run 150ms
+            > get clock.rate
+            clock.rate = 40
+            > run 499ms
+            > display
+            adaptive 10–120 Hz, now 10.909 Hz, ramp 1
+            > run 351ms
+            > get clock.rate clock.refreshes
+            clock.rate = 10
+            clock.refreshes = 27
+            > reset
+            > set display.ramp 2
+            > scroll 100ms
+            > run 1s
+            > get clock.rate clock.refreshes
+            clock.rate = 12
+            clock.refreshes = 31
+            """)
+    }
+
+    /// V17: a scroll's frames ask what the scroll asks, 120 Hz: its last frame, ticked at
+    /// 91.667 ms and expected at 108.333, keeps the display at 120 Hz and is shown on time (it
+    /// asked the 60 Hz default before: the display fell to 60 Hz and showed it at 116.667).
+    @Test func aScrollsFramesAskTheScrollsRate() throws {
+        let r = try Transcript.run(
+            """
+            display adaptive
+            fps start --range 10,120 --label off
+            scroll 100ms
+            run 1s
+            get render.presents clock.rate
+            fps frames
+            """, tools: BuiltInTools.all)
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains("render.presents = 12"))
+        #expect(lines.contains("clock.rate = 10"))
+        #expect(
+            lines.last == "   12      91.667       100.000     100.000  108.333   108.333  0.000  on time",
+            "\(r.stdout)")
+    }
+
+    /// V17: a frame asks from its commit's start: the second commit (30–60 ms) holds the display
+    /// at 60 Hz through the refresh at 50 ms, after the animation's end, and its frame is shown
+    /// at 83.333 ms (the display fell to 10 Hz under it before: shown at 166.667).
+    @Test func aFrameBeingCommittedAsks() throws {
+        try expectTranscript(
+            """
+            > display adaptive
+            > fps start --range 10,120 --label off
+            > load commit 30ms
+            > animate 40ms
+            > run 300ms
+            > get render.presents clock.refreshes
+            render.presents = 2
+            clock.refreshes = 8
+            > fps frames
+            2 presents; times in ms, hitch - = not animating (A2)
+            frame  commit end  render start  render end  present  expected   hitch  verdict
+                1      30.000        33.333      33.333   50.000    33.333  16.667  commit
+                2      60.000        66.667      66.667   83.333    50.000  16.667  commit
+            """)
+    }
+}

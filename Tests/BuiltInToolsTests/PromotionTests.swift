@@ -81,7 +81,9 @@ import Testing
     }
 
     /// V9: a scroll is the system's own request, the display's maximum: 120 Hz without the
-    /// key; and an app link without a range keeps its 60 Hz cadence meanwhile (V4).
+    /// key; and an app link without a range keeps its 60 Hz cadence meanwhile (V4). The scroll's
+    /// last frame keeps 120 Hz until it is shown at 1008.333 ms (V17), where the 60 Hz stretch
+    /// starts the link's cadence again: 67 firings (66 when that frame asked 60).
     @Test func aScrollRunsAt120WithoutTheKey() throws {
         try expectTranscript(
             """
@@ -94,7 +96,7 @@ import Testing
             > run 600ms
             > get clock.rate timer.app.fires
             clock.rate = 60
-            timer.app.fires = 66
+            timer.app.fires = 67
             """)
     }
 
@@ -117,7 +119,8 @@ import Testing
     /// V11: 10 ms animation ticks fit 60 Hz; a scroll raises the display to 120 Hz, where they
     /// miss their 8.333 ms and hitch (commit hitches); back at 60 Hz they fit again, except the
     /// one frame that straddles the drop: its tick was at 120 Hz, so it was expected at 120 Hz
-    /// (V5) and is shown at 60.
+    /// (V5); a scroll's frame, it keeps the display at 120 Hz until shown (V17), 8.333 ms late
+    /// (16.667 at 60 Hz when it asked 60).
     @Test func aRateChangeMidAnimation() throws {
         try expectTranscript(
             """
@@ -140,8 +143,8 @@ import Testing
             clock.rate = 60
             > fps frames --hitches --last 1
             the last 1 of 21 hitches; times in ms, hitch - = not animating (A2)
-            frame  commit end  render start  render end   present  expected   hitch  verdict
-              161    2010.000      2016.667    2016.667  2033.333  2008.333  16.667  commit
+            frame  commit end  render start  render end   present  expected  hitch  verdict
+              161    2010.000      2016.667    2016.667  2025.000  2008.333  8.333  commit
             """)
     }
 
@@ -288,7 +291,8 @@ import Testing
     }
 
     /// V6: a trace has a display-rate counter, written at the refresh each rate took effect at:
-    /// 60 Hz held by the label, 120 for the scroll, 60 again, 10 once nothing requests.
+    /// 60 Hz held by the label, 120 for the scroll (until its last frame is shown, V17), 60
+    /// again, 10 once nothing requests.
     @Test func aTraceHasADisplayRateCounter() throws {
         let sink = MemorySink()
         let session = try Session(tools: BuiltInTools.all, options: SessionOptions(), sink: sink)
@@ -297,7 +301,7 @@ import Testing
         #expect(session.runScript(script, origin: ScriptOrigin(name: "t")) == .finished, "\(sink.standardError)")
         let trace = try PerfettoImport(Data(try #require(session.tracing.recorder).json(generator: "test")))
         let rates = trace.counters.filter { $0.track == "Display rate" }.map { "\($0.ts): \($0.value)" }
-        #expect(rates == ["0: 60.0", "500000000: 120.0", "700000000: 60.0", "1000000000: 10.0"])
+        #expect(rates == ["0: 60.0", "500000000: 120.0", "708333333: 60.0", "1008333333: 10.0"])
     }
 
     /// V6: `fps plot` draws the budget per rate segment, exact at a rate that is not whole hertz

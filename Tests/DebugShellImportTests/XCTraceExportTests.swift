@@ -64,11 +64,14 @@ import Testing
 
     /// On an adaptive display each row carries the refresh interval its frame was presented at
     /// (8.333333 ms while scrolling at 120 Hz, 16.666667 ms at 60 Hz): each is graded against its
-    /// own, and the recording's interval is their median, with a note.
+    /// own, and the recording's interval is their median, with a note. (The 60 Hz row is a stall
+    /// in the animation: the scroll's last frame, which gave one before, now keeps 120 Hz until
+    /// shown, V17.)
     @Test func anAdaptiveDisplayWritesEachRowsRate() throws {
         let read = try check([
             "display adaptive", "set app.high_frame_rates on", "fps start --range 10,120", "load gpu 12ms",
-            "scroll 1s", "run 1500ms", "animate 500ms", "run 1s", "stall 40ms --ui", "run 1s",
+            "scroll 1s", "run 1500ms", "animate 500ms", "run 100ms", "stall 40ms", "run 900ms", "stall 40ms --ui",
+            "run 1s",
         ])
         let rates = Set(read.timeline.hitches.compactMap(\.refreshInterval))
         #expect(rates == [duration(8_333_333), duration(16_666_667)])

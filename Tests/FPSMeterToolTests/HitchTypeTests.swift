@@ -1,3 +1,4 @@
+import BuiltInTools
 import DebugShell
 import DebugShellCore
 import Testing
@@ -182,13 +183,15 @@ import Testing
 
     /// R8.4: on an adaptive display, a frame committed and rendered in time is shown after its
     /// expected present when the refresh after its render comes later than the rate in force at
-    /// its tick foresaw (V5): a 24 Hz meter, a scroll (120 Hz) from 307 ms to 334 ms and a plain
-    /// animation over it; its frame asks 60 Hz, and the display falls to 60 Hz under it.
+    /// its tick foresaw (V5): a 24 Hz meter, a 120 Hz link from 307 ms to 334 ms and a plain
+    /// animation over it; its frame asks 60 Hz, and the display falls to 60 Hz under it. (A
+    /// scroll's frames ask the scroll's 120 Hz, V17: the link stands in for the scroll this test
+    /// used before.)
     @Test func aDelayedSwapOnAnAdaptiveDisplay() throws {
         let s = try meterSession(
             "display adaptive\nset app.high_frame_rates on\nfps start --range 24,120,0\nafter 307ms animate 31ms\n"
-                + "after 307ms scroll 27ms\nrun 1s"
-        )
+                + "after 307ms timer displaylink f --fps 120\nafter 334ms timer invalidate f\nrun 1s",
+            tools: BuiltInTools.all)
         let h = try #require(try s.meter.hitchLog.elements.first)
         #expect(try s.meter.hitchLog.count == 1)
         #expect(h.type == .delayedSwap)

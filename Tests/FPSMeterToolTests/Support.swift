@@ -6,9 +6,11 @@ import Testing
 
 @testable import FPSMeterTool
 
-/// A session with the FPS meter alone, after typing each line of `script`.
-func meterSession(_ script: String, json: Bool = false) throws -> MeterRun {
-    let run = try MeterRun(json: json)
+/// A session with the FPS meter alone (or with `tools`), after typing each line of `script`.
+func meterSession(_ script: String, json: Bool = false, tools: [any DebugTool.Type] = [FPSMeter.self]) throws
+    -> MeterRun
+{
+    let run = try MeterRun(json: json, tools: tools)
     for line in script.split(separator: "\n") { run.type(String(line)) }
     return run
 }
@@ -18,9 +20,9 @@ final class MeterRun {
     let session: Session
     let sink = MemorySink()
 
-    init(json: Bool) throws {
+    init(json: Bool, tools: [any DebugTool.Type] = [FPSMeter.self]) throws {
         session = try Session(
-            tools: [FPSMeter.self], options: SessionOptions(json: json), sink: sink)
+            tools: tools, options: SessionOptions(json: json), sink: sink)
     }
 
     var engine: any SimulatedDevice { session.engine }

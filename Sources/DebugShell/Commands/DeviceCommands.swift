@@ -131,6 +131,8 @@ struct DisplayCommand: BuiltInCommand {
                     "adaptive",
                     abstract:
                         "Make the display adaptive (ProMotion): max/n for whole n, down to --min, as requests need (V1–V3).",
+                    discussion:
+                        "A request is seen at the next refresh, except a scroll's touch, which raises the display at once (V15). With nothing to ask for, the display falls to its minimum at once; 'set display.ramp n' makes it step down one rate at a time, holding each n refreshes (V16).",
                     options: [DisplayCommand.minimum, DisplayCommand.maximum],
                     examples: [
                         Example(
@@ -150,6 +152,15 @@ struct DisplayCommand: BuiltInCommand {
                             > run 1s
                             > get clock.rate
                             clock.rate = 24
+                            """),
+                        Example(
+                            """
+                            > display adaptive
+                            > set display.ramp 1
+                            > scroll 100ms
+                            > run 150ms
+                            > display
+                            adaptive 10–120 Hz, now 40 Hz, ramp 1
                             """),
                     ])
             case .buffers:
@@ -182,6 +193,9 @@ struct DisplayCommand: BuiltInCommand {
                 ("rate_hz", .int(Int64(engine.refreshRate.hertz))), ("buffers", .int(Int64(engine.bufferCount))),
             ]
             if engine.displayRefresh.isAdaptive { json += adaptiveJSON(engine.displayRefresh) }
+            if engine.displayRefresh.isAdaptive && engine.displayRamp > 0 {
+                json.append(("ramp", .int(Int64(engine.displayRamp))))
+            }
             if let pending = engine.pendingRate {
                 json += [
                     ("pending_rate_hz", .int(Int64(pending.rate.hertz))),
@@ -212,10 +226,12 @@ struct DisplayCommand: BuiltInCommand {
     }
 
     /// `60 Hz`, or `60 Hz (120 Hz from 16.666666ms)` while a change waits for its vsync; an
-    /// adaptive display: `adaptive 10–120 Hz, now 60 Hz` (V6).
+    /// adaptive display: `adaptive 10–120 Hz, now 60 Hz` (V6), `…, ramp 1` with the ramp on (V16).
     static func describe(_ engine: DeviceEngine) -> String {
         let refresh = engine.displayRefresh
         var text = refresh.isAdaptive ? "\(refresh)" : "\(engine.refreshRate)"
+        // V16: the ramp, said when it is on.
+        if refresh.isAdaptive && engine.displayRamp > 0 { text += ", ramp \(engine.displayRamp)" }
         if let pending = engine.pendingRefresh {
             let next = pending.refresh.isAdaptive ? "\(pending.refresh)" : pending.refresh.rateText
             text += " (\(next) from \(pending.at))"
@@ -427,11 +443,21 @@ struct ScrollCommand: BuiltInCommand {
 
     static let spec = CommandSpec(
         "scroll", abstract: "The user scrolls: tracking mode and an animation for this long (A1).",
+        discussion:
+            "On an adaptive display the scroll asks for the display's maximum (V2), and so do its frames until shown (V17). Its touch raises a display running slower at once, from the next vsync of its maximum's grid, without waiting for a refresh at the old rate (V15).",
         arguments: [duration],
         examples: [
             Example(
                 "> scroll 1s\n> get clock.mode\nclock.mode = default\n> run 1ms\n> get clock.mode\nclock.mode = tracking"
-            )
+            ),
+            Example(
+                """
+                > display adaptive
+                > run 1045ms
+                > scroll 200ms
+                > display
+                adaptive 10–120 Hz, now 10 Hz (adaptive 10–120 Hz, now 120 Hz from 1.05s)
+                """),
         ])
 
     static func run(_ call: BuiltInCall, in context: CommandContext) throws -> CommandOutput {

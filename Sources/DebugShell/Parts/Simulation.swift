@@ -49,7 +49,7 @@ public final class Simulation {
         engine.stall(d, dirtiesUI: dirtiesUI)
     }
 
-    /// Hands the device the settings it reads as plain values (T5, D2, V2): all of them, or the
+    /// Hands the device the settings it reads as plain values (T5, D2, V2, V16): all of them, or the
     /// one named `name` when it changed.
     func apply(_ settings: SettingsStore, changed name: String? = nil) {
         let rate = engine.refreshRate.hertz
@@ -65,6 +65,9 @@ public final class Simulation {
         // For the watchdog, which reads it while the session's thread is stuck in a plugin.
         if name == nil || name == ShellSettings.pluginDeadline.name {
             ToolCallWatch.shared.deadline = settings.value(ShellSettings.pluginDeadline, rate: rate).nanoseconds
+        }
+        if name == nil || name == ShellSettings.ramp.name {
+            engine.displayRamp = Int(settings.value(ShellSettings.ramp, rate: rate))
         }
     }
 
