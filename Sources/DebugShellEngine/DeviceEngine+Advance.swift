@@ -148,8 +148,27 @@ extension DeviceEngine {
         }
         // 6: the main thread (most instants find it busy).
         guard main.running == .none || main.busyUntil.nanoseconds <= t else { return top.time }
+        if mainThreadHasNothingToDo {
+            // Most of the rest find it idle, or at the end of a timer's or link's callback, which
+            // does nothing (finishRunningItem), with no work: RL4 starts no iteration.
+            main.running = .none
+            return top.time
+        }
         runMainThread(at: SimTime(nanoseconds: t))
         return queue.topTime
+    }
+
+    /// Whether the main thread, free at this instant, would find nothing to do (runMainThread):
+    /// its item, if any, is a callback whose end does nothing, no batch or iteration is under
+    /// way, and no source is ready — no main-queue block, no dirty UI, no due timer, no filled
+    /// link slot of the current mode. Not in the reference mode, which takes the general path.
+    @inline(__always) private var mainThreadHasNothingToDo: Bool {
+        guard !referenceMode, main.running == .none || main.running == .timer || main.running == .link,
+            main.batch == .none, !main.inStep3, !main.uiDirty, main.queue.isEmpty
+        else { return false }
+        let (a, b) = runLoop.currentClasses
+        return timers.due.isEmpty(a) && timers.due.isEmpty(b) && timers.filledLinks.isEmpty(a)
+            && timers.filledLinks.isEmpty(b)
     }
 
     /// Asks for the record of a timer a few events ahead: with many timers the records do not
