@@ -36,6 +36,9 @@ extension DeviceEngine {
         SimTime(nanoseconds: display.grid.position(n - 1, after: firstUnprocessedVsync()).time)
     }
 
+    /// The loop of the three above, inlined into each: `inclusive` and `checks` are constants
+    /// there, and a `run` pays for neither a condition nor an inclusive end.
+    @inline(__always)
     private func advance(
         limit: Int64, inclusive: Bool, checks: Bool, condition: () -> Bool, interrupted: () -> Bool
     ) -> AdvanceOutcome {
