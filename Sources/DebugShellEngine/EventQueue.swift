@@ -341,7 +341,8 @@ struct EntryBuffer {
     ) {
         let n = count
         for i in 0..<n {
-            words[i] = (UInt64(truncatingIfNeeded: base[i].time) & EntryBuffer.slotMask) << 3 | UInt64(truncatingIfNeeded: i)
+            words[i] =
+                (UInt64(truncatingIfNeeded: base[i].time) & EntryBuffer.slotMask) << 3 | UInt64(truncatingIfNeeded: i)
         }
         EntryBuffer.networkSort(words, n)
         while scratch.capacity < n { scratch.growForSort() }

@@ -90,7 +90,7 @@ struct DebugshOptions: ParsableArguments {
 /// runner's children and the benchmarks pass — is read by ``init(quick:)`` instead, with the
 /// same result; anything else (help, `--opt=value`, joined short flags, a repeated flag, a value
 /// that starts with a dash, an error) goes to ArgumentParser, which answers as it always did.
-struct CommandLineOptions {
+struct CommandLineOptions: Equatable {
     var commands: [String] = []
     var keepGoing = false
     var json = false
@@ -127,6 +127,12 @@ struct CommandLineOptions {
         testReport = o.testReport
         testParent = o.testParent
         scripts = o.scripts
+    }
+
+    /// The command line read by ArgumentParser, whatever its shape; throws its errors (help and
+    /// `--version`'s requests among them).
+    static func parsed(_ arguments: [String]) throws -> CommandLineOptions {
+        CommandLineOptions(try DebugshOptions.parse(arguments))
     }
 
     /// Reads a command line of the plain shapes alone; nil for anything else, which

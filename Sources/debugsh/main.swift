@@ -35,7 +35,7 @@ func main() -> Int32 {
         options = quick
     } else {
         do {
-            options = CommandLineOptions(try DebugshOptions.parse(arguments))
+            options = try CommandLineOptions.parsed(arguments)
         } catch {
             let code = DebugshOptions.exitCode(for: error).rawValue
             if code == 0 {
@@ -149,7 +149,8 @@ func main() -> Int32 {
 }
 
 /// Runs the scripts, the commands, stdin or the interactive session; returns the exit status.
-func run(_ session: Session, options: CommandLineOptions, sink: TerminalSink, interactive goInteractive: Bool) -> Int32 {
+func run(_ session: Session, options: CommandLineOptions, sink: TerminalSink, interactive goInteractive: Bool) -> Int32
+{
     Signals.catchInterrupts()
     if options.testReport == nil { Signals.catchStopRequests() }
     session.isInterrupted = { Signals.isInterrupted }

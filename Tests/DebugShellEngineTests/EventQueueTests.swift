@@ -94,7 +94,8 @@ import Testing
                 for _ in 0..<n {
                     // One slot (2^20 ns), a few times in it: ties are common.
                     let time = Int64(77 << 20) + Int64.random(in: 0..<4, using: &rng) * 250_000
-                    let key = UInt64.random(in: 0...UInt64.max >> 1, using: &rng) >> UInt64.random(in: 0...62, using: &rng)
+                    let key =
+                        UInt64.random(in: 0...UInt64.max >> 1, using: &rng) >> UInt64.random(in: 0...62, using: &rng)
                     buffer.append(EventQueue.Entry(time: time, key: key))
                     expected.append((time, key))
                 }
