@@ -36,6 +36,9 @@ extension DeviceEngine {
         SimTime(nanoseconds: display.grid.position(n - 1, after: firstUnprocessedVsync()).time)
     }
 
+    /// The loop of the three above, inlined into each: `inclusive` and `checks` are constants
+    /// there, and a `run` pays for neither a condition nor an inclusive end.
+    @inline(__always)
     private func advance(
         limit: Int64, inclusive: Bool, checks: Bool, condition: () -> Bool, interrupted: () -> Bool
     ) -> AdvanceOutcome {
@@ -50,6 +53,10 @@ extension DeviceEngine {
             clock.advanceEnd = Int64.max
         }
         var pollMask = clock.interruptPollMask
+        // The queue's earliest entry, as the last instant left it: the next instant starts from
+        // it instead of looking again. Anything that could push in between — a condition, the
+        // driver's interrupt closure — is followed by a fresh look.
+        var top = queue.first
         while inclusive ? t <= limit : t < limit {
             // An interrupt is polled every 256 instants by default: often enough to stop within
             // microseconds while instants are light. A driver that watches the wall clock lowers
@@ -57,20 +64,23 @@ extension DeviceEngine {
             if instants & pollMask == 0 {
                 if interrupted() { return .interrupted }
                 pollMask = clock.interruptPollMask
+                top = queue.first
             }
             instants &+= 1
             clock.now = SimTime(nanoseconds: t)
             clock.instantDone = false
-            let queueTime = processInstant(t)
+            top = processInstant(t, first: top)
             clock.instantDone = true
             if checks && condition() { return .conditionMet }
             // The shell saw an interrupt during the instant (a long scheduled command): stop here.
             if clock.stopAfterInstant {
                 clock.stopAfterInstant = false
                 if interrupted() { return .interrupted }
+                top = queue.first
             }
             // A condition reads tools, which could schedule: then the queue is looked at again.
-            t = checks ? nextEventTime() : nextEventTime(queueTime: queueTime)
+            if checks { top = queue.first }
+            t = nextEventTime(queueTime: top.time)
         }
         clock.now = SimTime(nanoseconds: limit)
         // A run of no time leaves a completed instant completed. A completed instant's vsync is
@@ -84,13 +94,8 @@ extension DeviceEngine {
         return .completed
     }
 
-    /// The earliest time something must happen: a queue entry, a needed vsync, or the end of the
-    /// main thread's current item.
-    @inline(__always) func nextEventTime() -> Int64 {
-        nextEventTime(queueTime: queue.topTime)
-    }
-
-    /// The same, given the time of the queue's earliest entry.
+    /// The earliest time something must happen, given the time of the queue's earliest entry: that
+    /// entry, a needed vsync, or the end of the main thread's current item.
     @inline(__always) func nextEventTime(queueTime: Int64) -> Int64 {
         var t = queueTime
         if let v = display.nextVsync, v.time < t { t = v.time }
@@ -112,11 +117,11 @@ extension DeviceEngine {
             || !timers.filledLinks.isEmpty(b)
     }
 
-    /// Everything that happens at one instant, in the order of S4. Returns the time of the
-    /// queue's earliest entry afterwards.
+    /// Everything that happens at one instant, in the order of S4, given the queue's earliest
+    /// entry. Returns the queue's earliest entry afterwards.
     @inline(__always)
-    private func processInstant(_ t: Int64) -> Int64 {
-        var top = queue.first
+    private func processInstant(_ t: Int64, first: EventQueue.Entry) -> EventQueue.Entry {
+        var top = first
         // 1–2: commands scheduled for t, then mode changes.
         while top.time <= t && EventKey.step(top.key) < 3 {
             queue.popTop()
@@ -147,9 +152,28 @@ extension DeviceEngine {
             top = queue.first
         }
         // 6: the main thread (most instants find it busy).
-        guard main.running == .none || main.busyUntil.nanoseconds <= t else { return top.time }
+        guard main.running == .none || main.busyUntil.nanoseconds <= t else { return top }
+        if mainThreadHasNothingToDo {
+            // Most of the rest find it idle, or at the end of a timer's or link's callback, which
+            // does nothing (finishRunningItem), with no work: RL4 starts no iteration.
+            main.running = .none
+            return top
+        }
         runMainThread(at: SimTime(nanoseconds: t))
-        return queue.topTime
+        return queue.first
+    }
+
+    /// Whether the main thread, free at this instant, would find nothing to do (runMainThread):
+    /// its item, if any, is a callback whose end does nothing, no batch or iteration is under
+    /// way, and no source is ready — no main-queue block, no dirty UI, no due timer, no filled
+    /// link slot of the current mode. Not in the reference mode, which takes the general path.
+    @inline(__always) private var mainThreadHasNothingToDo: Bool {
+        guard !referenceMode, main.running == .none || main.running == .timer || main.running == .link,
+            main.batch == .none, !main.inStep3, !main.uiDirty, main.queue.isEmpty
+        else { return false }
+        let (a, b) = runLoop.currentClasses
+        return timers.due.isEmpty(a) && timers.due.isEmpty(b) && timers.filledLinks.isEmpty(a)
+            && timers.filledLinks.isEmpty(b)
     }
 
     /// Asks for the record of a timer a few events ahead: with many timers the records do not

@@ -62,6 +62,8 @@ struct EventQueue: ~Copyable {
     /// Room for sorting a bucket: a second buffer and a radix sort's digit counts.
     private var scratch = EntryBuffer()
     private var counts: UnsafeMutablePointer<Int32>
+    /// Room for sorting a small bucket's words (EntryBuffer.sortFew).
+    private var words: UnsafeMutablePointer<UInt64>
 
     private(set) var count = 0
 
@@ -72,6 +74,7 @@ struct EventQueue: ~Copyable {
         occupied.initialize(repeating: 0, count: EventQueue.wheelSize / 64)
         counts = .allocate(capacity: EntryBuffer.radix)
         counts.initialize(repeating: 0, count: EntryBuffer.radix)
+        words = .allocate(capacity: EntryBuffer.networkLimit)
         // Every buffer is a bucket's, the current slot's or spare: at most one per bucket and one.
         spare = .allocate(capacity: EventQueue.wheelSize + 1)
     }
@@ -85,6 +88,7 @@ struct EventQueue: ~Copyable {
         current.free()
         scratch.free()
         counts.deallocate()
+        words.deallocate()
         late.free()
         overflow.free()
     }
@@ -179,7 +183,7 @@ struct EventQueue: ~Copyable {
         current = buckets[b]
         buckets[b] = EntryBuffer()
         inWheel &-= current.count
-        current.sortWithinSlot(scratch: &scratch, counts: counts)
+        current.sortWithinSlot(scratch: &scratch, counts: counts, words: self.words)
     }
 
     /// The current slot's next entry, or ``none``.
@@ -277,20 +281,23 @@ struct EntryBuffer {
     static let radixBits: Int64 = 10
     static let radix = 1 << radixBits
 
-    /// Sorts entries whose times lie in one slot (2^20 ns): by insertion when they are few, else
-    /// by one counting pass on their times' bits 10–19 (1,024 windows of 1,024 ns) and a
-    /// finishing insertion sort, which has little to do — only entries that share a window can
-    /// be out of order, and windows hold about one entry each at 100,000 timers. Linear, where a
-    /// comparison sort of a bucket of hundreds was a fifth of the engine's time at 100,000
-    /// timers; the insertion sort also orders entries of equal time by key.
-    mutating func sortWithinSlot(scratch: inout EntryBuffer, counts: UnsafeMutablePointer<Int32>) {
+    /// Sorts entries whose times lie in one slot (2^20 ns): by a sorting network when they are
+    /// few (``sortFew(_:scratch:words:)``), by insertion up to 32, else by one counting pass on
+    /// their times' bits 10–19 (1,024 windows of 1,024 ns) and a finishing insertion sort, which
+    /// has little to do — only entries that share a window can be out of order, and windows hold
+    /// about one entry each at 100,000 timers. Linear, where a comparison sort of a bucket of
+    /// hundreds was a fifth of the engine's time at 100,000 timers; the insertion sort also
+    /// orders entries of equal time by key.
+    mutating func sortWithinSlot(
+        scratch: inout EntryBuffer, counts: UnsafeMutablePointer<Int32>, words: UnsafeMutablePointer<UInt64>
+    ) {
         guard count > 1, let base else { return }
-        if count <= EntryBuffer.networks.count {
-            EntryBuffer.networkSort(base, count)
+        if count <= EntryBuffer.networkLimit {
+            sortFew(base, scratch: &scratch, words: words)
             return
         }
         if count <= 32 {
-            insertionSort(base, 0, count)
+            EntryBuffer.insertionSort(base, 0, count)
             return
         }
         while scratch.capacity < count { scratch.growForSort() }
@@ -312,48 +319,83 @@ struct EntryBuffer {
             counts[d] &+= 1
         }
         base.update(from: other, count: count)
-        insertionSort(base, 0, count)
+        EntryBuffer.insertionSort(base, 0, count)
     }
 
-    /// Sorting networks for 2 to 8 entries (Knuth, TAOCP 5.3.4: the fewest comparators known),
-    /// as pairs of places, flattened; `networks[n - 1]` is where n's pairs start and end.
-    static let networkPairs: [Int8] = [
-        0, 1,  // 2
-        0, 2, 0, 1, 1, 2,  // 3
-        0, 1, 2, 3, 0, 2, 1, 3, 1, 2,  // 4
-        0, 1, 3, 4, 2, 4, 2, 3, 1, 4, 0, 3, 0, 2, 1, 3, 1, 2,  // 5
-        1, 2, 4, 5, 0, 2, 3, 5, 0, 1, 3, 4, 1, 4, 0, 3, 2, 5, 1, 3, 2, 4, 2, 3,  // 6
-        1, 2, 3, 4, 5, 6, 0, 2, 3, 5, 4, 6, 0, 1, 4, 5, 2, 6, 0, 4, 1, 5, 0, 3, 2, 5, 1, 3, 2, 4, 2, 3,  // 7
-        0, 2, 1, 3, 4, 6, 5, 7, 0, 4, 1, 5, 2, 6, 3, 7, 0, 1, 2, 3, 4, 5, 6, 7, 2, 4, 3, 5, 1, 4, 3, 6,
-        1, 2, 3, 4, 5, 6,  // 8
-    ]
-    static let networks: [Range<Int>] = [0..<0, 0..<2, 2..<8, 8..<18, 18..<36, 36..<60, 60..<92, 92..<130]
+    /// The most entries a slot sorts with a sorting network.
+    static let networkLimit = 8
+    /// A time's place within its slot: the low 20 bits.
+    private static let slotMask: UInt64 = (1 << 20) - 1
 
-    /// Sorts up to 8 entries with a sorting network: a fixed list of compare-exchanges whose
-    /// outcome is selected, not branched on. A slot holds about five entries at 1,000 timers,
-    /// where an insertion sort's comparisons are coin flips to the branch predictor.
+    /// Sorts up to 8 entries of one slot (about five at 1,000 timers). Each entry becomes a
+    /// 64-bit word, its time within the slot above its place in the buffer; the words go through
+    /// a sorting network, whose exchanges are a minimum and a maximum (conditional moves, not
+    /// branches: an insertion sort's comparisons are coin flips to the branch predictor); the
+    /// entries are gathered in the words' order into the scratch buffer, which then changes
+    /// places with this one. Entries of equal time come out in the order of their places; the
+    /// rare slot that has some is finished by an insertion sort, which orders them by key.
+    /// Sorting 16-byte entries by 128-bit comparisons directly cost twice the instructions.
     @inline(__always)
-    static func networkSort(_ p: UnsafeMutablePointer<EventQueue.Entry>, _ n: Int) {
-        EntryBuffer.networkPairs.withUnsafeBufferPointer { pairs in
-            var k = EntryBuffer.networks[n &- 1].lowerBound
-            let end = EntryBuffer.networks[n &- 1].upperBound
-            while k < end {
-                let i = Int(pairs[k])
-                let j = Int(pairs[k &+ 1])
-                let a = p[i].packed
-                let b = p[j].packed
-                // All ones when they are out of order, else zero: the exchange is a masked xor,
-                // which the compiler cannot turn back into a branch.
-                let word = 0 &- UInt64(unsafeBitCast(b < a, to: UInt8.self))
-                let x = (a ^ b) & (UInt128(word) << 64 | UInt128(word))
-                p[i].packed = a ^ x
-                p[j].packed = b ^ x
-                k &+= 2
-            }
+    private mutating func sortFew(
+        _ base: UnsafeMutablePointer<EventQueue.Entry>, scratch: inout EntryBuffer, words: UnsafeMutablePointer<UInt64>
+    ) {
+        let n = count
+        for i in 0..<n {
+            words[i] =
+                (UInt64(truncatingIfNeeded: base[i].time) & EntryBuffer.slotMask) << 3 | UInt64(truncatingIfNeeded: i)
+        }
+        EntryBuffer.networkSort(words, n)
+        while scratch.capacity < n { scratch.growForSort() }
+        guard let out = scratch.base else { return }
+        var previous = words[0] >> 3
+        var tie = false
+        out[0] = base[Int(truncatingIfNeeded: words[0] & 7)]
+        for k in 1..<n {
+            let w = words[k]
+            tie = tie || w >> 3 == previous
+            previous = w >> 3
+            out[k] = base[Int(truncatingIfNeeded: w & 7)]
+        }
+        // The sorted entries are the scratch buffer's: it becomes this slot's, and this one the
+        // scratch (its entries no longer needed).
+        scratch.count = n
+        swap(&self, &scratch)
+        scratch.count = 0
+        if tie { EntryBuffer.insertionSort(out, 0, n) }
+    }
+
+    /// Sorts 2 to 8 words with a sorting network (Knuth, TAOCP 5.3.4: the fewest comparators
+    /// known), written out for each size: no table, no loop.
+    @inline(__always)
+    static func networkSort(_ w: UnsafeMutablePointer<UInt64>, _ n: Int) {
+        @inline(__always) func cx(_ i: Int, _ j: Int) {
+            let a = w[i]
+            let b = w[j]
+            w[i] = min(a, b)
+            w[j] = max(a, b)
+        }
+        switch n {
+        case 2: cx(0, 1)
+        case 3:
+            cx(0, 2); cx(0, 1); cx(1, 2)
+        case 4:
+            cx(0, 1); cx(2, 3); cx(0, 2); cx(1, 3); cx(1, 2)
+        case 5:
+            cx(0, 1); cx(3, 4); cx(2, 4); cx(2, 3); cx(1, 4); cx(0, 3); cx(0, 2); cx(1, 3); cx(1, 2)
+        case 6:
+            cx(1, 2); cx(4, 5); cx(0, 2); cx(3, 5); cx(0, 1); cx(3, 4); cx(1, 4); cx(0, 3); cx(2, 5); cx(1, 3)
+            cx(2, 4); cx(2, 3)
+        case 7:
+            cx(1, 2); cx(3, 4); cx(5, 6); cx(0, 2); cx(3, 5); cx(4, 6); cx(0, 1); cx(4, 5); cx(2, 6); cx(0, 4)
+            cx(1, 5); cx(0, 3); cx(2, 5); cx(1, 3); cx(2, 4); cx(2, 3)
+        case 8:
+            cx(0, 2); cx(1, 3); cx(4, 6); cx(5, 7); cx(0, 4); cx(1, 5); cx(2, 6); cx(3, 7); cx(0, 1); cx(2, 3)
+            cx(4, 5); cx(6, 7); cx(2, 4); cx(3, 5); cx(1, 4); cx(3, 6); cx(1, 2); cx(3, 4); cx(5, 6)
+        default: break
         }
     }
 
-    private func insertionSort(_ p: UnsafeMutablePointer<EventQueue.Entry>, _ lo: Int, _ hi: Int) {
+    private static func insertionSort(_ p: UnsafeMutablePointer<EventQueue.Entry>, _ lo: Int, _ hi: Int) {
         var i = lo + 1
         while i < hi {
             let x = p[i]

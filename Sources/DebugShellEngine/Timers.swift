@@ -153,7 +153,7 @@ struct Timers: ~Copyable {
     }
 
     /// A dispatch wake-up of queue kind `kind` at `t`: counted once per instant and kind.
-    mutating func countDispatchWakeup(_ kind: DispatchQueueKind, app: Bool, at t: SimTime) {
+    @inline(__always) mutating func countDispatchWakeup(_ kind: DispatchQueueKind, app: Bool, at t: SimTime) {
         let now = t.nanoseconds
         if kind == .background {
             if lastBackgroundWake != now {

@@ -22,6 +22,10 @@ public enum TextCap {
 
     /// Where `text` is cut after `limit` characters; nil when it is no longer.
     private static func end(of text: String, limit: Int) -> String.Index? {
+        // A character is at least one byte: text of at most `limit` bytes is never cut. Every
+        // built-in's help passes here at each start, and walking characters cost 2.8 million
+        // instructions of `debugsh -c quit`; counting bytes is constant time.
+        if text.utf8.count <= limit { return nil }
         guard let end = text.index(text.startIndex, offsetBy: limit, limitedBy: text.endIndex),
             end < text.endIndex
         else { return nil }

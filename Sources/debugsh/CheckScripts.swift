@@ -4,7 +4,7 @@ import DebugShell
 /// (``ScriptChecker``): 0 when clean, 1 when any problem, 2 when a `--plugin` names no file. No
 /// plugin is loaded: with `--plugin` or a plugins folder to load from, an unknown command or
 /// metric is a note.
-func checkScripts(_ session: Session, options: DebugshOptions) -> Int32 {
+func checkScripts(_ session: Session, options: CommandLineOptions) -> Int32 {
     // A `--plugin` that names no file is the usage error a run would give, though nothing loads.
     for path in options.plugins where !FileIO.exists(path) || FileIO.isDirectory(path) {
         let reason = FileIO.isDirectory(path) ? "not a regular file" : "No such file or directory"

@@ -29,19 +29,24 @@ func main() -> Int32 {
         return TestRunner.main(
             Array(CommandLine.arguments.dropFirst(2)), output: output, interrupts: Signals.forTestRunner())
     }
-    let options: DebugshOptions
-    do {
-        options = try DebugshOptions.parse(Array(CommandLine.arguments.dropFirst()))
-    } catch {
-        let code = DebugshOptions.exitCode(for: error).rawValue
-        if code == 0 {
-            output.frontEndText(DebugshOptions.fullMessage(for: error) + "\n" + TestRunner.mention)
-            return 0
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    let options: CommandLineOptions
+    if let quick = CommandLineOptions(quick: arguments) {
+        options = quick
+    } else {
+        do {
+            options = try CommandLineOptions.parsed(arguments)
+        } catch {
+            let code = DebugshOptions.exitCode(for: error).rawValue
+            if code == 0 {
+                output.frontEndText(DebugshOptions.fullMessage(for: error) + "\n" + TestRunner.mention)
+                return 0
+            }
+            let message = DebugshOptions.message(for: error)
+            output.frontEndMessage("\(message)\nUsage: debugsh [options] [script.dsh ...] (see 'debugsh --help')")
+            // ArgumentParser's usage errors exit 64 (EX_USAGE); ours exit 2 (docs/JSON.md).
+            return code == 64 ? 2 : code
         }
-        let message = DebugshOptions.message(for: error)
-        output.frontEndMessage("\(message)\nUsage: debugsh [options] [script.dsh ...] (see 'debugsh --help')")
-        // ArgumentParser's usage errors exit 64 (EX_USAGE); ours exit 2 (docs/JSON.md).
-        return code == 64 ? 2 : code
     }
     if options.version {
         output.frontEndText(DebugShellVersion.full + "\n")
@@ -147,7 +152,8 @@ func main() -> Int32 {
 }
 
 /// Runs the scripts, the commands, stdin or the interactive session; returns the exit status.
-func run(_ session: Session, options: DebugshOptions, sink: TerminalSink, interactive goInteractive: Bool) -> Int32 {
+func run(_ session: Session, options: CommandLineOptions, sink: TerminalSink, interactive goInteractive: Bool) -> Int32
+{
     Signals.catchInterrupts()
     if options.testReport == nil { Signals.catchStopRequests() }
     session.isInterrupted = { Signals.isInterrupted }

@@ -59,22 +59,53 @@ import Testing
         #expect(queue.count == 0)
     }
 
-    /// A slot of up to 8 entries is sorted by a sorting network: by the 0-1 principle, a network
-    /// that sorts every sequence of zeros and ones sorts every sequence. Checked for every such
-    /// sequence of each length, and on entries that differ only in their key.
+    /// A slot of up to 8 entries is sorted by a sorting network on 64-bit words: by the 0-1
+    /// principle, a network that sorts every sequence of zeros and ones sorts every sequence.
+    /// Checked for every such sequence of each length.
     @Test func theSortingNetworksSortEverySmallSlot() {
+        let words = UnsafeMutablePointer<UInt64>.allocate(capacity: 8)
+        defer { words.deallocate() }
         for n in 2...8 {
             for bits in 0..<(1 << n) {
+                for i in 0..<n { words[i] = UInt64(bits >> i & 1) }
+                EntryBuffer.networkSort(words, n)
+                let sorted = (0..<n).map { words[$0] }
+                #expect(sorted == sorted.sorted(), "n \(n), bits \(bits)")
+            }
+        }
+    }
+
+    /// A small slot's entries come out by time, and those of equal time by key (the network
+    /// orders them by their places; the finishing insertion sort by key): random slots of each
+    /// size with few distinct times and keys, against a sort of the same entries.
+    @Test func aSmallSlotComesOutInTimeThenKeyOrder() {
+        var rng = SplitMix(state: 38)
+        let words = UnsafeMutablePointer<UInt64>.allocate(capacity: 8)
+        let counts = UnsafeMutablePointer<Int32>.allocate(capacity: EntryBuffer.radix)
+        defer {
+            words.deallocate()
+            counts.deallocate()
+        }
+        var scratch = EntryBuffer()
+        for n in 1...12 {
+            for _ in 0..<400 {
                 var buffer = EntryBuffer()
-                for i in 0..<n {
-                    let one = bits >> i & 1 == 1
-                    buffer.append(EventQueue.Entry(time: 7, key: one ? 9 : 3))
+                var expected: [(time: Int64, key: UInt64)] = []
+                for _ in 0..<n {
+                    // One slot (2^20 ns), a few times in it: ties are common.
+                    let time = Int64(77 << 20) + Int64.random(in: 0..<4, using: &rng) * 250_000
+                    let key =
+                        UInt64.random(in: 0...UInt64.max >> 1, using: &rng) >> UInt64.random(in: 0...62, using: &rng)
+                    buffer.append(EventQueue.Entry(time: time, key: key))
+                    expected.append((time, key))
                 }
-                EntryBuffer.networkSort(buffer.base!, n)
-                let keys = (0..<n).map { buffer[$0].key }
-                #expect(keys == keys.sorted(), "n \(n), bits \(bits)")
+                expected.sort { ($0.time, $0.key) < ($1.time, $1.key) }
+                buffer.sortWithinSlot(scratch: &scratch, counts: counts, words: words)
+                let got = (0..<n).map { (time: buffer[$0].time, key: buffer[$0].key) }
+                #expect(got.elementsEqual(expected) { $0 == $1 }, "n \(n)")
                 buffer.free()
             }
         }
+        scratch.free()
     }
 }
