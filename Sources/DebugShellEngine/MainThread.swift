@@ -92,6 +92,11 @@ struct MainThread: ~Copyable {
     /// When the running item started, and a running plain block's label (R8).
     var runningStart = SimTime.zero
     var runningBlockLabel = ""
+    /// The kind of the item begun last (running or over), and how many items have begun: what
+    /// a breakpoint's stop says the main thread ran, read then rather than watched (DeviceEngine+Breakpoints.swift).
+    var lastItem = Running.none
+    var lastItemIteration: Int64 = 0
+    var itemsBegun: Int64 = 0
 
     init() {}
 
@@ -112,6 +117,9 @@ struct MainThread: ~Copyable {
         runningIndex = index
         runningStart = start
         busyUntil = end
+        lastItem = item
+        lastItemIteration = iteration
+        itemsBegun &+= 1
         if cost.nanoseconds >= 250_000_000 { hangs += 1 }  // RL6: Apple's hang threshold
         busyTime.add(start: start.nanoseconds, end: end.nanoseconds)
         return end

@@ -25,6 +25,8 @@ public struct Condition {
         var literal: Literal
         /// `± tolerance`: `==` holds within it, `!=` outside it.
         var tolerance: Literal?
+        /// The metric's place in ``Condition/metrics`` (``holds(_:)`` reads it by that number).
+        var slot = 0
     }
 
     indirect enum Node {
@@ -207,7 +209,27 @@ public struct Condition {
         guard position == tokens.count else {
             throw CommandError("unexpected '\(tokens[position].text)' in condition (join terms with 'and' or 'or')")
         }
-        return Condition(root: node, text: words.map(\.raw).joined(separator: " "))
+        // Each comparison's metric numbered as `metrics` lists them.
+        var names: [String] = []
+        func number(_ n: Node) -> Node {
+            switch n {
+            case .compare(var c):
+                if let k = names.firstIndex(of: c.metric) {
+                    c.slot = k
+                } else {
+                    c.slot = names.count
+                    names.append(c.metric)
+                }
+                return .compare(c)
+            case .and(let a, let b):
+                let left = number(a)
+                return .and(left, number(b))
+            case .or(let a, let b):
+                let left = number(a)
+                return .or(left, number(b))
+            }
+        }
+        return Condition(root: number(node), text: words.map(\.raw).joined(separator: " "))
     }
 
     /// `'setled' is not a value of layout.state; it is one of idle, settling, settled, timeout
@@ -299,6 +321,21 @@ public struct Condition {
         }
         let holds = eval(root)
         return (holds, missing)
+    }
+
+    /// Whether the condition holds, each metric read by its place in ``metrics``: as
+    /// ``evaluate(_:)``, reading the same metrics in the same order (`and` and `or` stop at the
+    /// first term that decides), without a name to look up per read. What a breakpoint reads
+    /// after each instant.
+    public func holds(_ value: (Int) -> MetricValue) -> Bool {
+        func eval(_ n: Node) -> Bool {
+            switch n {
+            case .compare(let c): return Condition.compare(value(c.slot), c.op, c.literal, within: c.tolerance)
+            case .and(let a, let b): return eval(a) && eval(b)
+            case .or(let a, let b): return eval(a) || eval(b)
+            }
+        }
+        return eval(root)
     }
 
     static func isNone(_ l: Literal) -> Bool {

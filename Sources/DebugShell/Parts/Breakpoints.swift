@@ -8,8 +8,10 @@ import DebugShellInterpreter
 ///
 /// Nothing here costs anything while no breakpoint is enabled: the time commands then take the
 /// engine's plain paths. With `break when` conditions enabled, time moves as `run until` does,
-/// the conditions read after each instant at which something happened; with `break on` events
-/// enabled, each event a tool emits is compared by name.
+/// the conditions read after each instant at which something happened (``WatchedCondition``:
+/// a condition on the shell's own metrics is evaluated again only when one of them changed);
+/// with `break on` events enabled, each event a tool emits is compared by name, and nothing
+/// else is done while time moves (the main thread's item is read from the device at a stop).
 final class Breakpoints {
     enum Kind {
         case when(Condition)
@@ -81,9 +83,6 @@ final class Breakpoints {
     /// The commands of the last stop's breakpoint, not yet run.
     private var due: Due?
 
-    /// The enabled `break when` conditions, each with its readers and whether it held after
-    /// the last check (a condition stops time when it becomes true, not while it stays true).
-    private var armed: [(index: Int, condition: Condition, readers: [String: () -> MetricValue], held: Bool)] = []
     /// The enabled `break on` breakpoints per event name: kept as each one is added, deleted,
     /// enabled or disabled, so that defining n breakpoints costs O(n), not O(n²).
     private var eventCounts: [String: Int] = [:]
@@ -91,19 +90,17 @@ final class Breakpoints {
     var events: Dictionary<String, Int>.Keys { eventCounts.keys }
     /// The condition of the `play until` that plays now.
     var playUntil: Condition?
-    /// A one-off condition that is not a breakpoint of the list (`play until`): id 0.
-    private var untilCondition: (condition: Condition, readers: [String: () -> MetricValue])?
+    /// A one-off condition that is not a breakpoint of the list (`play until`), id 0: its text.
+    private var untilText: String?
 
-    /// What the main thread ran last, seen by an observer while any breakpoint exists.
-    private var lastItem: MainThreadItem?
-    private var observer: (token: ObserverToken, watcher: MainItemWatcher)?
-    /// The device the observer watches (`reset` makes a new one).
+    /// The device whose main thread the breakpoints watch (`reset` makes a new one), and how
+    /// many items it had begun when they started to: an item begun before is not said.
     private weak var watchedEngine: DeviceEngine?
+    private var itemsBefore: Int64 = 0
 
     var isEmpty: Bool { all.isEmpty }
     var hasHit: Bool { hit != nil }
     var anyEnabled: Bool { all.contains { $0.enabled } }
-    var anyConditions: Bool { !armed.isEmpty || untilCondition != nil }
     /// The conditions of the enabled `break when` breakpoints.
     var enabledConditions: [Condition] {
         all.compactMap { b in
@@ -215,57 +212,29 @@ final class Breakpoints {
 
     // MARK: An advance
 
-    /// Arms the enabled conditions before time moves: each one's readers are made for the
-    /// tools of now (a `reset` makes new ones), and a condition that holds already stops time
-    /// only once it has stopped holding and holds again.
-    func arm(_ metrics: MetricReader, until: Condition? = nil) {
+    /// Arms the breakpoints before time moves, and gives the enabled conditions to check after
+    /// each instant: each one's readers are made for the tools of now (a `reset` makes new
+    /// ones), and a condition that holds already stops time only once it has stopped holding
+    /// and holds again.
+    func arm(_ metrics: MetricReader, until: Condition? = nil) -> ConditionWatch {
         hit = nil
         advancing = true
-        armed = []
+        var watch = ConditionWatch()
         for (i, b) in all.enumerated() where b.enabled {
             guard case .when(let condition) = b.kind else { continue }
-            var readers: [String: () -> MetricValue] = [:]
-            for name in condition.metrics { readers[name] = metrics.reader(name) }
-            let held = condition.evaluate { readers[$0]?() ?? .none }.holds
-            armed.append((i, condition, readers, held))
+            var watched = WatchedCondition(condition, metrics)
+            _ = watched.becameTrue()
+            watch.armed.append((i, watched))
         }
-        if let until {
-            var readers: [String: () -> MetricValue] = [:]
-            for name in until.metrics { readers[name] = metrics.reader(name) }
-            untilCondition = (until, readers)
-        } else {
-            untilCondition = nil
-        }
+        watch.until = until.map { WatchedCondition($0, metrics) }
+        untilText = until?.text
         watchMainThread(metrics.simulation.engine)
+        return watch
     }
 
-    /// After an instant: whether a condition became true (the first, by id, is the hit) or the
-    /// one-off condition of `play until` holds.
-    func checkConditions(on engine: DeviceEngine) -> Bool {
-        guard hit == nil else { return true }
-        var stop = false
-        for k in armed.indices {
-            let readers = armed[k].readers
-            let holds = armed[k].condition.evaluate { readers[$0]?() ?? .none }.holds
-            if holds && !armed[k].held && !stop && passIgnored(armed[k].index) {
-                let i = armed[k].index
-                let condition = armed[k].condition
-                var names: [String] = []
-                for name in condition.metrics where !names.contains(name) { names.append(name) }
-                let values = names.map { "\($0) = \((readers[$0]?() ?? .none).text)" }
-                record(i, detail: "(" + values.joined(separator: ", ") + ")", on: engine)
-                stop = true
-            }
-            armed[k].held = holds
-        }
-        if !stop, let until = untilCondition {
-            let readers = until.readers
-            if until.condition.evaluate({ readers[$0]?() ?? .none }).holds {
-                hit = Hit(id: 0, time: engine.now, detail: "", mainThread: mainThreadNow(engine))
-                stop = true
-            }
-        }
-        return stop
+    /// The condition of `play until` held after an instant: its stop.
+    fileprivate func untilHeld(on engine: DeviceEngine) {
+        hit = Hit(id: 0, time: engine.now, detail: "", mainThread: mainThreadNow(engine))
     }
 
     /// A tool emitted an event: the first enabled `break on` it matches stops time after this
@@ -308,15 +277,17 @@ final class Breakpoints {
     }
 
     /// A hit of breakpoint `i`: false while its ignore count lets it pass (the hit counted, as
-    /// LLDB counts them).
-    private func passIgnored(_ i: Int) -> Bool {
+    /// LLDB counts them). Not inlined: the optimizer would otherwise hold an access to ``all``
+    /// across a check of the conditions, a runtime exclusivity check after every instant.
+    @inline(never)
+    fileprivate func passIgnored(_ i: Int) -> Bool {
         guard all[i].ignore > 0 else { return true }
         all[i].ignore -= 1
         all[i].hits += 1
         return false
     }
 
-    private func record(_ i: Int, detail: String, on engine: DeviceEngine) {
+    fileprivate func record(_ i: Int, detail: String, on engine: DeviceEngine) {
         all[i].hits += 1
         hit = Hit(id: all[i].id, time: engine.now, detail: detail, mainThread: mainThreadNow(engine))
     }
@@ -339,31 +310,35 @@ final class Breakpoints {
 
     /// The breakpoint with this id's text, for the stop's message.
     func text(of id: Int) -> String {
-        if id == 0 { return untilCondition.map { "until \($0.condition.text)" } ?? "until" }
+        if id == 0 { return untilText.map { "until \($0)" } ?? "until" }
         return index(of: id).map { all[$0].text } ?? (spent?.id == id ? spent?.text : nil) ?? "breakpoint \(id)"
     }
 
     // MARK: The main thread
 
+    /// Starts to watch the main thread, once per device: the items it begins from now on are
+    /// said at a stop. Nothing is done per item; the device keeps its last one.
     private func watchMainThread(_ engine: DeviceEngine) {
-        if observer != nil, watchedEngine === engine { return }
-        let watcher = MainItemWatcher { [unowned self] item in lastItem = item }
-        lastItem = nil
-        observer = (engine.addObserver(watcher, kinds: .mainItem), watcher)
+        if watchedEngine === engine { return }
         watchedEngine = engine
+        itemsBefore = engine.mainItemsBegun
     }
 
     /// Stops watching the main thread (no breakpoint left).
     func stopWatching(_ engine: DeviceEngine) {
-        if let observer, watchedEngine === engine { engine.removeObserver(observer.token) }
-        observer = nil
         watchedEngine = nil
-        lastItem = nil
+    }
+
+    /// What the main thread ran last, of the items it began since the breakpoints watch it.
+    private func lastItem(_ engine: DeviceEngine) -> MainThreadItem? {
+        guard watchedEngine === engine, engine.mainItemsBegun > itemsBefore else { return nil }
+        return engine.lastMainItem
     }
 
     /// `block 'stall 300ms' (0s to 300ms)`, `idle since 300ms (last: …)`, `idle`.
     private func mainThreadNow(_ engine: DeviceEngine) -> String {
         let now = engine.now
+        let lastItem = lastItem(engine)
         if let item = lastItem, item.start <= now, now < item.end {
             return "\(item.kind.rawValue) '\(item.label)' (\(item.start) to \(item.end))"
         }
@@ -375,13 +350,136 @@ final class Breakpoints {
     }
 }
 
-/// Tells the breakpoints what the main thread starts running.
-final class MainItemWatcher: DeviceObserver {
-    let seen: (MainThreadItem) -> Void
-    init(_ seen: @escaping (MainThreadItem) -> Void) { self.seen = seen }
+/// The conditions armed for one advance of time (``Breakpoints/arm(_:until:)``), checked after
+/// each instant. The time driver keeps it in a local variable that the engine's condition
+/// closure, which does not escape, captures: checked there, its state costs no exclusivity
+/// check of the runtime per instant, as a class's property would.
+struct ConditionWatch {
+    /// The enabled `break when` conditions, each with the index of its breakpoint.
+    fileprivate var armed: [(index: Int, watched: WatchedCondition)] = []
+    /// `play until`'s condition, which is no breakpoint of the list.
+    fileprivate var until: WatchedCondition?
 
-    func device(_ device: any SimulatedDevice, observed observation: DeviceObservation) {
-        if case .mainItem(let item) = observation { seen(item) }
+    var isEmpty: Bool { armed.isEmpty && until == nil }
+
+    /// After an instant: whether a condition became true (the first, by id, is the hit), the
+    /// one-off condition of `play until` holds, or a `break on` stopped time at this instant.
+    mutating func check(_ breakpoints: Breakpoints, on engine: DeviceEngine) -> Bool {
+        // A `break on` hit during the instant asked the engine to stop after it; nothing else
+        // sets a hit while time moves (a condition's stops time at once).
+        if engine.stopsAfterThisInstant && breakpoints.hasHit { return true }
+        var stop = false
+        for k in armed.indices {
+            if armed[k].watched.becameTrue() && !stop && breakpoints.passIgnored(armed[k].index) {
+                breakpoints.record(armed[k].index, detail: armed[k].watched.valuesRead(), on: engine)
+                stop = true
+            }
+        }
+        if !stop, until != nil, until!.holds() {
+            breakpoints.untilHeld(on: engine)
+            stop = true
+        }
+        return stop
+    }
+}
+
+/// A condition read after each instant while time moves (`break when`, `run until`, `play
+/// until`): its metrics resolved once, as time starts to move, and read by number.
+///
+/// A condition on the shell's own metrics (the device's: `main.hangs`, `clock.vsyncs`, …, and
+/// the recording's) reads them all — plain reads of the device, which do nothing else — and is
+/// evaluated again only when one of them changed since the last check: its truth is a function
+/// of those values, so an instant that changed none of them leaves it as it was. A condition
+/// that reads a tool's metric reads it as it always did, term by term as `and` and `or` decide,
+/// at every check: a tool's read is its own code, which the shell does not second-guess
+/// (docs/Decisions.md, "Breakpoints that cost what changes").
+struct WatchedCondition {
+    /// How a check reads the condition's metrics.
+    private enum Reading {
+        /// Every metric is the shell's with a stamp (``ShellStamp``): the stamps are compared,
+        /// the values read and the condition evaluated only on a change.
+        case stamps([ShellStamp])
+        /// Every metric is the shell's own or the recording's: the values are compared, the
+        /// condition evaluated only on a change.
+        case values
+        /// A tool's metric: the condition reads its metrics as it decides, every check.
+        case tool
+    }
+
+    let condition: Condition
+    private let names: [String]
+    private let readers: [() -> MetricValue]
+    private let reading: Reading
+    /// The device its stamps read: the one time moves on (a `reset`, which makes a new one,
+    /// cannot run while time moves).
+    private let engine: DeviceEngine
+    /// The stamps and values of the last check, and what the condition was then.
+    private var stamps: [Int64]
+    private var values: [MetricValue]
+    private var last: Bool?
+    /// Whether it held after the last check of ``becameTrue()``.
+    private var held = false
+
+    init(_ condition: Condition, _ metrics: MetricReader) {
+        self.condition = condition
+        names = condition.metrics
+        engine = metrics.simulation.engine
+        readers = names.map { metrics.reader($0) }
+        let shell = names.map { ShellMetrics.named($0) }
+        if case let kinds = shell.compactMap({ $0?.stamp }), kinds.count == names.count {
+            reading = .stamps(kinds)
+        } else if names.allSatisfy({ ShellMetrics.named($0) != nil || RecordedMetrics.named($0) != nil }) {
+            reading = .values
+        } else {
+            reading = .tool
+        }
+        stamps = Array(repeating: 0, count: names.count)
+        values = Array(repeating: .none, count: names.count)
+    }
+
+    /// Whether the condition holds now.
+    mutating func holds() -> Bool {
+        var changed = last == nil
+        switch reading {
+        case .tool:
+            return condition.holds { readers[$0]() }
+        case .stamps(let kinds):
+            for k in kinds.indices {
+                let stamp = kinds[k].read(engine)
+                if stamp != stamps[k] {
+                    stamps[k] = stamp
+                    changed = true
+                }
+            }
+            if !changed, let last { return last }
+            for k in readers.indices { values[k] = readers[k]() }
+        case .values:
+            for k in readers.indices {
+                let value = readers[k]()
+                if value != values[k] {
+                    values[k] = value
+                    changed = true
+                }
+            }
+            if !changed, let last { return last }
+        }
+        let values = values
+        let holds = condition.holds { values[$0] }
+        last = holds
+        return holds
+    }
+
+    /// Whether the condition holds now and did not at the last check (a watchpoint's edge); the
+    /// first check, as time starts to move, only notes whether it holds.
+    mutating func becameTrue() -> Bool {
+        let holds = holds()
+        defer { held = holds }
+        return holds && !held
+    }
+
+    /// `(main.hangs = 1)`: the values of its metrics now, for a stop's message.
+    func valuesRead() -> String {
+        "(" + names.indices.map { "\(names[$0]) = \(readers[$0]().text)" }.joined(separator: ", ") + ")"
     }
 }
 

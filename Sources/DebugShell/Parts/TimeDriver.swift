@@ -90,7 +90,8 @@ public final class TimeDriver {
         let engine = simulation.engine
         let start = engine.now
         let end: SimTime
-        var holds: () -> Bool = { false }
+        // `run until`'s own condition.
+        var until: WatchedCondition?
         switch target {
         case .wallClock(let wall, let outOfTime):
             return tick(wallNanoseconds: wall, outOfTime: outOfTime)
@@ -98,9 +99,7 @@ public final class TimeDriver {
             end = time
         case .until(let condition, let limit, _):
             end = limit
-            var readers: [String: () -> MetricValue] = [:]
-            for name in condition.metrics { readers[name] = metrics.reader(name) }
-            holds = { condition.evaluate { readers[$0]?() ?? .none }.holds }
+            until = WatchedCondition(condition, metrics)
         }
         bp.stopped = nil
         // A condition on clock.now holds at a time, not after an event: that time is an instant.
@@ -111,38 +110,41 @@ public final class TimeDriver {
         // The interrupt, and the interactive front end's eye on the wall clock (a progress line).
         let poll = timePoll(what == "run through" ? "run" : what, from: start, to: end)
         let armed = bp.anyEnabled
-        if armed { bp.arm(metrics) }
+        // Checked by closures that do not escape (ConditionWatch).
+        var watch = armed ? bp.arm(metrics) : ConditionWatch()
         let interrupted: () -> Bool = armed ? { poll() || bp.hasHit } : poll
-        let conditions = armed && bp.anyConditions
-        let check: () -> Bool = { bp.checkConditions(on: engine) }
+        let conditions = armed && !watch.isEmpty
         // A scheduled command's failure fails the command — after a breakpoint's stop in the same
         // advance is said and recorded, so that a replay stops where the session did.
         var failed: CommandError?
         let outcome = try guarded(what, failed: &failed) { () -> AdvanceOutcome in
             switch target {
             case .before:
-                return conditions
-                    ? engine.advance(until: check, limit: end, interrupted: interrupted)
-                    : engine.advance(to: end, interrupted: interrupted)
+                guard conditions else { return engine.advance(to: end, interrupted: interrupted) }
+                return engine.advance(until: { watch.check(bp, on: engine) }, limit: end, interrupted: interrupted)
             case .through:
                 // The instants before `end` as `run until` checks them, then `end`'s own.
                 if conditions {
-                    let before = engine.advance(until: check, limit: end, interrupted: interrupted)
+                    let before = engine.advance(
+                        until: { watch.check(bp, on: engine) }, limit: end, interrupted: interrupted)
                     if before != .completed { return before }
                 }
                 let outcome = engine.advance(through: end, interrupted: interrupted)
-                if outcome == .completed && conditions && check() { return .conditionMet }
+                if outcome == .completed && conditions && watch.check(bp, on: engine) { return .conditionMet }
                 return outcome
             case .until:
+                guard armed else {
+                    return engine.advance(until: { until!.holds() }, limit: end, interrupted: interrupted)
+                }
                 return engine.advance(
-                    until: armed ? { check() || holds() } : holds, limit: end, interrupted: interrupted)
+                    until: { watch.check(bp, on: engine) || until!.holds() }, limit: end, interrupted: interrupted)
             case .wallClock:
                 return .completed
             }
         }
         guard armed else {
             if let failed { throw failed }
-            if case .until = target { return TimeStop(outcome: outcome, met: outcome == .conditionMet && holds()) }
+            if case .until = target { return TimeStop(outcome: outcome, met: outcome == .conditionMet && until!.holds()) }
             return TimeStop(outcome: outcome)
         }
         let hit = bp.takeHit()
@@ -166,7 +168,7 @@ public final class TimeDriver {
         }
         switch target {
         case .until(let condition, let limit, let timeout):
-            let met = outcome == .conditionMet && holds()
+            let met = outcome == .conditionMet && until!.holds()
             if hit != nil, !met { bp.stopped = .until(condition, limit: limit, timeout: timeout) }
             return TimeStop(outcome: outcome, hit: hit, met: met)
         case .before where hit != nil:
@@ -251,9 +253,9 @@ public final class TimeDriver {
         let isInterrupted = isInterrupted
         let outcome: AdvanceOutcome
         if armed {
-            bp.arm(metrics, until: bp.playUntil)
-            if bp.anyConditions {
-                outcome = engine.advance(until: { bp.checkConditions(on: engine) }, limit: end) {
+            var watch = bp.arm(metrics, until: bp.playUntil)
+            if !watch.isEmpty {
+                outcome = engine.advance(until: { watch.check(bp, on: engine) }, limit: end) {
                     isInterrupted() || outOfTime() || bp.hasHit
                 }
             } else {
