@@ -188,6 +188,7 @@ struct TraceWriter {
         if r.end < windowStart || (r.start == r.end && r.start < windowStart) { return }
         let start = max(r.start, windowStart)
         work &+= 1
+        if TraceWriter.isFixed(r.kind) { return writeFixed(r, sequence: sequence, start: start, to: &out) }
         if r.kind == .expectedFrame || r.kind == .actualFrame {
             return frame(r, sequence: sequence, start: start, to: &out)
         }

@@ -28,11 +28,16 @@ extension TraceTimeline {
         case .block: name = intern(item.label.isEmpty ? "block" : item.label)
         case .timer, .displayLink, .dispatchHandler: name = -1
         }
-        iterationItems.append(
-            TraceRecord(
-                start: start, end: end, primary: TraceTimeline.index(of: item.kind),
-                secondary: item.iteration, name: name, track: TraceTimeline.mainTrack, reference: 0, code: 0,
-                kind: .mainItem))
+        let record = TraceRecord(
+            start: start, end: end, primary: TraceTimeline.index(of: item.kind),
+            secondary: item.iteration, name: name, track: TraceTimeline.mainTrack, reference: 0, code: 0,
+            kind: .mainItem)
+        if iterationCount < iterationItems.count {
+            iterationItems[iterationCount] = record
+        } else {
+            iterationItems.append(record)
+        }
+        iterationCount += 1
     }
 
     /// Writes the iteration gathered so far, then its items: the iteration first, so that a
@@ -53,8 +58,9 @@ extension TraceTimeline {
             lastZeroLength = nil
             zeroLengthIteration = nil
         }
-        tally(iterationItems.count)
-        for item in iterationItems {
+        tally(iterationCount)
+        for k in 0..<iterationCount {
+            let item = iterationItems[k]
             if item.end > item.start {
                 record(
                     item.kind, track: item.track, name: item.name, start: item.start, end: item.end,
@@ -65,7 +71,7 @@ extension TraceTimeline {
                 zeroLengthItem(item)
             }
         }
-        iterationItems.removeAll(keepingCapacity: true)
+        iterationCount = 0
     }
 
     /// The iteration of no length at `t` (the simulation's) that the items of no length there
@@ -142,8 +148,8 @@ extension TraceTimeline {
             return
         }
         // A main-thread firing: its item was just gathered; it gains the timer's arguments.
-        guard categories.contains(.main), let last = iterationItems.indices.last,
-            iterationItems[last].kind == .mainItem, iterationItems[last].start == f.start.nanoseconds
+        let last = iterationCount - 1
+        guard categories.contains(.main), last >= 0, iterationItems[last].kind == .mainItem, iterationItems[last].start == f.start.nanoseconds
         else { return }
         var item = iterationItems[last]
         let itemKind = Int16(truncatingIfNeeded: item.primary)

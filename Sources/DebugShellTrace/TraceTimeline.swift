@@ -40,6 +40,9 @@ struct TraceTimeline {
     private var nameIndex: [String: Int32] = [:]
     /// Tracks used, with their names (for the trace's metadata).
     var trackNames: [Int32: String] = [:]
+    /// The fixed tracks named so far, a bit each (``name(track:)``): most events name theirs
+    /// again, and a bit costs less than a lookup.
+    private var namedTracks: UInt32 = 0
     /// What each actual frame's record stands for beyond its times (verdict, type, stages, what
     /// delayed it), by its sequence number.
     var frameDetails: [Int64: FrameDetail] = [:]
@@ -94,7 +97,10 @@ struct TraceTimeline {
     /// that it is written before them: a viewer nests a slice in the one written before it when
     /// both start together.
     var iteration: (number: Int64, start: Int64, end: Int64)?
+    /// Its items are the first `iterationCount` of `iterationItems`, whose room is reused from one
+    /// iteration to the next.
     var iterationItems: [TraceRecord] = []
+    var iterationCount = 0
     /// The last slice of no length on the main thread, by sequence number, and its time (the
     /// trace's): another at the same instant joins it.
     var lastZeroLength: (sequence: Int64, time: Int64)?
@@ -351,6 +357,9 @@ struct TraceTimeline {
     /// Names one of the fixed tracks, once.
     @inline(__always)
     mutating func name(track: Int32) {
+        let bit: UInt32 = 1 << UInt32(track)
+        guard namedTracks & bit == 0 else { return }
+        namedTracks |= bit
         if trackNames[track] == nil { trackNames[track] = TraceTimeline.trackTitles[Int(track)] }
     }
 
