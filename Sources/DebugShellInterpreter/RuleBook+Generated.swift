@@ -1695,7 +1695,7 @@ extension RuleBook {
         ),
         DeviceRule(
             id: "V16",
-            title: "Stepping down: `display.ramp`",
+            title: "Stepping down (display.ramp)",
             group: "V",
             parent: nil,
             text:
