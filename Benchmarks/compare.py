@@ -4,7 +4,7 @@ machine, and prints wall time per simulated hour with the ratios the README's pe
 section names.
 
     python3 Benchmarks/compare.py [--timers 1000] [--seconds 3600] [--hz 60] [--runs 3]
-                                  [--skip-simpy] [--skip-scale] [--skip-engine] [--skip-trace]
+                                  [--skip-simpy] [--skip-scale] [--skip-engine] [--skip-trace] [--skip-heapq]
                                   [--callgrind] [--cg-seconds 60,300]
 
 The headline is the product: the release `debugsh` binary running the workload as a script
@@ -161,6 +161,7 @@ def main():
     p.add_argument("--skip-scale", action="store_true")
     p.add_argument("--skip-engine", action="store_true", help="leave out the engine alone (no Benchmarks/ build)")
     p.add_argument("--skip-trace", action="store_true", help="leave out the traced run")
+    p.add_argument("--skip-heapq", action="store_true", help="leave out the heapq peer")
     p.add_argument("--callgrind", action="store_true",
                    help="also count instructions and cache misses per simulated second under callgrind")
     p.add_argument("--cg-seconds", default="60,300", help="the two workload lengths callgrind runs")
@@ -179,6 +180,8 @@ def main():
         del impls["debugsh engine"]
     if a.skip_trace:
         del impls["debugsh --trace"]
+    if a.skip_heapq:
+        del impls["heapq"]
     if not a.skip_simpy:
         try:
             import simpy  # noqa: F401
@@ -244,7 +247,8 @@ def main():
         print(f"traced ÷ untraced      = {ratio('debugsh --trace', 'debugsh')} (target ≤ 1.5)")
     if "debugsh engine" in impls:
         print(f"debugsh engine ÷ floor = {ratio('debugsh engine', 'floor binheap-bu')}")
-    print(f"heapq ÷ debugsh        = {ratio('heapq', 'debugsh')}")
+    if "heapq" in impls:
+        print(f"heapq ÷ debugsh        = {ratio('heapq', 'debugsh')}")
     if "simpy" in med:
         print(f"simpy ÷ debugsh        = {ratio('simpy', 'debugsh')}")
     if "debugsh engine" in impls:

@@ -133,6 +133,8 @@ struct FiringLog: ~Copyable {
     private var staged: [Staged] = []
     /// Records staged before they are stored: 40 bytes each, 2.6 MB.
     static let stagingCapacity = 65_536
+    /// From how many rings a batch's store prefetches the rings and slots ahead (``flush()``).
+    static let prefetchRings = 8_192
 
     /// Above it a lateness is late (`timer.late-threshold`); ``lateCount`` counts by it.
     var lateThreshold = TimerInspector.lateThresholdSetting.defaultValue
@@ -248,6 +250,9 @@ struct FiringLog: ~Copyable {
         guard !staged.isEmpty else { return }
         let limit = ringLimit  // rings are added only after a flush, so the limit holds throughout
         let threshold = lateThreshold.nanoseconds
+        // With few rings their lines stay in the cache and the hints only cost instructions
+        // (issue 38: a third of a record's store at 1,000 timers).
+        let prefetching = rings.count >= FiringLog.prefetchRings
         staged.withUnsafeBufferPointer { batch in
             ringOfTimer.withUnsafeBufferPointer { ringOfTimer in
                 rings.withUnsafeMutableBufferPointer { rings in
@@ -260,14 +265,18 @@ struct FiringLog: ~Copyable {
                         // Three steps ahead: a record 24 on has its ring looked up, one 16 on its
                         // ring fetched, one 8 on its slot (found from its ring, here by then).
                         // Hints only.
-                        if k + 24 < batch.count, batch[k + 24].timer >= 0, batch[k + 24].timer < ringOfTimer.count {
-                            MemoryHint.prefetch(ringOfTimer.baseAddress! + batch[k + 24].timer)
-                        }
-                        if k + 16 < batch.count, case let r = ringIndex(batch[k + 16].timer), r >= 0 {
-                            FiringLog.prefetchRing(base + r)
-                        }
-                        if k + 8 < batch.count, case let r = ringIndex(batch[k + 8].timer), r >= 0 {
-                            FiringLog.prefetchSlot(of: base + r)
+                        if prefetching {
+                            if k + 24 < batch.count, batch[k + 24].timer >= 0,
+                                batch[k + 24].timer < ringOfTimer.count
+                            {
+                                MemoryHint.prefetch(ringOfTimer.baseAddress! + batch[k + 24].timer)
+                            }
+                            if k + 16 < batch.count, case let r = ringIndex(batch[k + 16].timer), r >= 0 {
+                                FiringLog.prefetchRing(base + r)
+                            }
+                            if k + 8 < batch.count, case let r = ringIndex(batch[k + 8].timer), r >= 0 {
+                                FiringLog.prefetchSlot(of: base + r)
+                            }
                         }
                         let index = ringIndex(item.timer)
                         guard index >= 0 else { continue }
