@@ -37,7 +37,8 @@ extension DeviceEngine {
             kind = .displayLink
             label = timers[i].label
         }
-        return MainThreadItem(kind: kind, label: label, start: main.runningStart, end: main.busyUntil,
+        return MainThreadItem(
+            kind: kind, label: label, start: main.runningStart, end: main.busyUntil,
             iteration: main.lastItemIteration)
     }
 }

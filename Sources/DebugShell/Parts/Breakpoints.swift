@@ -419,6 +419,9 @@ struct WatchedCondition {
     private var last: Bool?
     /// Whether it held after the last check of ``becameTrue()``.
     private var held = false
+    /// How often the condition was evaluated (a test counts them: an instant that changed
+    /// none of a pure condition's metrics evaluates nothing).
+    private(set) var evaluations = 0
 
     init(_ condition: Condition, _ metrics: MetricReader) {
         self.condition = condition
@@ -442,6 +445,7 @@ struct WatchedCondition {
         var changed = last == nil
         switch reading {
         case .tool:
+            evaluations &+= 1
             return condition.holds { readers[$0]() }
         case .stamps(let kinds):
             for k in kinds.indices {
@@ -464,6 +468,7 @@ struct WatchedCondition {
             if !changed, let last { return last }
         }
         let values = values
+        evaluations &+= 1
         let holds = condition.holds { values[$0] }
         last = holds
         return holds

@@ -144,7 +144,9 @@ public final class TimeDriver {
         }
         guard armed else {
             if let failed { throw failed }
-            if case .until = target { return TimeStop(outcome: outcome, met: outcome == .conditionMet && until!.holds()) }
+            if case .until = target {
+                return TimeStop(outcome: outcome, met: outcome == .conditionMet && until!.holds())
+            }
             return TimeStop(outcome: outcome)
         }
         let hit = bp.takeHit()
