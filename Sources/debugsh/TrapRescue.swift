@@ -40,6 +40,7 @@ enum TrapRescue {
                 chain: getenv("DEBUGSH_BACKTRACE").map { String(cString: $0) == "1" } ?? false,
                 ticks: timeoutSeconds * 100))
         trapHandlerState = state
+        TrapThreads.install()
         let size = 256 * 1024
         var stack = stack_t(
             ss_sp: UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16), ss_flags: 0, ss_size: size)
@@ -68,7 +69,7 @@ enum TrapRescue {
     static func rescue(_ signal: Int32) {
         guard let session else { return }
         session.output.flush()
-        let what = session.trapDescription(signal: signal)
+        let what = session.trapDescription(signal: signal, thread: TrapThreads.trappedOnPluginThread)
         var kept: [String] = []
         if let (path, result) = session.recorder.rescue(note: what) {
             switch result {
@@ -124,6 +125,8 @@ private func onTrap(_ signal: Int32, _ info: UnsafeMutablePointer<siginfo_t>?, _
     guard let state = trapHandlerState else { _exit(128 + signal) }
     // A fault in what follows ends the process as the signal would.
     for i in 0..<trapSignals.count { _ = Glibc.signal(trapSignals[i], SIG_DFL) }
+    // A plugin's thread trapped: the session's thread stops where it is first.
+    if TrapThreads.isPluginThread() { TrapThreads.stopSessionThread() }
     if state.pointee.terminalFD >= 0 { tcsetattr(state.pointee.terminalFD, TCSANOW, state.pointee.terminal) }
     var rescued = false
     let child = _Fork()
