@@ -29,7 +29,7 @@ struct LastWords {
             let names = tools.plugins.map(\.name) + (load?.name.map { [$0] } ?? [])
             switch names.count {
             case 0:
-                who = "a thread debugsh did not start"
+                who = "debugsh"
                 ours = true
             case 1: who = "plugin '\(names[0])'"
             default: who = "a plugin (one of: \(names.joined(separator: ", ")))"
@@ -100,7 +100,7 @@ struct LastWords {
         case .shell: place = ""
         }
         if thread {
-            place = "in a thread it started"
+            place = who == "debugsh" ? "in a thread other than the session's" : "in a thread it started"
             duringCommand = true
         }
         var text = "\(who) \(LastWords.verb(signal))"
