@@ -88,6 +88,11 @@ import Testing
                 "plugin 'broken' (tool 'leaving') trapped in its deinit at reset at 0.500s, during 'reset' (<command-line>:5)",
             recorded: "reset"),
         Case(
+            name: "init at reset", commands: ["plugin load 'LIB'", "leaving arm-init", "run 500ms", "reset"],
+            words:
+                "plugin 'broken' (tool 'leaving') trapped in init(host:) at 0.500s, during 'reset' (<command-line>:5)",
+            recorded: "reset"),
+        Case(
             name: "own thread", commands: loaded + ["threads"],
             words: "plugin 'broken' trapped in a thread it started at 0.500s, during 'threads' (<command-line>:4)",
             recorded: "threads"),

@@ -37,8 +37,8 @@ public final class ToolSet {
     }
 
     /// Makes every tool anew for the session's current device. The tools made before are let go
-    /// first, one at a time, each as a call into its code (its `deinit`, noted at `time`, the
-    /// time of the `reset`).
+    /// first, one at a time, each as a call into its code (its `deinit`); both are noted at
+    /// `time`, the time of the `reset` (the new device's clock reads 0).
     func makeInstances(for session: Session, replacingAt time: SimTime = .zero) {
         var old: [(any DebugTool)?] = instances.map { $0 }
         instances = []
@@ -46,7 +46,7 @@ public final class ToolSet {
             calling(.deinitAtReset, tool: index, at: time) { old[index] = nil }
         }
         hosts = []
-        makeInstances(types.indices, for: session)
+        makeInstances(types.indices, for: session, at: time)
     }
 
     /// A tool type's declaration, read as a call into its code (a plugin's `descriptor` is): once,
@@ -66,12 +66,12 @@ public final class ToolSet {
         makeInstances(first..<types.count, for: session)
     }
 
-    private func makeInstances(_ indices: Range<Int>, for session: Session) {
+    private func makeInstances(_ indices: Range<Int>, for session: Session, at time: SimTime? = nil) {
         for index in indices {
             let host = ToolHostAdapter(session: session, index: index)
             hosts.append(host)
             let type = types[index]
-            instances.append(calling(.initializer, tool: index) { type.init(host: host) })
+            instances.append(calling(.initializer, tool: index, at: time) { type.init(host: host) })
         }
     }
 

@@ -94,7 +94,8 @@ public final class StreamTool: DebugTool {
 
 /// Its `deinit` traps once armed: `leaving arm` (the tool itself, which observes the device:
 /// the device holds it until `reset` lets it go), `leaving arm-timer` (an object its display
-/// link's callback holds, let go with the old device).
+/// link's callback holds, let go with the old device); `leaving arm-init`: the next tool made
+/// (by `reset`) traps in its `init(host:)`.
 public final class LeavingTool: DebugTool, DeviceObserver {
     public static let descriptor = ToolDescriptor(
         name: "leaving", abstract: "Traps in a deinit at reset, once armed (a test fixture).",
@@ -104,19 +105,30 @@ public final class LeavingTool: DebugTool, DeviceObserver {
                 verbs: [
                     VerbSpec("arm", abstract: "The tool's own deinit traps."),
                     VerbSpec("arm-timer", abstract: "A display link's callback holds an object whose deinit traps."),
+                    VerbSpec("arm-init", abstract: "The next tool made (by reset) traps in its init."),
                 ], defaultVerb: "arm")
         ])
 
     private let host: any ToolHost
     private var armed = false
 
-    public init(host: any ToolHost) { self.host = host }
+    /// Set by `leaving arm-init`: the process's, so that the tool `reset` makes sees it.
+    nonisolated(unsafe) static var initTraps = false
+
+    public init(host: any ToolHost) {
+        if LeavingTool.initTraps { fatalError("trap in init at reset") }
+        self.host = host
+    }
 
     deinit {
         if armed { fatalError("trap in deinit") }
     }
 
     public func run(_ invocation: Invocation) throws(CommandError) -> CommandOutput {
+        if invocation.verb == "arm-init" {
+            LeavingTool.initTraps = true
+            return CommandOutput(text: "armed the next init")
+        }
         if invocation.verb == "arm-timer" {
             let held = Held()
             _ = host.device.addDisplayLink(DisplayLinkConfig(owner: .app, label: "held")) { _ in
