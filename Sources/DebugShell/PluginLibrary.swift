@@ -105,10 +105,16 @@ enum PluginLibrary {
         if let loaded = tools.plugins.first(where: { $0.device == file.state.device && $0.inode == file.state.inode }) {
             throw CommandError("'\(path)' is already loaded (plugin '\(loaded.name)' from \(loaded.path))")
         }
-        let manifest = try open(path, resolved: file.resolved, state: file.state)
+        // From here the plugin's code runs: a trap names it, and the rescue's recording has the
+        // load (``PluginLoad``).
+        tools.loading = PluginLoad(
+            path: path, resolvedPath: file.resolved, issuedAt: session.recorder.loadPosition)
+        defer { tools.loading = nil }
+        let manifest = try open(path, resolved: file.resolved, state: file.state, tools: tools)
         guard ToolRegistry.isIdentifier(manifest.name) else {
             throw CommandError("'\(path)': its plugin name '\(manifest.name)' is not valid: \(PluginCommand.nameRule)")
         }
+        tools.loading?.name = manifest.name
         if let expected, manifest.name != expected {
             throw CommandError(
                 "'\(path)' is the plugin '\(manifest.name)', not '\(expected)' (nothing of it was registered)")
@@ -117,16 +123,17 @@ enum PluginLibrary {
             throw CommandError("'\(path)': a plugin named '\(manifest.name)' is already loaded, from \(loaded.path)")
         }
         guard !manifest.tools.isEmpty else { throw CommandError("'\(path)': plugin '\(manifest.name)' has no tools") }
-        tools.loadingPlugin = manifest.name
-        defer { tools.loadingPlugin = nil }
+        let first = session.registry.toolDescriptors.count
         do {
             try session.addTools(manifest.tools, plugin: manifest.name)
         } catch {
             throw CommandError("'\(path)': plugin '\(manifest.name)' cannot be registered: \(error)")
         }
+        // The names as registered: a plugin's `descriptor` is read once.
         let plugin = LoadedPlugin(
             name: manifest.name, version: manifest.version, path: path, resolvedPath: file.resolved,
-            tools: manifest.tools.map { $0.descriptor.name }, device: file.state.device, inode: file.state.inode)
+            tools: session.registry.toolDescriptors[first...].map(\.name), device: file.state.device,
+            inode: file.state.inode)
         tools.plugins.append(plugin)
         return plugin
     }
@@ -180,8 +187,12 @@ enum PluginLibrary {
 
     /// Loads the library, checks its API version, compiler and DebugShellCore fingerprint, and
     /// takes its manifest. `path` is the path as given, for messages.
-    static func open(_ path: String, resolved: String, state: FileState) throws(CommandError) -> DebugShellPlugin {
-        guard let handle = dlopen(resolved, RTLD_NOW | RTLD_LOCAL) else {
+    /// Each call into the library — the dynamic linker running its initializers, its two entry
+    /// points — is noted as the plugin's code (``ToolSet/calling(_:tool:label:at:_:)``).
+    static func open(_ path: String, resolved: String, state: FileState, tools: ToolSet) throws(CommandError)
+        -> DebugShellPlugin
+    {
+        guard let handle = tools.calling(.libraryLoad, tool: -1, { dlopen(resolved, RTLD_NOW | RTLD_LOCAL) }) else {
             let reason = dlerror().map { String(cString: $0) } ?? "the dynamic linker refused it"
             throw CommandError("'\(path)' is not a shared library that can be loaded: \(reason)")
         }
@@ -197,7 +208,8 @@ enum PluginLibrary {
             )
         }
         // The only call into the library before its build is known to match.
-        let built = BuildIdentity(stamp: unsafeBitCast(versionSymbol, to: VersionFunction.self)())
+        let version = unsafeBitCast(versionSymbol, to: VersionFunction.self)
+        let built = BuildIdentity(stamp: tools.calling(.versionEntryPoint, tool: -1) { version() })
         let host = BuildIdentity.host
         if built.api != host.api || built.compiler != host.compiler {
             throw CommandError(
@@ -214,7 +226,8 @@ enum PluginLibrary {
                 "'\(path)' is not a debugsh plugin: it does not export \(DebugShellPlugin.manifestSymbol) (see docs/Plugins.md)"
             )
         }
-        guard let pointer = unsafeBitCast(manifestSymbol, to: ManifestFunction.self)() else {
+        let manifestFunction = unsafeBitCast(manifestSymbol, to: ManifestFunction.self)
+        guard let pointer = tools.calling(.manifestEntryPoint, tool: -1, { manifestFunction() }) else {
             throw CommandError("'\(path)': \(DebugShellPlugin.manifestSymbol) returned no manifest")
         }
         let object = DebugShellPlugin.adopt(manifest: pointer)

@@ -52,10 +52,15 @@ extension Session {
             try writeFiles(result.files)
             if recorded {
                 recorder.log(recordedWords, at: issuedAt)
+                // Logged: a trap in its output (below) must not log it again.
+                nesting.running[nesting.running.count - 1].recorded = nil
                 if recorder.isWriting { recorder.writeIfDue(typed: location.origin.name == nil) }
             }
-            output.result(
-                result, command: text(), location: location, extra: stamp, fromTool: !parsed.command.owner.isBuiltIn)
+            tools.showing(result, of: parsed.command.owner, json: options.json) {
+                output.result(
+                    result, command: text(), location: location, extra: stamp,
+                    fromTool: !parsed.command.owner.isBuiltIn)
+            }
             if !issue.isScheduled && isInterrupted() {
                 // Ctrl-C while the command ran or wrote: what it wrote stays, the rest stops.
                 output.interrupted(at: engine.now, command: text(), location: location)

@@ -149,9 +149,10 @@ public final class Session {
 
     // MARK: - Tools
 
-    private func makeTools() {
+    /// Makes the tools for the device; after a `reset` (at `time`), the old ones go first.
+    private func makeTools(replacingAt time: SimTime = .zero) {
         simulation.apply(vocabulary.settings)
-        tools.makeInstances(for: self)
+        tools.makeInstances(for: self, replacingAt: time)
     }
 
     /// Adds tools while the session runs (a plugin's): all of them or, when a declaration is
@@ -161,7 +162,7 @@ public final class Session {
     ///   clash with theirs; nil for tools compiled into debugsh.
     /// - Throws: ``RegistrationError`` naming the first problem.
     public func addTools(_ types: [any DebugTool.Type], plugin: String? = nil) throws(RegistrationError) {
-        try vocabulary.add(types.map { $0.descriptor }, plugin: plugin)
+        try vocabulary.add(types.map { tools.descriptor(of: $0) }, plugin: plugin)
         tools.add(types, for: self)
     }
 
@@ -290,10 +291,11 @@ public final class Session {
     }
 
     /// What trapped, in what, when, and during which command — the first part of the last words
-    /// the front end prints when a trap ends the process (`signal`: the trap's signal).
-    public func trapDescription(signal: Int32) -> String {
+    /// the front end prints when a trap ends the process (`signal`: the trap's signal; `thread`:
+    /// a plugin's thread).
+    public func trapDescription(signal: Int32, thread: Bool = false) -> String {
         LastWords(engine: engine, registry: registry, tools: tools, running: nesting.running)
-            .description(signal: signal)
+            .description(signal: signal, thread: thread)
     }
 
     /// Last words for a plugin's code that did not end by a trap (docs/Plugins.md, "When a
@@ -331,18 +333,24 @@ public final class Session {
 }
 
 extension Session: CommandShell {
-    /// A fresh simulation: a new device at the current rate, new tool instances (`reset`).
-    func resetSimulation() { resetSimulation(display: nil) }
+    /// A fresh simulation: a new device at the current rate, new tool instances (`reset`); a trap
+    /// meanwhile is rescued into the log from before it (``SessionRecorder/beginReset()``).
+    func resetSimulation() {
+        recorder.beginReset()
+        defer { recorder.endReset() }
+        resetSimulation(display: nil)
+    }
 
     func resetSimulation(display: (rate: RefreshRate, buffers: Int)?) {
+        let time = engine.now
         imported.endReplay()
         simulation.reset(display: display)
         scheduler.resetSimulation()
         recorder.restart()
         // A trace goes on across a reset: the fresh simulation is a new process in it.
         tracing.attachToNewDevice()
-        time.resetSimulation()
-        makeTools()
+        self.time.resetSimulation()
+        makeTools(replacingAt: time)
     }
 
     /// Loads a plugin library and registers its tools, all or none; with `expected`, only if

@@ -98,3 +98,11 @@ struct ObserverCall {
         self.tool = tool
     }
 }
+
+extension PodVector where Element == ObserverCall {
+    /// The tool that added the observer of `token`; -1 when there is none.
+    func firstTool(of token: Int) -> Int32 {
+        for c in 0..<count where self[c].token == token { return self[c].tool }
+        return -1
+    }
+}

@@ -374,11 +374,33 @@ public final class DeviceEngine: SimulatedDevice {
     /// Lets go of everything that could hold tools or the session: observers, callbacks and
     /// scheduled commands. The session calls it when `reset` replaces the device, so no cycle
     /// through a tool (tool → device → observer → tool) keeps the old simulation alive.
+    ///
+    /// What it lets go of may be the last reference to a tool's object, whose `deinit` is the
+    /// tool's code: each observer, callback and block goes with its owner noted
+    /// (``RunningCode/Kind/deinitAtReset``, at the time the device stood at), so that a trap
+    /// there names the tool.
     public func tearDown() {
-        for observer in callouts.observers { removeObserver(ObserverToken(rawValue: observer.token)) }
+        let saved = callouts.running
+        defer { callouts.running = saved }
+        let now = clock.now
+        for observer in callouts.observers {
+            let tool = callouts.calls.firstTool(of: observer.token)
+            callouts.running = RunningCode(kind: .deinitAtReset, tool: tool, time: now)
+            removeObserver(ObserverToken(rawValue: observer.token))
+        }
+        callouts.running = RunningCode(kind: .deinitAtReset, tool: -1, time: now)
         clock.scheduled.removeAll()
-        for i in timers.indices { timers[i].callback = nil }
-        main.queue.removeAll()
+        for i in timers.indices {
+            // Taken out first: the closure's context goes once this access to the table is over.
+            guard let callback = timers[i].callback else { continue }
+            timers[i].callback = nil
+            callouts.running = RunningCode(kind: .deinitAtReset, tool: timers[i].tool, time: now)
+            _ = consume callback
+        }
+        while let block = main.queue.popFirst() {
+            callouts.running = RunningCode(kind: .deinitAtReset, tool: block.tool, time: now)
+            _ = consume block
+        }
     }
 
     public func removeObserver(_ token: ObserverToken) {
@@ -432,6 +454,14 @@ public struct RunningCode: Sendable {
         case initializer, command, metric, metricNames, statusLine, candidates, settingChange
         // The engine's calls into a tool's callbacks.
         case runLoopTimer, dispatchTimer, displayLink, mainBlock, observer
+        // The session's calls into a plugin while `plugin load` loads it (its tool not known
+        // yet: ``RunningCode/tool`` is -1): the dynamic linker running its initializers, its two
+        // entry points, a tool type's `descriptor`.
+        case libraryLoad, versionEntryPoint, manifestEntryPoint, descriptor
+        // The session's other calls into a tool: `isSaying(_:)` (`break on`), a command's JSON
+        // result and streamed output (made after `run(_:)` returned), and what a tool's objects
+        // run as `reset` lets go of them (its `deinit`).
+        case isSaying, jsonResult, streamedOutput, deinitAtReset
 
         /// A callback, made while time moves.
         public var isCallback: Bool {

@@ -2,8 +2,8 @@ import Foundation
 
 /// A plugin package of this repository built as its author would build it: copied to a
 /// temporary folder outside the repository and built there with `swift build` against this
-/// checkout (`DEBUGSH_ROOT`). ``ExamplePlugin`` and ``CarelessPlugin`` build theirs with it, each
-/// once per test run.
+/// checkout (`DEBUGSH_ROOT`). ``ExamplePlugin``, ``CarelessPlugin`` and ``BrokenPlugins`` build theirs with it,
+/// each once per test run.
 public enum PluginPackage {
     public struct BuildError: Error, CustomStringConvertible {
         public var description: String
@@ -88,4 +88,16 @@ public enum StuckPlugin {
     /// The built library, or why it could not be built.
     public static let library: Result<String, PluginPackage.BuildError> = PluginPackage.build(
         "Tests/Fixtures/StuckPlugin", items: ["Package.swift", "Sources"], library: "libStuckPlugin.so", tag: "stuck")
+}
+
+/// The broken plugins (Tests/Fixtures/BrokenPlugins): one library, the plugin `broken`, that traps
+/// in each place of a plugin's code outside a tool's methods — its loading, entry points and
+/// descriptor (where `DEBUGSH_TEST_BROKEN` says), `isSaying(_:)`, output made after a command
+/// returned, a `deinit` at `reset`, a thread of its own — built once per test run
+/// (``PluginPackage``), as `libBrokenPlugins.so`.
+public enum BrokenPlugins {
+    /// The built library, or why it could not be built.
+    public static let library: Result<String, PluginPackage.BuildError> = PluginPackage.build(
+        "Tests/Fixtures/BrokenPlugins", items: ["Package.swift", "Sources"], library: "libBrokenPlugins.so",
+        tag: "broken")
 }

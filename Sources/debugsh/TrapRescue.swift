@@ -41,6 +41,7 @@ enum TrapRescue {
                 chain: getenv("DEBUGSH_BACKTRACE").map { String(cString: $0) == "1" } ?? false,
                 ticks: timeoutSeconds * 100))
         trapHandlerState = state
+        TrapThreads.install()
         let size = 256 * 1024
         var stack = stack_t(
             ss_sp: UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16), ss_flags: 0, ss_size: size)
@@ -178,7 +179,7 @@ extension TrapRescue {
         let stop: (reason: String, title: String)
         switch cause {
         case .trap(let signal):
-            what = session.trapDescription(signal: signal)
+            what = session.trapDescription(signal: signal, thread: TrapThreads.trappedOnPluginThread)
             stop = ("trap", "trap")
         case .stuck(let why):
             what = session.lastWords("did not return", from: true) + ": stopped " + why.text
@@ -243,6 +244,8 @@ private func onTrap(_ signal: Int32, _ info: UnsafeMutablePointer<siginfo_t>?, _
     guard let state = trapHandlerState else { _exit(128 + signal) }
     // A fault in what follows ends the process as the signal would.
     for i in 0..<trapSignals.count { _ = Glibc.signal(trapSignals[i], SIG_DFL) }
+    // A plugin's thread trapped: the session's thread stops where it is first.
+    if TrapThreads.isPluginThread() { TrapThreads.stopSessionThread() }
     if state.pointee.terminalFD >= 0 { tcsetattr(state.pointee.terminalFD, TCSANOW, state.pointee.terminal) }
     var rescued = false
     let child = _Fork()

@@ -77,6 +77,8 @@ enum Watchdog {
 
     /// The thread's loop; it returns only by ending the process.
     private static func watch() -> Never {
+        // A trap here is debugsh's, not a plugin's (TrapThreads).
+        TrapThreads.noteOwnThread()
         // The stamp of the call being watched, and how long it has run unchanged.
         var seen = PluginCallWatch.stamp
         var stuckFor: Int64 = 0

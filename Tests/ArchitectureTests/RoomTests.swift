@@ -47,6 +47,10 @@ import Testing
         Room(
             name: "the careless plugin (a test fixture)", folders: ["Tests/Fixtures/CarelessPlugin/Sources"],
             mayImport: ["DebugShellCore"]),
+        // Its C initializer (BrokenLoader) is a target of its own.
+        Room(
+            name: "the broken plugins (a test fixture)", folders: ["Tests/Fixtures/BrokenPlugins/Sources"],
+            mayImport: ["DebugShellCore", "BrokenLoader"]),
         Room(
             name: "the stuck plugin (a test fixture)", folders: ["Tests/Fixtures/StuckPlugin/Sources"],
             mayImport: ["DebugShellCore"]),

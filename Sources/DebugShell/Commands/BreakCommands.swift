@@ -196,8 +196,10 @@ struct BreakCommand: BuiltInCommand {
             var output = said(added)
             output.text += " — \(event.abstract)"
             // An event said only while watched, with its watch off, would never stop time.
+            let tools = context.tools
             if let index = registry.toolDescriptors.firstIndex(where: { $0.events.contains { $0.name == name } }),
-                index < context.tools.instances.count, !context.tools.instances[index].isSaying(name)
+                index < tools.instances.count,
+                !tools.calling(.isSaying, tool: index, label: name, { tools.instances[index].isSaying(name) })
             {
                 let watch = event.watch.map { " ('\($0)')" } ?? ""
                 output.warnings.append(

@@ -13,33 +13,55 @@ struct LastWords {
     let running: [RunningCommand]
 
     /// `plugin 'careless' trapped in its display-link callback at 1.250s, during 'run 2s' (s.dsh:5)`;
-    /// `signal` is the trap's signal.
-    func description(signal: Int32) -> String { description(LastWords.verb(signal)) }
+    /// `signal` is the trap's signal; `thread`: it trapped on a thread that is neither the
+    /// session's nor one of debugsh's own, so a plugin's.
+    func description(signal: Int32, thread: Bool = false) -> String {
+        description(LastWords.verb(signal), thread: thread)
+    }
 
     /// The same with `verb` for what the code did (`trapped`, `did not return`, `called
     /// exit(3)`): `from` names the place after "from" rather than "in" (`did not return from its
     /// command …`); `nobody` is who is named when no tool's code ran (nil: debugsh, a bug).
-    func description(_ verb: String, from: Bool = false, nobody: String? = nil) -> String {
+    func description(_ verb: String, from: Bool = false, nobody: String? = nil, thread: Bool = false) -> String {
         let code = engine.running
         let index = Int(code.tool)
         let descriptors = registry.toolDescriptors
         let toolName = descriptors.indices.contains(index) ? descriptors[index].name : nil
         var who: String
         var ours = false
-        if let toolName {
+        let load = tools.loading
+        if thread {
+            // Which plugin's thread is not known (a Swift trap's instruction is in the Swift
+            // runtime, not the plugin): the one loaded, else the ones that may be.
+            let names = tools.plugins.map(\.name) + (load?.name.map { [$0] } ?? [])
+            switch names.count {
+            case 0:
+                who = "debugsh"
+                ours = true
+            case 1: who = "plugin '\(names[0])'"
+            default: who = "a plugin (one of: \(names.joined(separator: ", ")))"
+            }
+        } else if let toolName {
             if let plugin = tools.plugins.first(where: { $0.tools.contains(toolName) })?.name ?? tools.loadingPlugin {
                 who = plugin == toolName ? "plugin '\(plugin)'" : "plugin '\(plugin)' (tool '\(toolName)')"
             } else {
                 who = "the built-in tool '\(toolName)'"
                 ours = true
             }
+        } else if code.kind.isLoad, let load {
+            // Its tools are not registered yet: the plugin by name once its manifest said it,
+            // else the library by the path given.
+            who = load.name.map { "plugin '\($0)'" } ?? "the plugin library '\(VisibleText.escaped(load.path))'"
+        } else if code.kind == .descriptor, let type = tools.describing {
+            who = "the built-in tool type \(type)"
+            ours = true
         } else {
             who = nobody ?? "debugsh"
             ours = nobody == nil
         }
         // Outside the calls into a tool's code the record of what runs says nothing of when:
         // the device's clock does (a trap at 1.5 s read 0.000s).
-        let at = (code.kind == .shell ? engine.now : code.time).eventStamp
+        let at = (code.kind == .shell || thread ? engine.now : code.time).eventStamp
         let label = tools.callLabel.map { " '\(VisibleText.escaped($0))'" } ?? ""
         let timer: String = {
             guard code.detail >= 0, let info = engine.timerInfo(TimerID(rawValue: code.detail)),
@@ -68,7 +90,25 @@ struct LastWords {
         case .displayLink: place = "in its display-link callback\(timer)"
         case .mainBlock: place = "in a main-queue block it queued"
         case .observer: place = "in device(_:observed:)"
+        case .libraryLoad: place = "while the dynamic linker loaded it (its initializers)"
+        case .versionEntryPoint: place = "in its entry point \(DebugShellPlugin.versionSymbol)"
+        case .manifestEntryPoint: place = "in its entry point \(DebugShellPlugin.manifestSymbol)"
+        case .descriptor:
+            place = "in its descriptor" + (tools.describing.map { " (\($0).descriptor)" } ?? "")
+        case .isSaying: place = "in isSaying(_:)" + (label.isEmpty ? "" : " for\(label)")
+        case .jsonResult, .streamedOutput:
+            place = code.kind == .jsonResult ? "in its JSON result" : "in its streamed output"
+            if let command = running.last {
+                place += " '\(VisibleText.escaped(command.words.commandText))'"
+                if let line = command.location.text { place += " (\(line))" }
+            }
+            duringCommand = false
+        case .deinitAtReset: place = "in its deinit at reset"
         case .shell: place = ""
+        }
+        if thread {
+            place = who == "debugsh" ? "in a thread other than the session's" : "in a thread it started"
+            duringCommand = true
         }
         if from, place.hasPrefix("in ") { place = "from " + place.dropFirst(3) }
         var text = "\(who) \(verb)"
@@ -92,6 +132,16 @@ struct LastWords {
         case 8: return "crashed (arithmetic exception)"
         case 11: return "crashed (segmentation fault)"
         default: return "crashed (signal \(signal))"
+        }
+    }
+}
+
+extension RunningCode.Kind {
+    /// A call into a plugin while `plugin load` loads it, before its tools are registered.
+    var isLoad: Bool {
+        switch self {
+        case .libraryLoad, .versionEntryPoint, .manifestEntryPoint, .descriptor: return true
+        default: return false
         }
     }
 }

@@ -49,6 +49,18 @@ public final class SessionRecorder {
         recording = Recording(preamble: preamble())
     }
 
+    /// While `reset` runs: the log from before it and where the `reset` was issued. The reset
+    /// runs tools' code — the old tools' `deinit`, the new ones' `init(host:)` — so a trap there
+    /// is rescued into that log with the `reset` at its end, which replays into the same trap
+    /// (the new log, a preamble alone, would not).
+    private var resetting: (recording: Recording, at: Position)?
+
+    /// `reset` starts: the log so far is kept until ``endReset()``.
+    func beginReset() { resetting = (recording, position) }
+
+    /// `reset` is done: the log starts anew from it, as ``restart()`` made it.
+    func endReset() { resetting = nil }
+
     /// Where a command issued now would stand in the log.
     var position: Position {
         let engine = simulation.engine
@@ -154,6 +166,10 @@ public final class SessionRecorder {
         if isWriting { writeIfDue(typed: true) }
     }
 
+    /// Where a `plugin load` issued now stands in the log, should the load trap; nil inside a
+    /// scheduled command, which the log has as it was scheduled (as ``logPluginLoaded(_:)``).
+    var loadPosition: Position? { nesting.inScheduledCommand ? nil : position }
+
     /// Logs a command that writes itself into the log (`import`, whose paths must be absolute for
     /// a replay from any folder), as `plugin load` is logged: at top level only.
     func logCommand(_ words: [String]) {
@@ -169,8 +185,10 @@ public final class SessionRecorder {
     /// - Parameters:
     ///   - endingDone: Whether the last time line ends with now's instant processed (by default
     ///     as the device stands); `note` a last comment line.
+    ///   - end: Where the last time line ends instead of now (a `reset` that trapped: the device
+    ///     is the new one).
     @discardableResult
-    func write(endingDone: Bool? = nil, note: String? = nil) -> FileIO.Failure? {
+    func write(endingDone: Bool? = nil, note: String? = nil, end: Position? = nil) -> FileIO.Failure? {
         guard let path else { return nil }
         if recording.overflowedAt != nil {
             return FileIO.Failure(
@@ -181,8 +199,9 @@ public final class SessionRecorder {
         do {
             try FileIO.writeAtomically(
                 recording.script(
-                    path: path, now: engine.now, done: endingDone ?? engine.instantDone,
-                    advances: engine.instantsProcessed + (endingDone == true && !engine.instantDone ? 1 : 0))
+                    path: path, now: end?.time ?? engine.now, done: end?.done ?? endingDone ?? engine.instantDone,
+                    advances: end?.advances ?? engine.instantsProcessed
+                        + (endingDone == true && !engine.instantDone ? 1 : 0))
                     + (note.map { "# debugsh stopped here: \(VisibleText.escaped($0))\n" } ?? ""),
                 to: path)
             writtenAt = recording.body.count
@@ -208,13 +227,25 @@ public final class SessionRecorder {
     /// - Returns: the file and the commands it keeps, or the failure; nil when not recording.
     public func rescue(note: String) -> (path: String, result: Result<Int, FileIO.Failure>)? {
         guard let path else { return nil }
+        // A `reset` trapped: the log from before it, and the `reset`, ending where it was issued.
+        var end: Position?
+        if let resetting {
+            recording = resetting.recording
+            log([Word("reset")][...], at: resetting.at)
+            end = resetting.at
+        }
         // The command that was running, which the log keeps once it returns.
         if let recorded = nesting.running.last(where: { $0.recorded != nil })?.recorded {
             log(recorded.words, at: recorded.at)
         }
+        // A plugin's load trapped (its entry points, a descriptor, an init): the load, as the
+        // replay must run it to trap the same way.
+        if let load = tools.loading, let at = load.issuedAt {
+            log(load.recordedWords[...], at: at)
+        }
         // A callback trapped while time ran: the replay processes that instant, and so traps.
         let duringTime = simulation.engine.running.kind.isCallback
-        if let failure = write(endingDone: duringTime ? true : nil, note: note) {
+        if let failure = write(endingDone: duringTime ? true : nil, note: note, end: end) {
             return (path, .failure(failure))
         }
         return (path, .success(recording.commands))

@@ -16,8 +16,13 @@ public final class ToolSet {
     public var statusEnabled: [Bool]
     /// The plugin libraries loaded so far (`plugin load`), in load order.
     public internal(set) var plugins: [LoadedPlugin] = []
+    /// The plugin library `plugin load` is loading, until it is loaded or refused: a trap in its
+    /// code meanwhile names it, and the rescue's recording has the load.
+    var loading: PluginLoad?
     /// The plugin whose tools are being made, while `plugin load` makes them.
-    var loadingPlugin: String?
+    var loadingPlugin: String? { loading?.name }
+    /// The tool type whose `descriptor` is being read (``descriptor(of:)``).
+    private(set) var describing: (any DebugTool.Type)?
     /// What the tool's code that runs now was asked about (a metric, a setting), for a trap's
     /// last words.
     private(set) var callLabel: String?
@@ -31,11 +36,26 @@ public final class ToolSet {
         self.vocabulary = vocabulary
     }
 
-    /// Makes every tool anew for the session's current device.
-    func makeInstances(for session: Session) {
-        hosts = []
+    /// Makes every tool anew for the session's current device. The tools made before are let go
+    /// first, one at a time, each as a call into its code (its `deinit`); both are noted at
+    /// `time`, the time of the `reset` (the new device's clock reads 0).
+    func makeInstances(for session: Session, replacingAt time: SimTime = .zero) {
+        var old: [(any DebugTool)?] = instances.map { $0 }
         instances = []
-        makeInstances(types.indices, for: session)
+        for index in old.indices {
+            calling(.deinitAtReset, tool: index, at: time) { old[index] = nil }
+        }
+        hosts = []
+        makeInstances(types.indices, for: session, at: time)
+    }
+
+    /// A tool type's declaration, read as a call into its code (a plugin's `descriptor` is): once,
+    /// at registration; the registry keeps what it said.
+    func descriptor(of type: any DebugTool.Type) -> ToolDescriptor {
+        let saved = describing
+        describing = type
+        defer { describing = saved }
+        return calling(.descriptor, tool: -1) { type.descriptor }
     }
 
     /// Adds tools (a plugin's) and makes them.
@@ -46,12 +66,12 @@ public final class ToolSet {
         makeInstances(first..<types.count, for: session)
     }
 
-    private func makeInstances(_ indices: Range<Int>, for session: Session) {
+    private func makeInstances(_ indices: Range<Int>, for session: Session, at time: SimTime? = nil) {
         for index in indices {
             let host = ToolHostAdapter(session: session, index: index)
             hosts.append(host)
             let type = types[index]
-            instances.append(calling(.initializer, tool: index) { type.init(host: host) })
+            instances.append(calling(.initializer, tool: index, at: time) { type.init(host: host) })
         }
     }
 
@@ -60,11 +80,12 @@ public final class ToolSet {
     /// tool registers meanwhile is its own.
     @inline(__always)
     func calling<T, E: Error>(
-        _ kind: RunningCode.Kind, tool: Int, label: String? = nil, _ body: () throws(E) -> T
+        _ kind: RunningCode.Kind, tool: Int, label: String? = nil, at time: SimTime? = nil,
+        _ body: () throws(E) -> T
     ) throws(E) -> T {
         let device = simulation.engine
         let saved = device.running
-        device.running = RunningCode(kind: kind, tool: Int32(truncatingIfNeeded: tool), time: device.now)
+        device.running = RunningCode(kind: kind, tool: Int32(truncatingIfNeeded: tool), time: time ?? device.now)
         let savedLabel = callLabel
         if let label { callLabel = label }
         defer {
@@ -72,6 +93,13 @@ public final class ToolSet {
             callLabel = savedLabel
         }
         return try body()
+    }
+
+    /// Runs `body`, which shows a command's result: a tool's JSON result (under `--json`) and
+    /// streamed output are its code, run after `run(_:)` returned, so a trap there names it.
+    func showing(_ result: CommandOutput, of owner: CommandOwner, json: Bool, _ body: () -> Void) {
+        guard case .tool(let index) = owner, json || result.streamed != nil else { return body() }
+        calling(json ? .jsonResult : .streamedOutput, tool: index, body)
     }
 
     /// The status lines of the tools enabled for the live block, in registration order, each
@@ -108,6 +136,28 @@ public final class ToolSet {
             let tool = instances[index]
             calling(.settingChange, tool: index, label: name) { tool.settingDidChange(name) }
         }
+    }
+}
+
+/// A plugin library being loaded (`plugin load`, `plugin require --from`), from the moment its
+/// file is known until it is loaded or refused.
+struct PluginLoad {
+    /// The path as given, and the file it resolved to.
+    var path: String
+    var resolvedPath: String
+    /// The plugin's name, once its manifest is read.
+    var name: String?
+    /// Where the recording has the load, should its code trap before it is done (the rescue
+    /// writes it there); nil for a load the log has otherwise (a scheduled command's).
+    var issuedAt: SessionRecorder.Position?
+
+    /// The line that loads it in a replay: `plugin require <name> --from <file>` once its name is
+    /// known (as a load that succeeded is written), else `plugin load <file>`.
+    var recordedWords: [Word] {
+        let file = Word(
+            text: resolvedPath, raw: Lexer.quote(resolvedPath), quoted: Lexer.quote(resolvedPath) != resolvedPath)
+        if let name { return ["plugin", "require", name, "--from"].map { Word($0) } + [file] }
+        return [Word("plugin"), Word("load"), file]
     }
 }
 
