@@ -312,7 +312,8 @@ struct JSONBytes: ~Copyable {
             let r = Int(truncatingIfNeeded: v &- q &* 100)
             v = q
             i &-= 2
-            d.storeBytes(of: pair.loadUnaligned(fromByteOffset: r &* 2, as: UInt16.self), toByteOffset: i, as: UInt16.self)
+            d.storeBytes(
+                of: pair.loadUnaligned(fromByteOffset: r &* 2, as: UInt16.self), toByteOffset: i, as: UInt16.self)
         }
         if v >= 10 {
             d.storeBytes(
@@ -400,6 +401,18 @@ struct JSONCursor {
             i &+= 16
         } while i < n
         p += n
+    }
+
+    /// The nanoseconds a time stamp written earlier by this cursor stands for — its `length`
+    /// bytes at `stamp`, microseconds of at least one whole digit with three decimals — as
+    /// ``int(_:)`` writes them: its digits without the point.
+    @inline(__always)
+    mutating func copyDigits(ofStamp stamp: UnsafeMutablePointer<UInt8>, length: Int) {
+        blocks(stamp, count: length &- 4)
+        // The three decimals, and a byte after them that what follows writes over.
+        UnsafeMutableRawPointer(p).storeBytes(
+            of: UnsafeRawPointer(stamp + (length &- 3)).loadUnaligned(as: UInt32.self), as: UInt32.self)
+        p += 3
     }
 
     /// One byte.

@@ -10,7 +10,14 @@ extension TraceTimeline {
     /// recording began in is measured over its part recorded, as a rate. Seconds wholly idle are
     /// passed in one step. With `partial`, the second running at `t` is written too, measured
     /// over its part so far (the end of a recording).
+    @inline(__always)
     mutating func countSeconds(upTo t: Int64, partial: Bool) {
+        // Most calls are within the second being measured, with nothing to do.
+        if !partial && (second + 1) * 1_000_000_000 > t && busyHead <= 1024 { return }
+        countWholeSeconds(upTo: t, partial: partial)
+    }
+
+    private mutating func countWholeSeconds(upTo t: Int64, partial: Bool) {
         let length: Int64 = 1_000_000_000
         while (second + 1) * length <= t {
             tally(1)

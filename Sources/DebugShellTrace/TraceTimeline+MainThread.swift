@@ -149,7 +149,8 @@ extension TraceTimeline {
         }
         // A main-thread firing: its item was just gathered; it gains the timer's arguments.
         let last = iterationCount - 1
-        guard categories.contains(.main), last >= 0, iterationItems[last].kind == .mainItem, iterationItems[last].start == f.start.nanoseconds
+        guard categories.contains(.main), last >= 0, iterationItems[last].kind == .mainItem,
+            iterationItems[last].start == f.start.nanoseconds
         else { return }
         var item = iterationItems[last]
         let itemKind = Int16(truncatingIfNeeded: item.primary)

@@ -38,7 +38,9 @@ extension TraceWriter {
         case .reset: c.raw(", \"cat\": \"debugsh\", \"ph\": \"i\", \"s\": \"p\", \"ts\": ")
         default: preconditionFailure("not a fixed event: \(r.kind)")
         }
+        let stamp = c.p
         c.micros(start)
+        let stampLength = c.p - stamp
         switch r.kind {
         case .vsync:
             break
@@ -71,7 +73,13 @@ extension TraceWriter {
             timerHeads.write(r.kind == .queueHandler ? TraceTimeline.itemKinds.count : Int(r.code >> 8), to: &c)
             c.int(Int64(r.reference))
             c.raw(", \"scheduled_ns\": ")
-            c.int(r.primary)
+            if r.primary == start && start >= 1000 {
+                // On time: its scheduled time is its time stamp, whose digits were just written
+                // (`10000.000` µs is `10000000` ns).
+                c.copyDigits(ofStamp: stamp, length: stampLength)
+            } else {
+                c.int(r.primary)
+            }
             c.raw(", \"lateness_ns\": ")
             c.int(max(0, r.start - r.primary))
             causes.write(Int(r.code & 0xFF), to: &c)

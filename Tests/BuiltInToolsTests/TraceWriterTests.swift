@@ -1,4 +1,5 @@
 import DebugShellCore
+import Foundation
 import Testing
 
 @testable import DebugShellTrace
@@ -69,6 +70,85 @@ import Testing
         #expect(written { out in for k in 0..<3 { quoted.write(k, to: &out) } } == #""x""""y\"z""#)
     }
 
+    /// What a cursor writes, through a buffer's reservation.
+    func throughCursor(_ write: (inout JSONCursor) -> Void) -> String {
+        var out = JSONBytes(capacity: 8)
+        var cursor = out.cursor(reserving: 256)
+        write(&cursor)
+        out.commit(cursor)
+        return String(decoding: out.array, as: UTF8.self)
+    }
+
+    /// The cursor's numbers, four digits at a time, are the buffer's and `String(_:)`'s: every
+    /// number of one to twenty digits, each power of ten and its neighbours, random ones.
+    @Test func aCursorWritesNumbersAsTheBufferDoes() {
+        var values: [UInt64] = [0, 1, 9, 10, 99, 100, 999, 1_000, 9_999, 10_000, 16_666_666, .max, .max - 1]
+        var power: UInt64 = 1
+        for _ in 0..<19 {
+            power *= 10
+            values += [power - 1, power, power + 1, power / 2, power + power / 3]
+        }
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0..<5_000 { values.append(UInt64.random(in: .min ... .max, using: &rng) >> UInt64.random(in: 0..<64)) }
+        for value in values {
+            #expect(throughCursor { $0.unsigned(value) } == String(value))
+            #expect(throughCursor { $0.hex(value) } == String(value, radix: 16))
+            let signed = Int64(bitPattern: value)
+            #expect(throughCursor { $0.int(signed) } == String(signed))
+            #expect(throughCursor { $0.micros(signed) } == written { $0.micros(signed) }, "\(signed)")
+        }
+        #expect(throughCursor { $0.int(.min) } == String(Int64.min))
+        // Every fraction of a microsecond.
+        for ns in Int64(0)..<2_000 { #expect(throughCursor { $0.micros(ns) } == written { $0.micros(ns) }) }
+        #expect(throughCursor { $0.micros(16_666_666) } == "16666.666")
+    }
+
+    /// Pieces copied in blocks of 16 through a cursor are the pieces, whatever their lengths.
+    @Test func aCursorWritesPiecesWhole() {
+        let texts = (0..<40).map { String(repeating: "x", count: $0) + "|" }
+        let pieces = JSONPieces(texts)
+        #expect(pieces.longest == 40)
+        let order = [39, 0, 15, 16, 17, 31, 32, 33, 3, 38]
+        #expect(
+            throughCursor { c in
+                for k in order { pieces.write(k, to: &c) }
+                c.raw("\"end\"")
+            } == order.map { texts[$0] }.joined() + "\"end\"")
+    }
+
+    /// An on-time callback's or handler's scheduled time is its time stamp's digits, copied
+    /// rather than formatted again: right at every size of stamp (and below a microsecond, where
+    /// the stamp's digits are not the time's); a late one's is its own.
+    @Test func anOnTimeCallbacksScheduledTimeIsItsStamp() throws {
+        var timeline = TraceTimeline(categories: .all, limit: 1_000, keep: .first)
+        timeline.beginSimulation(at: 0, mode: .default)
+        let starts: [Int64] = [
+            0, 7, 999, 1_000, 1_001, 16_666_666, 99_999_999_999, 100_000_000_000, 123_456_789_012_345,
+        ]
+        var expected: [Int64] = []
+        for (k, t) in starts.enumerated() {
+            for late: Int64 in [0, 1, 1_000] {
+                timeline.record(
+                    .timerItem, track: TraceTimeline.mainTrack, name: -1, start: t + late, end: t + late + 2_000,
+                    primary: t, reference: Int32(k), code: 2 << 8)
+                timeline.record(
+                    .queueHandler, track: TraceTimeline.queueTrackBase, name: -1, start: t + late, end: t + late,
+                    primary: t, reference: Int32(k))
+                expected += [t, t]
+            }
+        }
+        var bytes: [UInt8] = []
+        _ = TraceRecorder.encode(timeline, generator: "t") { bytes.append(contentsOf: $0) }
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
+        let events = try #require(json["traceEvents"] as? [[String: Any]])
+        let args = events.compactMap { $0["args"] as? [String: Any] }.filter { $0["scheduled_ns"] != nil }
+        #expect(args.compactMap { ($0["scheduled_ns"] as? NSNumber)?.int64Value } == expected)
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(
+            text.contains("\"ts\": 123456789012.345, \"dur\": 2.000")
+                && text.contains("\"scheduled_ns\": 123456789012345,"))
+    }
+
     func record(_ k: Int) -> TraceRecord {
         TraceRecord(
             start: Int64(k), end: Int64(k) + 1, primary: Int64(k) * 3, secondary: -Int64(k), name: Int32(k % 7),
@@ -101,6 +181,11 @@ import Testing
         #expect(copy[TraceRecordStore.chunkSize + 1].primary == -1 && copy.count == n + 1)
         #expect(store[TraceRecordStore.chunkSize + 1].primary == Int64(TraceRecordStore.chunkSize + 1) * 3)
         #expect(store.count == n)
+        // Both go on from the chunk they share, each with its own records.
+        store.append(record(n + 7))
+        copy[n - 1].primary = -2
+        #expect(store[n].start == Int64(n + 7) && copy[n].start == Int64(n))
+        #expect(store[n - 1].primary == Int64(n - 1) * 3 && copy[n - 1].primary == -2)
         // A small trace reserves no more than its limit.
         var small = TraceRecordStore(capacity: 3)
         for k in 0..<5 { small.append(record(k)) }
