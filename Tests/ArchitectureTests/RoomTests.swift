@@ -89,7 +89,9 @@ import Testing
     static func swiftFiles(in folder: String) -> [URL] {
         let url = root.appendingPathComponent(folder)
         guard let walker = FileManager.default.enumerator(at: url, includingPropertiesForKeys: nil) else { return [] }
-        return walker.compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" && !$0.path.contains("/.build/") }
+        // Build folders: `.build`, and `Benchmarks/.build-floor`, where compare.py builds the floor.
+        return walker.compactMap { $0 as? URL }
+            .filter { $0.pathExtension == "swift" && !$0.pathComponents.contains { $0.hasPrefix(".build") } }
             .sorted { $0.path < $1.path }
     }
 
