@@ -22,6 +22,8 @@ struct Callouts: ~Copyable {
     var delivering = 0
     /// Whose code runs, but for an observer's call (``DeviceEngine/running``).
     var running = RunningCode.shell
+    /// Where the start and end of a plugin's code is noted for the watchdog (``ToolCallWatch``).
+    let watch = ToolCallWatch.shared
 
     init() {}
 

@@ -53,8 +53,6 @@ public final class DeviceEngine: SimulatedDevice {
     /// targets through the general path. Differential tests check that both ways give the same
     /// simulation.
     @exclusivity(unchecked) var referenceMode = false
-    /// Where whose code runs is noted for the watchdog (``ToolCallWatch``).
-    let watch = ToolCallWatch.shared
 
     // MARK: What the driver reads and sets
 
@@ -142,9 +140,8 @@ public final class DeviceEngine: SimulatedDevice {
     public var running: RunningCode {
         get { callouts.running(at: clock.now) }
         set {
-            let before = callouts.running.tool
+            callouts.watch.noteChange(from: callouts.running.tool, to: newValue.tool)
             callouts.running = newValue
-            watch.noteChange(from: before, to: newValue.tool)
         }
     }
 
@@ -152,17 +149,16 @@ public final class DeviceEngine: SimulatedDevice {
     @inline(__always)
     func enter(_ kind: RunningCode.Kind, tool: Int32, detail: Int, at time: SimTime) -> RunningCode {
         let saved = callouts.running
+        callouts.watch.noteChange(from: saved.tool, to: tool)
         callouts.running = RunningCode(kind: kind, tool: tool, detail: detail, time: time)
-        watch.noteChange(from: saved.tool, to: tool)
         return saved
     }
 
     /// Notes that the callback ``enter(_:tool:detail:at:)`` announced returned.
     @inline(__always)
     func leave(_ saved: RunningCode) {
-        let before = callouts.running.tool
+        callouts.watch.noteChange(from: callouts.running.tool, to: saved.tool)
         callouts.running = saved
-        watch.noteChange(from: before, to: saved.tool)
     }
 
     /// Makes a device at t = 0 with the given refresh rate and nothing running.
@@ -422,7 +418,8 @@ public final class DeviceEngine: SimulatedDevice {
             let call = callouts.calls[c]
             if !call.kinds.isDisjoint(with: kinds) {
                 callouts.delivering = c
-                if watch.isWatched(call.tool) {
+                if callouts.watch.isWatched(call.tool) {
+                    let watch = callouts.watch
                     let outer = watch.inWatchedCode
                     watch.note(inWatchedCode: true)
                     deliver(call.type, call.object, observation)

@@ -1,5 +1,9 @@
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Whether a plugin's code runs now, as another thread can see it: debugsh's watchdog
 /// (Sources/debugsh/Watchdog.swift) reads it to find a plugin call that does not return
 /// (docs/Plugins.md, "When a plugin does not return").
@@ -12,8 +16,9 @@ import Synchronization
 /// plugins' tools are watched (from ``watchFrom(_:)``): a built-in tool's command may take as
 /// long as its work takes.
 ///
-/// A note costs a relaxed load and store (plain moves on x86-64 and arm64: one writer), and is
-/// made only when a watched tool's code starts or ends.
+/// A note costs a load, a sequentially consistent store and a load, and is made only when a
+/// watched tool's code starts or ends: the device's own callbacks and the built-in tools' cost
+/// a compare.
 public final class ToolCallWatch: Sendable {
     /// The one watch of the process: engines made anew by `reset` note into it too.
     public static let shared = ToolCallWatch()
@@ -21,6 +26,8 @@ public final class ToolCallWatch: Sendable {
     private let word = Atomic<UInt64>(0)
     private let firstWatched = Atomic<Int32>(.max)
     private let deadlineWord = Atomic<Int64>(0)
+    /// Set while the watchdog ends a call: the session's thread waits at its next note.
+    private let frozen = Atomic<Bool>(false)
 
     private init() {}
 
@@ -43,10 +50,31 @@ public final class ToolCallWatch: Sendable {
     /// Whether the last note said a watched tool's code runs.
     @inline(__always) var inWatchedCode: Bool { word.load(ordering: .relaxed) & 1 != 0 }
 
-    /// Notes that from now on a watched tool's code runs, or not.
+    /// Notes that from now on a watched tool's code runs, or not; made before the device's
+    /// record of whose code runs changes, so that a thread that waits here (``freeze(ifStill:)``)
+    /// leaves that record as it was.
     @inline(__always) func note(inWatchedCode: Bool) {
         let old = word.load(ordering: .relaxed)
-        word.store(((old | 1) &+ 1) | (inWatchedCode ? 1 : 0), ordering: .relaxed)
+        word.store(((old | 1) &+ 1) | (inWatchedCode ? 1 : 0), ordering: .sequentiallyConsistent)
+        if frozen.load(ordering: .sequentiallyConsistent) { waitWhileFrozen() }
+    }
+
+    @inline(never) private func waitWhileFrozen() {
+        while frozen.load(ordering: .sequentiallyConsistent) { usleep(1000) }
+    }
+
+    /// For the watchdog, about to end the call whose stamp it read: stops the session's thread
+    /// at its next note and says whether the call is still the one of `stamp`. If it is, the
+    /// thread is still in it, or waits for ever at the note its return makes, with the
+    /// device's record of the call as it was: the watchdog's copy of the process sees the call
+    /// whole. If not, the call returned meanwhile: the thread goes on, and so does the watch.
+    /// (The store and the load on each side are sequentially consistent: one side sees the
+    /// other's.)
+    public func freeze(ifStill stamp: UInt64) -> Bool {
+        frozen.store(true, ordering: .sequentiallyConsistent)
+        if word.load(ordering: .sequentiallyConsistent) == stamp { return true }
+        frozen.store(false, ordering: .sequentiallyConsistent)
+        return false
     }
 
     /// Notes the change from the code of the tool at `from` to that of the tool at `to`, when

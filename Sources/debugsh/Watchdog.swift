@@ -30,7 +30,9 @@ func wakeWatchdog(_ signal: Int32) {
 /// it, or when SIGTERM or SIGHUP came and it has run a quarter of a second (a call that returns
 /// lets the session stop as it always does) — by the rescue in a forked copy of the process
 /// (``TrapRescue/rescueInChild(_:)``), which writes the recording, the trace and the history and
-/// says which plugin, which call and when. The stuck thread cannot be abandoned safely (it may
+/// says which plugin, which call and when. Should the call return just then, the session's
+/// thread waits at the boundary for the rescue to finish rather than go on under it
+/// (``PluginCallWatch/freeze(ifStill:)``). The stuck thread cannot be abandoned safely (it may
 /// hold the session's state half-changed, and nothing can unwind it), so the process then ends:
 /// status 124 after the deadline (as `timeout` ends), else 128 + the signal.
 enum Watchdog {
@@ -111,7 +113,7 @@ enum Watchdog {
             for signal in signals {
                 switch signal {
                 case SIGINT:
-                    if inPlugin && interruptedIn == stamp { end(.secondInterrupt) }
+                    if inPlugin && interruptedIn == stamp { end(.secondInterrupt, stamp) }
                     interruptedIn = stamp
                 case SIGTERM, SIGHUP:
                     stopSignal = signal
@@ -120,8 +122,8 @@ enum Watchdog {
                 }
             }
             guard inPlugin else { continue }
-            if stopSignal != 0 && stuckFor >= grace { end(.signal(stopSignal)) }
-            if deadline > 0 && stuckFor >= deadline { end(.deadline(deadline)) }
+            if stopSignal != 0 && stuckFor >= grace { end(.signal(stopSignal), stamp) }
+            if deadline > 0 && stuckFor >= deadline { end(.deadline(deadline), stamp) }
             if interruptedIn == stamp && stuckFor >= grace && !hinted {
                 hinted = true
                 say(
@@ -136,8 +138,10 @@ enum Watchdog {
         _ = text.withCString { write(2, $0, strlen($0)) }
     }
 
-    /// Keeps the session's work and ends the process.
-    private static func end(_ reason: StuckReason) -> Never {
+    /// Keeps the session's work and ends the process, if the call of `stamp` has still not
+    /// returned; else returns, and the watch goes on (the next look sees a new stamp).
+    private static func end(_ reason: StuckReason, _ stamp: UInt64) {
+        guard PluginCallWatch.freeze(ifStill: stamp) else { return }
         TrapRescue.rescueInChild(.stuck(reason))
         _exit(reason.status)
     }

@@ -15,4 +15,9 @@ public enum PluginCallWatch {
     /// Watches the code of the tools from index `tool` on: the plugins' tools, which come after
     /// the built-in ones.
     public static func watchTools(from tool: Int) { ToolCallWatch.shared.watchFrom(Int32(clamping: tool)) }
+
+    /// Stops the session's thread at its next note of a plugin's code, if the call of `stamp`
+    /// is still running; false (and nothing stopped) when it returned meanwhile
+    /// (``ToolCallWatch/freeze(ifStill:)``).
+    public static func freeze(ifStill stamp: UInt64) -> Bool { ToolCallWatch.shared.freeze(ifStill: stamp) }
 }
