@@ -290,20 +290,13 @@ public final class Session {
         vocabulary.helpTopics(width: options.width).text(of: topic)
     }
 
-    /// What trapped, in what, when, and during which command — the first part of the last words
-    /// the front end prints when a trap ends the process (`signal`: the trap's signal; `thread`:
-    /// a plugin's thread).
-    public func trapDescription(signal: Int32, thread: Bool = false) -> String {
+    /// The start of the last words when code ends the process: who, `verb` (`trapped` for a trap's
+    /// `signal`, `did not return`, `called exit(3)`), in what, when, during what (``LastWords``).
+    public func lastWords(
+        _ verb: String? = nil, signal: Int32 = 0, from: Bool = false, nobody: String? = nil, thread: Bool = false
+    ) -> String {
         LastWords(engine: engine, registry: registry, tools: tools, running: nesting.running)
-            .description(signal: signal, thread: thread)
-    }
-
-    /// Last words for a plugin's code that did not end by a trap (docs/Plugins.md, "When a
-    /// plugin does not return"): `verb` says what it did (`did not return`, `called exit(3)`),
-    /// `from` names the place after "from", `nobody` who did it when no tool's code ran.
-    public func lastWords(_ verb: String, from: Bool = false, nobody: String? = nil) -> String {
-        LastWords(engine: engine, registry: registry, tools: tools, running: nesting.running)
-            .description(verb, from: from, nobody: nobody)
+            .description(verb ?? LastWords.verb(signal), from: from, nobody: nobody, thread: thread)
     }
 
     /// Every metric name now: the shell's, then each tool's in registration order.

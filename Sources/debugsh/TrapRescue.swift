@@ -179,7 +179,7 @@ extension TrapRescue {
         let stop: (reason: String, title: String)
         switch cause {
         case .trap(let signal):
-            what = session.trapDescription(signal: signal, thread: TrapThreads.trappedOnPluginThread)
+            what = session.lastWords(signal: signal, thread: TrapThreads.trappedOnPluginThread)
             stop = ("trap", "trap")
         case .stuck(let why):
             what = session.lastWords("did not return", from: true) + ": stopped " + why.text

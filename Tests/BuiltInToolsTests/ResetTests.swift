@@ -34,7 +34,7 @@ import Testing
     @Test func aTrapOutsideToolCodeReadsTheDevicesTime() throws {
         let session = try Session(tools: BuiltInTools.all, sink: MemorySink())
         _ = session.runLine("run 1.5s")
-        let words = session.trapDescription(signal: 4)  // SIGILL
+        let words = session.lastWords(signal: 4)  // SIGILL
         #expect(words.hasPrefix("debugsh trapped at 1.500s"), "\(words)")
         #expect(words.hasSuffix("a bug in debugsh; please report it, with the recording if there is one"), "\(words)")
     }

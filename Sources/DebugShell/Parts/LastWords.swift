@@ -13,15 +13,10 @@ struct LastWords {
     let running: [RunningCommand]
 
     /// `plugin 'careless' trapped in its display-link callback at 1.250s, during 'run 2s' (s.dsh:5)`;
-    /// `signal` is the trap's signal; `thread`: it trapped on a thread that is neither the
-    /// session's nor one of debugsh's own, so a plugin's.
-    func description(signal: Int32, thread: Bool = false) -> String {
-        description(LastWords.verb(signal), thread: thread)
-    }
-
-    /// The same with `verb` for what the code did (`trapped`, `did not return`, `called
-    /// exit(3)`): `from` names the place after "from" rather than "in" (`did not return from its
-    /// command …`); `nobody` is who is named when no tool's code ran (nil: debugsh, a bug).
+    /// `verb` says what the code did (`trapped`, `did not return`, `called exit(3)`); `from` names
+    /// the place after "from" rather than "in" (`did not return from its command …`); `nobody` is
+    /// who is named when no tool's code ran (nil: debugsh, a bug); `thread`: it trapped on a
+    /// thread that is neither the session's nor one of debugsh's own, so a plugin's.
     func description(_ verb: String, from: Bool = false, nobody: String? = nil, thread: Bool = false) -> String {
         let code = engine.running
         let index = Int(code.tool)
