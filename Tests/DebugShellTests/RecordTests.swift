@@ -188,6 +188,16 @@ final class StalkerTool: DebugTool {
             text.contains("\nstall 20ms\nafter 5ms stall 10ms\nevery 2ms --times 1 after 1ms stall 1ms\n"), "\(text)")
     }
 
+    /// An abbreviation met twice in one scheduled chain is no alias loop: `ev` and `burst` in the
+    /// third command were written as typed (the fuzz's seed 3, script 47), and the replay, which
+    /// has no aliases, said "unknown command 'burst'".
+    @Test func anAbbreviationTwiceInAChainIsExpandedPastIt() throws {
+        let text = try expectReplay([
+            "alias burst = stall %1", "at 20ms ev 7ms --times 1 ev 24ms --times 2 burst 2ms", "run 100ms",
+        ])
+        #expect(text.contains("\nat 20ms every 7ms --times 1 every 24ms --times 2 stall 2ms\n"), "\(text)")
+    }
+
     /// Issue 26 point 7: a scheduled `source` is written with the file's absolute path (resolved
     /// against the folder of the script that scheduled it, as the session read it), so the
     /// recording replays from any folder.

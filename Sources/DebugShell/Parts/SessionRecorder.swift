@@ -281,7 +281,8 @@ public final class SessionRecorder {
         var parsed = parsed
         // The aliases expanded so far: one that comes back (`alias z = after 0s z`) schedules
         // itself, and its expansion never ends; it is written as typed from there on (the
-        // session fails that chain at the limit of commands per instant).
+        // session fails that chain at the limit of commands per instant). Only aliases: an
+        // abbreviation met twice (`at 1s ev 1s ev 2s …`) is no loop.
         var expanded: Set<String> = []
         // A loop, not recursion: `after 1ns after 1ns …` may nest 100,000 deep.
         while true {
@@ -290,7 +291,9 @@ public final class SessionRecorder {
                 rest.startIndex > words.startIndex, rest.startIndex <= words.endIndex
             {
                 out += words[(words.startIndex + 1)..<rest.startIndex]
-                if let first = rest.first, !first.quoted, registry.command(exactly: first.text) == nil {
+                if let first = rest.first, !first.quoted, registry.command(exactly: first.text) == nil,
+                    vocabulary.aliases[first.text] != nil
+                {
                     guard expanded.insert(first.text).inserted else {
                         out += rest
                         break
