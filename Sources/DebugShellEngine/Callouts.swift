@@ -24,6 +24,9 @@ struct Callouts: ~Copyable {
     var running = RunningCode.shell
     /// Where the start and end of a plugin's code is noted for the watchdog (``ToolCallWatch``).
     let watch = ToolCallWatch.shared
+    /// The first tool whose code is watched, read once: the hot loop compares with a plain
+    /// value.
+    let firstWatched = ToolCallWatch.shared.firstWatchedTool
 
     init() {}
 

@@ -140,7 +140,7 @@ public final class DeviceEngine: SimulatedDevice {
     public var running: RunningCode {
         get { callouts.running(at: clock.now) }
         set {
-            callouts.watch.noteChange(from: callouts.running.tool, to: newValue.tool)
+            callouts.watch.noteChange(from: callouts.running.tool, to: newValue.tool, first: callouts.firstWatched)
             callouts.running = newValue
         }
     }
@@ -149,7 +149,7 @@ public final class DeviceEngine: SimulatedDevice {
     @inline(__always)
     func enter(_ kind: RunningCode.Kind, tool: Int32, detail: Int, at time: SimTime) -> RunningCode {
         let saved = callouts.running
-        callouts.watch.noteChange(from: saved.tool, to: tool)
+        callouts.watch.noteChange(from: saved.tool, to: tool, first: callouts.firstWatched)
         callouts.running = RunningCode(kind: kind, tool: tool, detail: detail, time: time)
         return saved
     }
@@ -157,7 +157,7 @@ public final class DeviceEngine: SimulatedDevice {
     /// Notes that the callback ``enter(_:tool:detail:at:)`` announced returned.
     @inline(__always)
     func leave(_ saved: RunningCode) {
-        callouts.watch.noteChange(from: callouts.running.tool, to: saved.tool)
+        callouts.watch.noteChange(from: callouts.running.tool, to: saved.tool, first: callouts.firstWatched)
         callouts.running = saved
     }
 
@@ -413,12 +413,13 @@ public final class DeviceEngine: SimulatedDevice {
         callouts.notifying += 1
         let outer = callouts.delivering
         let n = callouts.calls.count
+        let firstWatched = callouts.firstWatched
         var c = 0
         while c < n {
             let call = callouts.calls[c]
             if !call.kinds.isDisjoint(with: kinds) {
                 callouts.delivering = c
-                if callouts.watch.isWatched(call.tool) {
+                if call.tool >= firstWatched {
                     let watch = callouts.watch
                     let outer = watch.inWatchedCode
                     watch.note(inWatchedCode: true)

@@ -36,6 +36,7 @@ public final class ToolCallWatch: Sendable {
     public var stamp: UInt64 { word.load(ordering: .relaxed) }
 
     /// Whose calls are watched: the tools from index `tool` on (those after the built-in ones).
+    /// An engine reads it when it is made: call it before the session makes one.
     public func watchFrom(_ tool: Int32) { firstWatched.store(tool, ordering: .relaxed) }
 
     /// `plugin.deadline` in nanoseconds of wall time (0: none), for the watchdog to read.
@@ -44,8 +45,9 @@ public final class ToolCallWatch: Sendable {
         set { deadlineWord.store(newValue, ordering: .relaxed) }
     }
 
-    /// Whether the code of the tool at `tool` (-1: debugsh's own) is watched.
-    @inline(__always) func isWatched(_ tool: Int32) -> Bool { tool >= firstWatched.load(ordering: .relaxed) }
+    /// The first tool whose code is watched (`Int32.max`: none), as the engine reads it when it
+    /// is made: set before the session makes its first (``watchFrom(_:)``).
+    var firstWatchedTool: Int32 { firstWatched.load(ordering: .relaxed) }
 
     /// Whether the last note said a watched tool's code runs.
     @inline(__always) var inWatchedCode: Bool { word.load(ordering: .relaxed) & 1 != 0 }
@@ -78,9 +80,8 @@ public final class ToolCallWatch: Sendable {
     }
 
     /// Notes the change from the code of the tool at `from` to that of the tool at `to`, when
-    /// either is watched.
-    @inline(__always) func noteChange(from: Int32, to: Int32) {
-        let first = firstWatched.load(ordering: .relaxed)
-        if from >= first || to >= first { note(inWatchedCode: to >= first) }
+    /// either is watched (`first`: the first watched tool, as the engine keeps it).
+    @inline(__always) func noteChange(from: Int32, to: Int32, first: Int32) {
+        if max(from, to) >= first { note(inWatchedCode: to >= first) }
     }
 }

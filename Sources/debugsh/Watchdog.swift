@@ -40,9 +40,8 @@ enum Watchdog {
     /// long one may run after a first Ctrl-C before the watchdog says how to end it.
     static let grace: Int64 = 250_000_000
 
-    /// Starts the watchdog over the tools from index `firstPluginTool` on (the plugins').
-    static func start(firstPluginTool: Int) {
-        PluginCallWatch.watchTools(from: firstPluginTool)
+    /// Starts the watchdog (over the tools ``PluginCallWatch/watchTools(from:)`` named).
+    static func start() {
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else { return }
         for fd in fds {

@@ -79,6 +79,9 @@ func main() -> Int32 {
     }
     let sessionOptions = SessionOptions(json: options.json, echo: options.echo, keepGoing: options.keepGoing)
     let session: Session
+    // The watchdog watches the plugins' tools, which come after the built-in ones; the device
+    // reads where they start when it is made.
+    PluginCallWatch.watchTools(from: BuiltInTools.all.count)
     do {
         session = try Session(tools: BuiltInTools.all, options: sessionOptions, output: output)
     } catch {
@@ -94,7 +97,7 @@ func main() -> Int32 {
     // From here on a trap — a plugin's, or debugsh's own — keeps what is being recorded; so do
     // a plugin's call that does not return and a plugin's `exit` (docs/Plugins.md).
     TrapRescue.install(for: session)
-    Watchdog.start(firstPluginTool: BuiltInTools.all.count)
+    Watchdog.start()
     ExitWatch.install()
     // Plugins: the configured folder's libraries (a broken one is skipped with a warning), then
     // those named with --plugin (a broken one is a usage error), before any script runs.

@@ -13,7 +13,7 @@ public enum PluginCallWatch {
     public static var deadline: Int64 { ToolCallWatch.shared.deadline }
 
     /// Watches the code of the tools from index `tool` on: the plugins' tools, which come after
-    /// the built-in ones.
+    /// the built-in ones. Before the session is made: its device reads it once.
     public static func watchTools(from tool: Int) { ToolCallWatch.shared.watchFrom(Int32(clamping: tool)) }
 
     /// Stops the session's thread at its next note of a plugin's code, if the call of `stamp`
