@@ -420,11 +420,12 @@ public final class DeviceEngine: SimulatedDevice {
             if !call.kinds.isDisjoint(with: kinds) {
                 callouts.delivering = c
                 if call.tool >= firstWatched {
+                    // A plugin's observer: noted for the watchdog, and the note before it put back.
                     let watch = callouts.watch
-                    let outer = watch.inWatchedCode
+                    let wasWatched = watch.inWatchedCode
                     watch.note(inWatchedCode: true)
                     deliver(call.type, call.object, observation)
-                    watch.note(inWatchedCode: outer)
+                    watch.note(inWatchedCode: wasWatched)
                 } else {
                     deliver(call.type, call.object, observation)
                 }
