@@ -39,18 +39,8 @@ public final class TraceRecorder: DeviceObserver {
     /// When it started, in the first simulation.
     public let startedAt: SimTime
 
-    /// Everything recorded so far: one value in memory the recorder allocates when made and frees
-    /// when it goes, reached through its address. Swift checks exclusive access to a class's
-    /// stored property at run time, at each access — a call into its runtime and back that cost
-    /// some 117 instructions per observation (55M of the 60-second benchmark workload's traced
-    /// run, docs/Decisions.md); reached through an address, the value is accessed as a struct's
-    /// fields are. Nothing the timeline calls (the device's public API) calls the recorder back,
-    /// so no two accesses overlap.
-    private let storage: UnsafeMutablePointer<TraceTimeline>
-    private(set) var timeline: TraceTimeline {
-        unsafeAddress { UnsafePointer(storage) }
-        unsafeMutableAddress { storage }
-    }
+    /// Everything recorded so far.
+    private(set) var timeline: TraceTimeline
     /// Whether it observes a device (`trace stop` ends that for good).
     private var attached = true
     /// The device of the current simulation, while attached.
@@ -61,14 +51,8 @@ public final class TraceRecorder: DeviceObserver {
         categories: TraceCategories = .all, limit: Int = TraceRecorder.defaultLimit, keep: TraceKeep = .first,
         at time: SimTime
     ) {
-        storage = .allocate(capacity: 1)
-        storage.initialize(to: TraceTimeline(categories: categories, limit: max(1, limit), keep: keep))
+        timeline = TraceTimeline(categories: categories, limit: max(1, limit), keep: keep)
         startedAt = time
-    }
-
-    deinit {
-        storage.deinitialize(count: 1)
-        storage.deallocate()
     }
 
     /// Records the device's timeline from now on. A fresh simulation (after a `reset`) goes on
