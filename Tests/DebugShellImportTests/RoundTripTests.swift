@@ -12,10 +12,18 @@ import Testing
 /// gives the same presents, phases and hitches. Seeded: a failure prints its seed
 /// (`DEBUGSH_TEST_SEED=<seed> swift test --filter RoundTripTests` replays it).
 @Suite struct RoundTripTests {
-    /// One random scenario: a refresh rate, then loads, animations, scrolls, stalls and runs.
+    /// One random scenario: a refresh rate, then loads, animations, scrolls, stalls and runs. The
+    /// last run outlasts every stall (`stalled`, an upper bound on the main thread's busy time),
+    /// so a frame is always presented: a run shorter than the stalls left nothing to write (seed
+    /// 6147427638512633984: 552 ms of stalls, then `run 550ms`).
     static func scenario(_ rng: inout SplitMix) -> [String] {
         func r(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &rng) }
         var lines: [String] = []
+        var stalled = 0
+        func stall(_ ms: Int, _ line: String) {
+            stalled += ms
+            lines.append(line)
+        }
         if r(0...3) == 0 { lines.append("display rate 120Hz") }
         lines += ["set fps.frames-kept 100000", "trace start", "fps start"]
         for _ in 0..<r(4...12) {
@@ -24,14 +32,20 @@ import Testing
             case 1: lines.append("load gpu \(r(0...40))ms")
             case 2: lines.append("load commit \(r(0...20))ms")
             case 3: lines.append("load frame \(r(0...15))ms")
-            case 4: lines.append("stall \(r(5...300))ms")
-            case 5: lines.append("stall \(r(5...100))ms --ui")
+            case 4:
+                let ms = r(5...300)
+                stall(ms, "stall \(ms)ms")
+            case 5:
+                let ms = r(5...100)
+                stall(ms, "stall \(ms)ms --ui")
             case 6: lines.append("scroll \(r(100...1500))ms")
-            case 7: lines.append("after \(r(10...500))ms stall \(r(5...200))ms")
+            case 7:
+                let (delay, ms) = (r(10...500), r(5...200))
+                stall(delay + ms, "after \(delay)ms stall \(ms)ms")
             default: lines.append("run \(r(10...1500))ms")
             }
         }
-        lines += ["animate \(r(500...3000))ms", "run \(r(500...3000))ms"]
+        lines += ["animate \(r(500...3000))ms", "run \(stalled + r(500...3000))ms"]
         return lines
     }
 

@@ -70,6 +70,22 @@ final class MeddlerTool: DebugTool {
     }
 }
 
+/// A plugin's tool that meddles from its observer's callback, through the device it is called
+/// with: it invalidates timer #1 at every vsync.
+final class ObserverMeddlerTool: DebugTool, DeviceObserver {
+    static let descriptor = ToolDescriptor(
+        name: "watcher", abstract: "Meddles from an observer, to test the host's rules.", commands: [])
+
+    init(host: any ToolHost) { _ = host.device.addObserver(self, kinds: .vsync) }
+
+    func run(_ invocation: Invocation) throws(CommandError) -> CommandOutput { .silent }
+    func metric(_ name: String) -> MetricValue? { nil }
+
+    func device(_ device: any SimulatedDevice, observed observation: DeviceObservation) {
+        device.invalidate(TimerID(rawValue: 1))
+    }
+}
+
 /// The host's rules for what a tool asks of the device (docs/Plugins.md, "A plugin is a guest"):
 /// each test fails when the tool gets the engine itself.
 @Suite struct GuestRulesTests {
@@ -94,6 +110,18 @@ final class MeddlerTool: DebugTool {
         sink.clear()
         _ = session.runLine("meddle own")
         #expect(sink.standardOutput == "invalidated\n", "\(sink.combined)")
+    }
+
+    /// Point 2: a plugin's observer is called with its own device, not the engine, so the rules
+    /// hold from its callback too: the counter's link, which it invalidates at every vsync, lives.
+    @Test func anObserverCannotStopAnothersTimer() throws {
+        let (session, sink) = try Self.session()
+        try session.addTools([ObserverMeddlerTool.self], plugin: "watchers")
+        _ = session.runScript("counter tick --until 3\nrun 100ms", origin: .typed)
+        #expect(sink.standardOutput.contains("counter: reached 3 ticks"), "\(sink.combined)")
+        #expect(
+            sink.standardError.contains("warning: tool 'watcher' invalidated timer #1, which tool 'counter' made"),
+            "\(sink.standardError)")
     }
 
     /// Point 2: an observer another added (the trace's, a tool's) stays.

@@ -196,8 +196,12 @@ final class ToolDevice: SimulatedDevice {
 
     // MARK: Observers: its own
 
+    /// A plugin's observer is called with this device, so that what it asks from its callback
+    /// meets the rules above too; a built-in tool's (the timer inspector sees every firing) is
+    /// called with the engine, as it needs no guard.
     func addObserver(_ observer: any DeviceObserver, kinds: ObservationKinds) -> ObserverToken {
-        let token = engine.addObserver(observer, kinds: kinds)
+        let isGuest = session.vocabulary.registry.plugin(ofTool: tool) != nil
+        let token = engine.addObserver(isGuest ? GuestObserver(observer, device: self) : observer, kinds: kinds)
         observerTokens.insert(token.rawValue)
         return token
     }
@@ -221,5 +225,22 @@ final class ToolDevice: SimulatedDevice {
         guard ownsObserver(token, "removed") else { return }
         observerTokens.remove(token.rawValue)
         engine.removeObserver(token)
+    }
+}
+
+/// A plugin's observer as the engine holds it: called with the plugin's ``ToolDevice`` instead of
+/// the engine, so that a callback cannot reach past the host's rules (another tool's timers, the
+/// limits). The device is held weakly: it holds the tool, which holds the observer.
+private final class GuestObserver: DeviceObserver {
+    private let observer: any DeviceObserver
+    private weak var guestDevice: ToolDevice?
+
+    init(_ observer: any DeviceObserver, device: ToolDevice) {
+        self.observer = observer
+        guestDevice = device
+    }
+
+    func device(_ device: any SimulatedDevice, observed observation: DeviceObservation) {
+        observer.device(guestDevice ?? device, observed: observation)
     }
 }
