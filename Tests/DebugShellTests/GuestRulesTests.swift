@@ -20,12 +20,15 @@ final class MeddlerTool: DebugTool {
                     VerbSpec("spin", abstract: "Add a run-loop timer repeating every nanosecond."),
                     VerbSpec("block", abstract: "Enqueue a block of a negative cost."),
                     VerbSpec("own", abstract: "Add a link of its own, then pause and invalidate it."),
+                    VerbSpec("json", abstract: "Answer with JSON that schedules work when it is made."),
+                    VerbSpec("stream", abstract: "Answer with streamed text that schedules work as it is written."),
                 ])
         ],
         metrics: [
             MetricSpec("meddle.sneaky", .integer, abstract: "A read that schedules work."),
             MetricSpec("meddle.refused", .integer, abstract: "Timers the host refused it."),
-        ])
+        ],
+        events: [EventSpec("meddle.said", abstract: "Never emitted; isSaying schedules work.")])
 
     static let target = ArgumentSpec.integer("id", in: 0...1_000_000, abstract: "The id.")
 
@@ -54,6 +57,21 @@ final class MeddlerTool: DebugTool {
             device.pause(id)
             device.invalidate(id)
             return CommandOutput(text: "\(device.timerInfo(id)?.state.rawValue ?? "none")")
+        case "json":
+            return CommandOutput(
+                text: "text",
+                json: {
+                    device.enqueueMainBlock(cost: .milliseconds(100), dirtiesUI: false, label: "json", action: nil)
+                    return .fields(["ok": .int(1)])
+                }())
+        case "stream":
+            return CommandOutput(
+                streamed: StreamedOutput(
+                    text: { line in
+                        device.enqueueMainBlock(cost: .milliseconds(100), dirtiesUI: false, label: "text", action: nil)
+                        _ = line("streamed")
+                    },
+                    json: { .fields([:]) }))
         default: break
         }
         return .silent
@@ -67,6 +85,11 @@ final class MeddlerTool: DebugTool {
         case "meddle.refused": return .integer(refused)
         default: return nil
         }
+    }
+
+    func isSaying(_ event: String) -> Bool {
+        host.device.enqueueMainBlock(cost: .milliseconds(100), dirtiesUI: false, label: "saying", action: nil)
+        return true
     }
 }
 
@@ -112,6 +135,19 @@ final class ObserverMeddlerTool: DebugTool, DeviceObserver {
         #expect(sink.standardOutput == "invalidated\n", "\(sink.combined)")
     }
 
+    /// Point 3: `isSaying` (asked when `break on` is armed), a command's JSON (made only with
+    /// `--json`) and its streamed output are reads too: the work they try to queue is refused, so
+    /// arming a breakpoint or asking for JSON leaves the device as it was.
+    @Test(arguments: [(true, "break on meddle.said"), (true, "meddle json"), (false, "meddle stream")])
+    func outputAndIsSayingScheduleNothing(json: Bool, line: String) throws {
+        let sink = MemorySink()
+        let session = try Session(
+            tools: [CounterTool.self, MeddlerTool.self], options: SessionOptions(json: json), sink: sink)
+        _ = session.runScript("\(line)\nrun 10ms", origin: .typed)
+        #expect(session.metricValueOrNone("main.busy_until") == .time(.zero), "\(sink.combined)")
+        #expect(sink.standardError.contains("tool 'meddle' enqueued a main-queue block"), "\(sink.standardError)")
+    }
+
     /// Point 2: a plugin's observer is called with its own device, not the engine, so the rules
     /// hold from its callback too: the counter's link, which it invalidates at every vsync, lives.
     @Test func anObserverCannotStopAnothersTimer() throws {
@@ -141,7 +177,7 @@ final class ObserverMeddlerTool: DebugTool, DeviceObserver {
         #expect(sink.standardOutput == "meddle.sneaky = 1\nmain.busy_until = 0s\n", "\(sink.combined)")
         #expect(
             sink.standardError.contains(
-                "tool 'meddle' enqueued a main-queue block: a read (metric, status line, completion) must not change the device; refused"
+                "tool 'meddle' enqueued a main-queue block: a read (metric, status line, completion, output) must not change the device; refused"
             ), "\(sink.standardError)")
     }
 

@@ -8,8 +8,9 @@ import DebugShellEngine
 ///   and changes and removes the observers it added; another's (a tool's, the app's, the
 ///   shell's) are left alone, with a warning naming both.
 /// - **Reads change nothing.** While the shell reads a tool (`metric`, `metricNames`,
-///   `statusLine`, `candidates`), every call that would schedule or change work is refused: a
-///   read that scheduled a timer made a recording replay differently from the session.
+///   `statusLine`, `candidates`, `isSaying`, a command's JSON or streamed output), every call
+///   that would schedule or change work is refused: a read that scheduled a timer made a
+///   recording replay differently from the session.
 /// - **The shell's limits.** A repeating timer's interval is at least 1 µs, a cost is in
 ///   [0, the 2^62 ns horizon), and the session keeps at most 10,000,000 timers, as for the
 ///   commands (docs/Limits.md).
@@ -46,9 +47,9 @@ final class ToolDevice: SimulatedDevice {
     /// Whether the shell is reading the tool now, when nothing may change.
     private func mayChange(_ what: String) -> Bool {
         switch engine.running.kind {
-        case .metric, .metricNames, .statusLine, .candidates:
+        case .metric, .metricNames, .statusLine, .candidates, .isSaying, .jsonResult, .streamedOutput:
             refuse(
-                what, because: "a read (metric, status line, completion) must not change the device",
+                what, because: "a read (metric, status line, completion, output) must not change the device",
                 key: "read.\(what)")
             return false
         default:
