@@ -229,15 +229,8 @@ struct TraceWriter {
                 ? TraceRecord.Kind.allCases.count : Int(r.kind.rawValue), to: &out)
         out.micros(start)
         switch r.kind {
-        case .vsync, .toolEvent:
+        case .toolEvent:
             break
-        case .reset:
-            out.raw(", \"pid\": 1, \"args\": {\"simulation\": ")
-            out.int(r.primary)
-            out.raw(", \"offset_ns\": ")
-            out.int(r.start)
-            out.raw("}}")
-            return
         default:
             out.raw(", \"dur\": ")
             out.micros(r.end - start)
@@ -250,63 +243,17 @@ struct TraceWriter {
             out.raw(", \"args\": {")
         }
         switch r.kind {
-        case .mainItem:
-            out.raw("\"kind\": \"")
-            kindNames.write(Int(r.primary), to: &out)
-            out.raw("\", \"iteration\": ")
-            out.int(r.secondary)
-        case .timerItem, .queueHandler:
-            timerFields(r, to: &out)
         case .mergedItems:
             mergedFields(r, sequence: sequence, to: &out)
-        case .iteration:
-            out.raw("\"iteration\": ")
-            out.int(r.primary)
-            if r.secondary > r.primary {
-                // An iteration of no length that the items of later ones at its instant joined.
-                out.raw(", \"through_iteration\": ")
-                out.int(r.secondary)
-            }
         case .render:
             out.raw("\"frame\": ")
             out.int(r.primary)
             // Taken at a vsync before its work began (R7.2): when.
             extraFields(sequence, leadingComma: true, to: &out)
-        case .present:
-            out.raw("\"frame\": ")
-            out.int(Int64(r.reference))
-            out.raw(", \"vsync\": ")
-            out.int(r.primary)
-            out.raw(", \"expected_present_ns\": ")
-            out.int(r.secondary)
-            out.raw(", \"merged_frames\": ")
-            out.int(Int64(r.code))
-        case .hitch:
-            out.raw("\"frame\": ")
-            out.int(r.primary)
-            out.raw(", \"cause\": \"")
-            out.raw(["none", "commit", "render", "both"][Int(r.reference & 3)])
-            out.raw("\", \"expected_present_ns\": ")
-            out.int(r.secondary)
-            out.raw(", \"present_ns\": ")
-            out.int(r.end)
-            out.raw(", \"hitch_ns\": ")
-            out.int(r.end - r.start)
-        case .vsync:
-            out.raw("\"index\": ")
-            out.int(r.primary)
-        case .idle:
-            out.raw("\"vsyncs\": ")
-            out.int(r.primary)
-        case .hang:
-            out.raw("\"item\": ")
-            names.write(Int(r.reference), to: &out)
-            out.raw(", \"item_kind\": \"")
-            kindNames.write(Int(r.primary), to: &out)
-            out.raw("\", \"duration_ns\": ")
-            out.int(r.end - r.start)
-        case .mode, .counter, .reset, .expectedFrame, .actualFrame:
+        case .counter, .expectedFrame, .actualFrame:
             break
+        case .mainItem, .timerItem, .queueHandler, .iteration, .vsync, .idle, .present, .hitch, .hang, .mode, .reset:
+            break  // Of fixed shape: written by `writeFixed` (TraceWriter+Cursor.swift), never here.
         case .toolEvent, .toolSlice:
             extraFields(sequence, leadingComma: false, to: &out)
         }
